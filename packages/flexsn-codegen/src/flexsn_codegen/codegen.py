@@ -1,0 +1,193 @@
+"""FX graph -> Triton ``@triton.jit`` source (seed 004, "Graph to Triton")."""
+
+from __future__ import annotations
+
+import keyword
+import operator
+import re
+from typing import Any
+
+import torch
+from torch import fx
+
+from .lowering import VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
+
+__all__ = ["check_graph_supported", "generate_step_body", "generate_triton_code_str", "sanitize_name"]
+
+_HEADER = "import triton\nimport triton.language as tl\n"
+
+
+def sanitize_name(name: str) -> str:
+    """Turn an arbitrary string into a Python identifier (used for kernel names)."""
+    out = re.sub(r"\W", "_", name)
+    if not out or out[0].isdigit() or keyword.iskeyword(out):
+        out = "f_" + out
+    return out
+
+
+def _meta(node: fx.Node) -> torch.Tensor | None:
+    val = node.meta.get("val", node.meta.get("example_value"))
+    return val if isinstance(val, torch.Tensor) else None
+
+
+def _numel(node: object) -> int | None:
+    if not isinstance(node, fx.Node):
+        return None
+    val = _meta(node)
+    return None if val is None else val.numel()
+
+
+def _constant_value(graph: fx.Graph, node: fx.Node) -> float | int | bool:
+    gm = graph.owning_module
+    target = str(node.target)
+    value = getattr(gm, target, None) if gm is not None else None
+    if not isinstance(value, torch.Tensor):
+        raise UnsupportedOpError(f"get_attr '{target}'", "the graph has no module holding this constant")
+    if value.requires_grad:
+        raise UnsupportedOpError(
+            f"captured tensor '{target}'",
+            "a captured tensor that requires grad (e.g. a learnable parameter) would get no gradient; "
+            "pass it as an input sequence or a state instead",
+        )
+    if value.numel() != 1:
+        raise UnsupportedOpError(
+            f"captured tensor '{target}'", f"only single-element tensor constants can be inlined, got shape {tuple(value.shape)}"
+        )
+    item = value.item()
+    assert isinstance(item, (bool, int, float))
+    return item
+
+
+def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str], list[str], list[str]]:
+    """Lower a graph's nodes to Triton statements.
+
+    Args:
+        graph: an aten-level, elementwise FX graph.
+        indent: prefix for each statement.
+
+    Returns:
+        ``(arg_names, lines, return_exprs)``: the Python names given to the
+        placeholders in order, the statements computing every node, and one
+        expression per graph output (``None`` outputs become zero blocks).
+
+    Raises:
+        UnsupportedOpError: an op (or argument form) has no lowering; its
+            ``op`` attribute names it.
+        ValueError: the graph has no placeholder (constants need a block
+            shape to broadcast to).
+    """
+    names: dict[fx.Node, str] = {}
+    consts: dict[fx.Node, object] = {}
+    lines: list[str] = []
+    args: list[str] = []
+    for node in graph.nodes:
+        if node.op == "placeholder":
+            names[node] = f"a_{sanitize_name(node.name)}"
+            args.append(names[node])
+    if not args:
+        raise ValueError("the graph has no placeholder: a step function needs at least one tensor argument")
+    like = args[0]
+
+    def fmt(a: Any) -> Any:
+        if isinstance(a, fx.Node):
+            if a in consts:
+                return consts[a]
+            return names[a]
+        if isinstance(a, (list, tuple)):
+            return type(a)(fmt(x) for x in a)
+        return a
+
+    for node in graph.nodes:
+        if node.op in ("placeholder", "output"):
+            continue
+        if node.op == "get_attr":
+            consts[node] = _constant_value(graph, node)
+            continue
+        if node.op != "call_function":
+            raise UnsupportedOpError(f"{node.op} '{node.target}'")
+        target = node.target
+        if target is operator.getitem:
+            raise UnsupportedOpError("operator.getitem", "multi-output ops are not elementwise")
+        packet = getattr(getattr(target, "_overloadpacket", None), "__name__", "")
+        out = _meta(node)
+        if packet in VIEW_OPS:
+            src = node.args[0]
+            if isinstance(src, fx.Node) and out is not None:
+                n_in = _numel(src)
+                same = _meta(src) is not None and tuple(_meta(src).shape) == tuple(out.shape)  # type: ignore[union-attr]
+                order_kept = packet in {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "flatten", "view_as"}
+                if same or n_in == 1 or (order_kept and n_in == out.numel()):
+                    if src in consts:
+                        consts[node] = consts[src]
+                    else:
+                        names[node] = names[src]
+                    continue
+            raise UnsupportedOpError(
+                f"aten.{packet}", "reorders or broadcasts elements; only elementwise step functions are supported"
+            )
+        display, lower = lowering_for(target)
+        ctx = Ctx(like, display, out.dtype if out is not None else None)
+        if out is not None and out.is_complex():
+            raise UnsupportedOpError(display, "complex tensors are not supported")
+        try:
+            expr = lower(ctx, fmt(node.args), {k: fmt(v) for k, v in node.kwargs.items()})
+        except UnsupportedOpError:
+            raise
+        except (TypeError, IndexError, KeyError, ValueError) as exc:
+            raise UnsupportedOpError(display, f"unsupported arguments {node.args!r} {node.kwargs!r} ({exc})") from exc
+        name = f"v_{sanitize_name(node.name)}"
+        names[node] = name
+        lines.append(f"{indent}{name} = {expr}  # {display}")
+
+    returns: list[str] = []
+    for node in graph.nodes:
+        if node.op != "output":
+            continue
+        outs = node.args[0] if isinstance(node.args[0], (list, tuple)) else [node.args[0]]
+        for o in outs:
+            if o is None:
+                returns.append(f"tl.zeros_like({like})")
+            elif isinstance(o, fx.Node) and o in consts:
+                returns.append(f"(tl.zeros_like({like}) + {lit(consts[o])})")
+            elif isinstance(o, fx.Node):
+                returns.append(names[o])
+            else:
+                returns.append(f"(tl.zeros_like({like}) + {lit(o)})")
+    return args, lines, returns
+
+
+def check_graph_supported(graph: fx.Graph) -> None:
+    """Raise :class:`UnsupportedOpError` if any op in ``graph`` cannot be lowered."""
+    generate_step_body(graph)
+
+
+def generate_triton_code_str(graph: fx.Graph, fn_name: str, verbose: bool = False) -> tuple[str, str]:
+    """Generate a Triton module source for an elementwise FX graph (seed 004).
+
+    Args:
+        graph: aten-level FX graph (e.g. from
+            ``flexsn_trace.generate_inference_graph``) whose ops are all
+            elementwise and listed in :data:`flexsn_codegen.LOWERINGS`.
+        fn_name: name of the original function; the Triton function is
+            named after it.
+        verbose: print the generated source.
+
+    Returns:
+        ``(code, name)``: ``code`` is a complete module (it imports
+        ``triton`` and ``triton.language as tl``) defining one
+        ``@triton.jit`` function ``name`` that takes the graph's placeholders
+        in order, as fp32 blocks, and returns its outputs (one value for one
+        output, else a tuple).
+
+    Raises:
+        UnsupportedOpError: an op has no lowering (``exc.op`` names it).
+        ValueError: the graph has no placeholder.
+    """
+    args, lines, returns = generate_step_body(graph)
+    name = sanitize_name(fn_name)
+    body = "\n".join(lines) if lines else "    pass"
+    ret = returns[0] if len(returns) == 1 else ", ".join(returns)
+    code = f"{_HEADER}\n\n@triton.jit\ndef {name}({', '.join(args)}):\n{body}\n    return {ret}\n"
+    if verbose:
+        print(code)
+    return code, name

@@ -1,0 +1,262 @@
+"""Trace a single-step neuron function into aten-level FX graphs.
+
+Behaviour follows seed 004 ("PyTorch to Graph"): ``make_fx`` for the
+inference graph and ``aot_function`` with min-cut rematerialization for the
+forward/backward pair used by BPTT training.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import torch
+from torch import fx
+
+__all__ = [
+    "TrainingGraphs",
+    "as_tensor_tuple",
+    "generate_forward_and_backward_graph",
+    "generate_inference_graph",
+    "trace_training_graphs",
+]
+
+
+def as_tensor_tuple(result: Any, what: str = "the traced callable") -> tuple[torch.Tensor, ...]:
+    """Normalise a callable's return value to a tuple of tensors.
+
+    Args:
+        result: a ``torch.Tensor`` or a list/tuple of tensors.
+        what: how to name the callable in the error message.
+
+    Returns:
+        ``tuple[torch.Tensor, ...]``; a single tensor becomes a 1-tuple.
+
+    Raises:
+        ValueError: ``result`` is not a tensor nor a list/tuple of tensors.
+    """
+    if isinstance(result, torch.Tensor):
+        return (result,)
+    if isinstance(result, (list, tuple)) and all(isinstance(r, torch.Tensor) for r in result):
+        return tuple(result)
+    raise ValueError(
+        f"{what} must return a tensor or a list/tuple of tensors, got {type(result).__name__}"
+        + (
+            f" containing {[type(r).__name__ for r in result]}"
+            if isinstance(result, (list, tuple))
+            else ""
+        )
+    )
+
+
+def _check_example_inputs(example_inputs: Sequence[Any]) -> tuple[torch.Tensor, ...]:
+    if not isinstance(example_inputs, (list, tuple)):
+        raise TypeError(
+            f"example_inputs must be a tuple of tensors, got {type(example_inputs).__name__}"
+        )
+    for i, e in enumerate(example_inputs):
+        if not isinstance(e, torch.Tensor):
+            raise TypeError(f"example_inputs[{i}] must be a torch.Tensor, got {type(e).__name__}")
+    return tuple(example_inputs)
+
+
+def _unaliased(fn: Callable[..., Any]) -> Callable[..., tuple[torch.Tensor, ...]]:
+    """Wrap ``fn`` so no output aliases an input or another output.
+
+    AOTAutograd regenerates aliased outputs outside the graph, which would
+    break the ``[*outputs, *states, *saved]`` signature the kernels rely on;
+    a clone keeps every output a graph node (and lowers to a plain copy).
+    """
+
+    def wrapped(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        outs = as_tensor_tuple(fn(*args), "the core function")
+        seen: set[int] = {id(a) for a in args}
+        fixed = []
+        for o in outs:
+            if id(o) in seen or o._base is not None:
+                o = o.clone()
+            seen.add(id(o))
+            fixed.append(o)
+        return tuple(fixed)
+
+    return wrapped
+
+
+def _clean(graph: fx.Graph) -> fx.Graph:
+    graph.eliminate_dead_code()
+    graph.lint()
+    return graph
+
+
+def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[torch.Tensor]) -> fx.Graph:
+    """Trace ``fn`` for inference into an aten-level FX graph (seed 004).
+
+    Args:
+        fn: a callable on tensors, e.g. a neuron core
+            ``(*inputs, *states) -> (*outputs, *new_states)``.
+        example_inputs: tensors (any shape/dtype/device, usually small fp32
+            CPU tensors) used for tracing; the graph has one placeholder each.
+
+    Returns:
+        ``torch.fx.Graph`` whose output node returns a tuple of all results
+        in order. In-place operations are functionalized away.
+
+    Raises:
+        TypeError: ``example_inputs`` is not a tuple of tensors.
+        ValueError: ``fn`` does not return a tensor / tuple of tensors, or
+            tracing fails (the message carries the original error).
+    """
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    examples = _check_example_inputs(example_inputs)
+    wrapped = _unaliased(fn)
+    try:
+        with torch.no_grad():
+            gm = make_fx(wrapped)(*examples)
+            if _has_mutation(gm.graph):
+                # Only now pay for functionalization: it rejects old-style
+                # autograd.Functions (no setup_context), common in surrogates.
+                gm = make_fx(torch.func.functionalize(wrapped, remove="mutations_and_views"))(*examples)
+    except ValueError:
+        raise
+    except Exception as exc:  # tracing errors from arbitrary user code
+        raise ValueError(f"tracing the core function failed: {type(exc).__name__}: {exc}") from exc
+    return _clean(gm.graph)
+
+
+def _has_mutation(graph: fx.Graph) -> bool:
+    for node in graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op == "call_function" and schema is not None and schema.is_mutable:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class TrainingGraphs:
+    """Forward and backward graphs of one step, plus which gradients exist.
+
+    Attributes:
+        fwd: ``[*inputs, *states] -> [*outputs, *new_states, *saved]``.
+        bwd: ``[*saved, *tangents] -> [*grad_inputs, *grad_states]``; one
+            tangent per *differentiable* forward result (see ``tangent_mask``).
+        tangent_mask: for each of the ``len(results)`` forward results,
+            whether the backward graph takes a gradient for it (hard
+            thresholds yield ``False``).
+        grad_mask: for each example input, whether the backward graph
+            produces a gradient (``False`` entries are ``None`` outputs).
+        num_results: number of values ``fn`` returns.
+    """
+
+    fwd: fx.Graph
+    bwd: fx.Graph
+    tangent_mask: tuple[bool, ...]
+    grad_mask: tuple[bool, ...]
+    num_results: int
+
+
+def trace_training_graphs(
+    fn: Callable[..., Any],
+    example_inputs: Sequence[torch.Tensor],
+    requires_grad: Sequence[bool] | None = None,
+) -> TrainingGraphs:
+    """Trace forward and backward graphs of ``fn`` with AOTAutograd.
+
+    Uses ``functorch.compile.aot_function`` with
+    ``min_cut_rematerialization_partition`` so cheap intermediates are
+    recomputed in the backward graph instead of saved (seed 004).
+
+    Args:
+        fn: the step function.
+        example_inputs: example tensors, one per argument.
+        requires_grad: per-input flags; ``None`` marks every floating-point
+            input as differentiable.
+
+    Returns:
+        :class:`TrainingGraphs`.
+
+    Raises:
+        TypeError: ``example_inputs`` is not a tuple of tensors.
+        ValueError: ``requires_grad`` has the wrong length, ``fn`` does not
+            return tensors, or no output is differentiable.
+    """
+    from functorch.compile import aot_function, make_boxed_func, min_cut_rematerialization_partition
+
+    examples = _check_example_inputs(example_inputs)
+    if requires_grad is None:
+        flags = tuple(e.is_floating_point() or e.is_complex() for e in examples)
+    else:
+        flags = tuple(bool(r) for r in requires_grad)
+        if len(flags) != len(examples):
+            raise ValueError(
+                f"requires_grad has {len(flags)} entries but there are {len(examples)} example inputs"
+            )
+    leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
+    wrapped = _unaliased(fn)
+
+    # Which results carry gradient decides which tangents AOT keeps.
+    with torch.enable_grad():
+        probe = wrapped(*leaves)
+    tangent_mask = tuple(bool(o.requires_grad) for o in probe)
+    if not any(tangent_mask):
+        raise ValueError(
+            "no output of the core function is differentiable with respect to the inputs "
+            f"marked requires_grad={list(flags)}"
+        )
+
+    captured: dict[str, fx.GraphModule] = {}
+
+    def fw_compiler(gm: fx.GraphModule, _inputs: Any) -> Any:
+        captured["fwd"] = gm
+        return make_boxed_func(gm.forward)
+
+    def bw_compiler(gm: fx.GraphModule, _inputs: Any) -> Any:
+        captured["bwd"] = gm
+        return make_boxed_func(gm.forward)
+
+    compiled = aot_function(
+        wrapped,
+        fw_compiler=fw_compiler,
+        bw_compiler=bw_compiler,
+        partition_fn=min_cut_rematerialization_partition,
+    )
+    leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
+    try:
+        with torch.enable_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outs = compiled(*leaves)
+            diff = [o for o in outs if o.requires_grad]
+            torch.autograd.backward(diff, [torch.ones_like(o) for o in diff])
+    except ValueError:
+        raise
+    except Exception as exc:
+        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    if "fwd" not in captured or "bwd" not in captured:
+        raise ValueError("AOTAutograd produced no forward/backward graph pair for the core function")
+    grad_mask = tuple(leaf.grad is not None for leaf in leaves)
+    return TrainingGraphs(
+        fwd=_clean(captured["fwd"].graph),
+        bwd=_clean(captured["bwd"].graph),
+        tangent_mask=tangent_mask,
+        grad_mask=grad_mask,
+        num_results=len(probe),
+    )
+
+
+def generate_forward_and_backward_graph(
+    fn: Callable[..., Any],
+    example_inputs: Sequence[torch.Tensor],
+    requires_grad: Sequence[bool] | None = None,
+) -> tuple[fx.Graph, fx.Graph]:
+    """Trace optimized forward and backward FX graphs (seed 004).
+
+    Thin wrapper over :func:`trace_training_graphs` that returns only the
+    graphs: ``fwd: [*inputs, *states] -> [*outputs, *states, *saved]`` and
+    ``bwd: [*saved, *tangents] -> [*grads]``.
+
+    Raises:
+        TypeError / ValueError: as :func:`trace_training_graphs`.
+    """
+    graphs = trace_training_graphs(fn, example_inputs, requires_grad)
+    return graphs.fwd, graphs.bwd

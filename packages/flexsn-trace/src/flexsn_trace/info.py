@@ -1,0 +1,148 @@
+"""Metadata extracted from a forward step graph (seed 002, "Function Info")."""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from torch import fx
+
+__all__ = ["FlexSNInfo", "SavedSource", "extract_info", "graph_output_nodes", "placeholders"]
+
+SavedKind = Literal["input", "prev_state", "return"]
+
+
+class SavedSource(NamedTuple):
+    """Where the backward kernel finds one saved tensor at step ``t``.
+
+    ``kind == "input"``: input sequence ``index`` at step ``t`` (nothing is
+    copied: the input sequence itself is kept for backward).
+    ``kind == "prev_state"``: the state ``index`` *before* step ``t``, i.e.
+    ``state_seq[index][t - 1]``, or the initial state at ``t == 0``.
+    ``kind == "return"``: forward-kernel return ``index`` at step ``t``.
+    """
+
+    kind: SavedKind
+    index: int
+
+
+class FlexSNInfo(NamedTuple):
+    """Names and counts of a step graph ``[*inputs, *states] -> [*outputs, *states, *saved]``.
+
+    The first nine fields follow seed 002; ``saved_sources`` is our
+    extension that lets saved tensors alias inputs and state sequences
+    instead of being copied out by the forward kernel.
+
+    Attributes:
+        num_inputs, num_outputs, num_states: the core's arity.
+        fwd_core_args: placeholder names, inputs then states.
+        fwd_core_returns: the graph's return names (may repeat).
+        fwd_core_recipients: one fresh variable name per graph return.
+        fwd_kernel_returns: names the forward kernel stores as sequences,
+            without duplicates: outputs, new states, then saved
+            intermediates that are neither.
+        num_fwd_kernel_returns: ``len(fwd_kernel_returns)``.
+        c2k_return_mapping: for each saved value (graph return past the
+            outputs and states), its index in ``fwd_kernel_returns`` or -1
+            when it is an input or a previous state (not a kernel return).
+        saved_sources: for each saved value, a :class:`SavedSource`.
+    """
+
+    num_inputs: int
+    num_outputs: int
+    num_states: int
+    fwd_core_args: tuple[str, ...]
+    fwd_core_returns: tuple[str, ...]
+    fwd_core_recipients: tuple[str, ...]
+    fwd_kernel_returns: tuple[str, ...]
+    num_fwd_kernel_returns: int
+    c2k_return_mapping: tuple[int, ...]
+    saved_sources: tuple[SavedSource, ...] = ()
+
+
+def placeholders(graph: fx.Graph) -> list[fx.Node]:
+    """Return the graph's placeholder nodes in order."""
+    return [n for n in graph.nodes if n.op == "placeholder"]
+
+
+def graph_output_nodes(graph: fx.Graph) -> list[object]:
+    """Return the flat list of values the graph's output node returns.
+
+    Raises:
+        ValueError: the graph has no output node.
+    """
+    for n in graph.nodes:
+        if n.op == "output":
+            ret = n.args[0]
+            if isinstance(ret, (list, tuple)):
+                return list(ret)
+            return [ret]
+    raise ValueError("graph has no output node")
+
+
+def extract_info(fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outputs: int) -> FlexSNInfo:
+    """Extract :class:`FlexSNInfo` from a forward step graph (seed 002).
+
+    Args:
+        fwd_graph: graph with signature
+            ``[*inputs, *states] -> [*outputs, *states, *intermediates]``
+            (an inference graph simply has no intermediates).
+        num_inputs, num_states, num_outputs: the core's arity.
+
+    Returns:
+        :class:`FlexSNInfo`.
+
+    Raises:
+        ValueError: counts are negative, the graph has a different number
+            of placeholders than ``num_inputs + num_states``, or fewer
+            returns than ``num_outputs + num_states``, or a return is not a
+            graph value.
+    """
+    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
+        if not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    args = placeholders(fwd_graph)
+    if len(args) != num_inputs + num_states:
+        raise ValueError(
+            f"forward graph has {len(args)} placeholders, expected num_inputs + num_states = "
+            f"{num_inputs + num_states}"
+        )
+    rets = graph_output_nodes(fwd_graph)
+    visible = num_outputs + num_states
+    if len(rets) < visible:
+        raise ValueError(
+            f"forward graph returns {len(rets)} values, expected at least num_outputs + num_states = {visible}"
+        )
+    for i, r in enumerate(rets):
+        if not isinstance(r, fx.Node):
+            raise ValueError(f"forward graph return {i} is {r!r}, not a graph value")
+    ret_nodes = [r for r in rets if isinstance(r, fx.Node)]
+    arg_index = {n: i for i, n in enumerate(args)}
+
+    kernel_returns: list[fx.Node] = list(ret_nodes[:visible])
+    c2k: list[int] = []
+    sources: list[SavedSource] = []
+    for node in ret_nodes[visible:]:
+        if node in arg_index:
+            i = arg_index[node]
+            c2k.append(-1)
+            sources.append(
+                SavedSource("input", i) if i < num_inputs else SavedSource("prev_state", i - num_inputs)
+            )
+            continue
+        if node not in kernel_returns:
+            kernel_returns.append(node)
+        k = kernel_returns.index(node)
+        c2k.append(k)
+        sources.append(SavedSource("return", k))
+    return FlexSNInfo(
+        num_inputs=num_inputs,
+        num_outputs=num_outputs,
+        num_states=num_states,
+        fwd_core_args=tuple(n.name for n in args),
+        fwd_core_returns=tuple(n.name for n in ret_nodes),
+        fwd_core_recipients=tuple(f"ret_{i}" for i in range(len(ret_nodes))),
+        fwd_kernel_returns=tuple(n.name for n in kernel_returns),
+        num_fwd_kernel_returns=len(kernel_returns),
+        c2k_return_mapping=tuple(c2k),
+        saved_sources=tuple(sources),
+    )
