@@ -1,0 +1,3 @@
+"""Placeholder for the FlexSN demo (`hatch run demo`); the real demo replaces this file."""
+
+print("demo not written yet")
