@@ -243,7 +243,9 @@ def render_backward_kernel(
         if kind == "init_state":
             lines.append(f"    init{idx} = {_load(p)}")
     lines.append("    for i in range(T):")
-    lines.append("        has_prev = (offs * 0 + (T - 1 - i)) > 0")
+    if any(src.kind == "prev_state" for src in info.saved_sources):
+        # a block-shaped predicate: the interpreter cannot mask with a scalar
+        lines.append("        has_prev = (offs * 0 + (T - 1 - i)) > 0")
     step_args: list[str] = []
     for s, src in enumerate(info.saved_sources):
         if src.kind == "input":

@@ -1,0 +1,77 @@
+"""flexsn-runtime: build, register and launch FlexSN scan kernels.
+
+Layer 3 of FlexSN (seeds 000, 001, 002): kernel builders, launch wrappers
+with the seeds' ``T == 0`` and template rules, the handle registry,
+``torch.library`` custom ops (``flexsn::*``) with fake and autograd
+registrations, and :class:`FlexSNKernel`.
+"""
+
+from .__about__ import __version__
+from .builders import (
+    build_inference_final_state_kernel,
+    build_inference_kernel,
+    build_training_kernels,
+    default_example_inputs,
+)
+from .kernel import KERNEL_DTYPES, FlexSNKernel, validate_scan_args
+from .launch import ScanKernel, kernels_usable, ncl_bucket
+from .ops import (
+    flexsn_backward_op,
+    flexsn_inference_final_state_op,
+    flexsn_inference_op,
+    flexsn_training_final_state_op,
+    flexsn_training_op,
+)
+from .reference import eager_loop
+from .registry import (
+    FlexSNKernelHandle,
+    attach_flexsn_handle_finalizer,
+    lookup_flexsn_kernel_handle,
+    register_flexsn_kernel_handle,
+    registered_handles,
+    release_active_flexsn_kernel_handle,
+    release_flexsn_kernel_handle,
+    retain_flexsn_kernel_handle,
+    retain_owner_flexsn_kernel_handle,
+)
+from .wrappers import (
+    flexsn_backward,
+    flexsn_backward_ncl_bucket,
+    flexsn_forward,
+    flexsn_inference,
+    flexsn_inference_final_state,
+)
+
+__all__ = [
+    "KERNEL_DTYPES",
+    "FlexSNKernel",
+    "FlexSNKernelHandle",
+    "ScanKernel",
+    "__version__",
+    "attach_flexsn_handle_finalizer",
+    "build_inference_final_state_kernel",
+    "build_inference_kernel",
+    "build_training_kernels",
+    "default_example_inputs",
+    "eager_loop",
+    "flexsn_backward",
+    "flexsn_backward_ncl_bucket",
+    "flexsn_backward_op",
+    "flexsn_forward",
+    "flexsn_inference",
+    "flexsn_inference_final_state",
+    "flexsn_inference_final_state_op",
+    "flexsn_inference_op",
+    "flexsn_training_final_state_op",
+    "flexsn_training_op",
+    "kernels_usable",
+    "lookup_flexsn_kernel_handle",
+    "ncl_bucket",
+    "register_flexsn_kernel_handle",
+    "registered_handles",
+    "release_active_flexsn_kernel_handle",
+    "release_flexsn_kernel_handle",
+    "retain_flexsn_kernel_handle",
+    "retain_owner_flexsn_kernel_handle",
+    "validate_scan_args",
+]

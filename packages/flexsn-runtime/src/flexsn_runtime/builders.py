@@ -1,0 +1,164 @@
+"""Kernel builders: core function -> compiled scan kernels (seed 002 "Kernel Builders")."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import torch
+
+from flexsn_codegen import (
+    generate_triton_code_str,
+    render_backward_kernel,
+    render_forward_kernel,
+    render_inference_kernel,
+    sanitize_name,
+)
+from flexsn_trace import FlexSNInfo, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
+
+from .launch import ScanKernel
+
+__all__ = [
+    "build_inference_final_state_kernel",
+    "build_inference_kernel",
+    "build_training_kernels",
+    "default_example_inputs",
+]
+
+
+def default_example_inputs(num_inputs: int, num_states: int) -> tuple[torch.Tensor, ...]:
+    """Example tensors used for tracing when none are given: ``[4]`` fp32 CPU zeros each.
+
+    Tracing only records the ops, so any per-step shape works for an
+    elementwise core; CPU keeps building possible without a GPU.
+    """
+    return tuple(torch.zeros(4) for _ in range(num_inputs + num_states))
+
+
+def _check_arity(num_inputs: int, num_states: int, num_outputs: int) -> None:
+    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+    if num_inputs < 1:
+        raise ValueError("FlexSN needs at least one input sequence (num_inputs >= 1)")
+    if num_outputs + num_states < 1:
+        raise ValueError("the core must return at least one output or state")
+
+
+def _examples(
+    example_inputs: Sequence[torch.Tensor] | None, num_inputs: int, num_states: int
+) -> tuple[torch.Tensor, ...]:
+    if example_inputs is None:
+        return default_example_inputs(num_inputs, num_states)
+    examples = tuple(example_inputs)
+    if len(examples) != num_inputs + num_states:
+        raise ValueError(
+            f"example_inputs must hold num_inputs + num_states = {num_inputs + num_states} tensors "
+            f"(one step of each input, then each state), got {len(examples)}"
+        )
+    for i, e in enumerate(examples):
+        if not isinstance(e, torch.Tensor):
+            raise TypeError(f"example_inputs[{i}] must be a torch.Tensor, got {type(e).__name__}")
+    return tuple(e.detach() for e in examples)
+
+
+def _check_returns(count: int, num_outputs: int, num_states: int) -> None:
+    if count != num_outputs + num_states:
+        raise ValueError(
+            f"the core returned {count} values, expected num_outputs + num_states = {num_outputs + num_states}"
+        )
+
+
+def _name(core_fn: Callable[..., Any], suffix: str) -> str:
+    return sanitize_name(f"{getattr(core_fn, '__name__', 'core')}_{suffix}")
+
+
+def build_inference_kernel(
+    core_fn: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None,
+    final_state_only: bool = False,
+) -> tuple[ScanKernel, FlexSNInfo]:
+    """Build the single-pass inference scan kernel (no autograd).
+
+    Args:
+        core_fn: ``(*inputs, *states) -> (*outputs, *new_states)`` on per-step
+            tensors of one shape.
+        num_inputs, num_states, num_outputs: its arity (``num_inputs >= 1``).
+        example_inputs: one per-step tensor per input and state for tracing;
+            default ``[4]`` fp32 CPU tensors.
+        final_state_only: build the variant that stores final states only.
+
+    Returns:
+        ``(kernel, info)``; ``kernel`` follows the inference calling
+        convention of :mod:`flexsn_codegen.templates`.
+
+    Raises:
+        TypeError / ValueError: bad arity or examples, or the core returns
+            the wrong number of values.
+        flexsn_codegen.UnsupportedOpError: the core uses an op with no
+            Triton lowering.
+    """
+    _check_arity(num_inputs, num_states, num_outputs)
+    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
+    _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
+    info = extract_info(graph, num_inputs, num_states, num_outputs)
+    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
+    code, name = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, final_state_only)
+    return ScanKernel(code, name, "inference_final_state" if final_state_only else "inference"), info
+
+
+def build_inference_final_state_kernel(
+    core_fn: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None,
+) -> tuple[ScanKernel, FlexSNInfo]:
+    """Build the inference kernel that stores output sequences and final states only.
+
+    Same arguments, returns and errors as :func:`build_inference_kernel`.
+    """
+    return build_inference_kernel(core_fn, num_inputs, num_states, num_outputs, example_inputs, True)
+
+
+def build_training_kernels(
+    core_fn: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None,
+    requires_grad: Sequence[bool] | None = None,
+) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
+    """Build the BPTT forward and reverse-time backward kernels (seed 002).
+
+    Traces ``core_fn`` with ``aot_function`` (min-cut rematerialization).
+    Outputs without gradient (hard thresholds) have no tangent in the AOT
+    backward graph; the rendered backward kernel keeps the full calling
+    convention anyway (seed 002's shim).
+
+    Args:
+        core_fn, num_inputs, num_states, num_outputs, example_inputs: as in
+            :func:`build_inference_kernel`.
+        requires_grad: per input/state flags; ``None`` = all floating.
+
+    Returns:
+        ``(forward_kernel, backward_kernel, info)``.
+
+    Raises:
+        TypeError / ValueError: as :func:`build_inference_kernel`, or no
+            output is differentiable.
+        flexsn_codegen.UnsupportedOpError: an op has no lowering.
+    """
+    _check_arity(num_inputs, num_states, num_outputs)
+    graphs = trace_training_graphs(core_fn, _examples(example_inputs, num_inputs, num_states), requires_grad)
+    _check_returns(graphs.num_results, num_outputs, num_states)
+    info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs)
+    fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
+    bwd_code, bwd_name = generate_triton_code_str(graphs.bwd, _name(core_fn, "bwd_step"))
+    fcode, fname = render_forward_kernel(fwd_code, fwd_name, info)
+    bcode, bname = render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask)
+    return ScanKernel(fcode, fname, "forward"), ScanKernel(bcode, bname, "backward"), info

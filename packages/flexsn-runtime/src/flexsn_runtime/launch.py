@@ -1,0 +1,127 @@
+"""Compiled scan kernels and their launch configuration."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+import triton
+
+from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
+
+__all__ = ["ScanKernel", "kernels_usable", "ncl_bucket"]
+
+_SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
+
+
+def ncl_bucket(ncl: int) -> int:
+    """Bucket the per-step element count ``NCL`` (seed 000's backward buckets).
+
+    Returns an int in ``[0, 4]``: ``<= 4096``, ``<= 131072``,
+    ``<= 1048576``, ``<= 8388608``, larger.
+    """
+    if ncl <= _SMALL:
+        return 0
+    if ncl <= _MEDIUM:
+        return 1
+    if ncl <= _LARGE:
+        return 2
+    if ncl <= _XLARGE:
+        return 3
+    return 4
+
+
+def kernels_usable(device: torch.device) -> bool:
+    """Whether generated kernels can run on tensors of ``device``.
+
+    CUDA tensors run compiled kernels; CPU tensors only run when
+    ``TRITON_INTERPRET=1`` enables Triton's interpreter.
+    """
+    if device.type == "cuda":
+        return True
+    return device.type == "cpu" and interpreter_enabled()
+
+
+def _next_pow2(n: int) -> int:
+    return 1 << max(0, (n - 1).bit_length())
+
+
+@dataclass
+class ScanKernel:
+    """A generated scan kernel: its module source, name and launch policy.
+
+    The ``triton.JITFunction`` is loaded through the disk cache on first use
+    in each execution mode (compiled or interpreted), so one object serves
+    both. ``launch`` picks ``BLOCK_NCL``/``num_warps`` per device, dtype and
+    NCL bucket, persisting a chosen configuration next to the source.
+
+    Attributes:
+        code: the full module source.
+        name: the kernel function's name in it.
+        kind: ``"inference"``, ``"inference_final_state"``, ``"forward"`` or
+            ``"backward"`` (used in config keys and error messages).
+    """
+
+    code: str
+    name: str
+    kind: str
+    _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
+    _configs: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def jit_function(self) -> Any:
+        """The ``triton.JITFunction`` for the current execution mode."""
+        interp = interpreter_enabled()
+        fn = self._fns.get(interp)
+        if fn is None:
+            fn = compile_triton_code_str(self.code, self.name)
+            self._fns[interp] = fn
+        return fn
+
+    def config(self, ref: torch.Tensor, ncl: int) -> dict[str, int]:
+        """Launch configuration for sequences like ``ref`` with ``ncl`` elements per step."""
+        if ref.device.type != "cuda" or interpreter_enabled():
+            # The interpreter pays per program, not per element: few, wide programs.
+            return {"BLOCK_NCL": min(max(_next_pow2(ncl), 16), 8192), "num_warps": 4}
+        key = f"{torch.cuda.get_device_name(ref.device)}|{ref.dtype}|{self.kind}|b{ncl_bucket(ncl)}"
+        cfg = self._configs.get(key)
+        if cfg is None:
+            cfg = load_launch_config(self.code, key) or self._default_cuda_config(ncl)
+            self._configs[key] = cfg
+        return cfg
+
+    def _default_cuda_config(self, ncl: int) -> dict[str, int]:
+        block = 1024 if ncl >= (1 << 16) else max(128, min(1024, _next_pow2(ncl)))
+        return {"BLOCK_NCL": block, "num_warps": 4 if block >= 512 else max(1, block // 128)}
+
+    def persist_config(self, ref: torch.Tensor, ncl: int, config: dict[str, int]) -> None:
+        """Store ``config`` as the launch configuration for ``ref``'s device/dtype and NCL bucket."""
+        key = f"{torch.cuda.get_device_name(ref.device)}|{ref.dtype}|{self.kind}|b{ncl_bucket(ncl)}"
+        self._configs[key] = dict(config)
+        store_launch_config(self.code, key, config)
+
+    def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor) -> None:
+        """Launch over ``ncl`` elements per step for ``T`` steps.
+
+        Args:
+            args: tensor arguments in the kernel's calling convention
+                (contiguous, same device).
+            T: number of time steps (> 0).
+            ncl: elements per step (> 0).
+            ref: a tensor whose device/dtype select the configuration.
+        """
+        cfg = self.config(ref, ncl)
+        block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
+        grid = (triton.cdiv(ncl, block),)
+        fn = self.jit_function()
+        if ref.device.type == "cuda":
+            with torch.cuda.device(ref.device):
+                fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
+        else:
+            # The interpreter evaluates both sides of tl.where with NumPy; the
+            # unselected side may divide by zero, which is not an error here.
+            with np.errstate(all="ignore"):
+                fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)

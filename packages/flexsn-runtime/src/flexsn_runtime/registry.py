@@ -1,0 +1,169 @@
+"""Kernel-handle registry with owner and active reference counts (seed 001).
+
+Custom ops cannot take Python objects, so kernels live here and ops take an
+integer ``handle``. A handle has *owner* references (a ``FlexSNKernel`` and
+its deep copies) and *active* references (autograd contexts waiting for
+their backward). It is removed, and its kernels' ``close`` called if they
+have one, when both counts reach zero. All counts change under one lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass
+from itertools import count
+from typing import Any
+
+import torch
+
+from flexsn_trace import FlexSNInfo
+
+from .launch import ScanKernel
+
+__all__ = [
+    "FlexSNKernelHandle",
+    "attach_flexsn_handle_finalizer",
+    "lookup_flexsn_kernel_handle",
+    "register_flexsn_kernel_handle",
+    "registered_handles",
+    "release_active_flexsn_kernel_handle",
+    "release_flexsn_kernel_handle",
+    "retain_flexsn_kernel_handle",
+    "retain_owner_flexsn_kernel_handle",
+]
+
+
+@dataclass
+class FlexSNKernelHandle:
+    """Kernels and metadata behind one handle (seed 001).
+
+    Any kernel may be ``None`` when that path was not built (for example the
+    training kernels of a core with no differentiable output).
+    """
+
+    inference_kernel: ScanKernel | None
+    inference_info: FlexSNInfo | None
+    inference_final_state_kernel: ScanKernel | None
+    inference_final_state_info: FlexSNInfo | None
+    forward_kernel: ScanKernel | None
+    backward_kernel: ScanKernel | None
+    training_info: FlexSNInfo | None
+    owner_refs: int = 1
+    active_refs: int = 0
+
+
+_REGISTRY: dict[int, FlexSNKernelHandle] = {}
+_LOCK = threading.Lock()
+_IDS = count(1)
+
+
+def _normalize(handle: Any) -> int:
+    if isinstance(handle, bool):
+        raise TypeError("a FlexSN kernel handle must be an int, got bool")
+    if isinstance(handle, int):
+        return handle
+    if isinstance(handle, torch.Tensor):
+        if handle.numel() != 1:
+            raise TypeError(f"a FlexSN kernel handle tensor must have one element, got shape {tuple(handle.shape)}")
+        return int(handle.item())
+    try:
+        return int(handle)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"unsupported FlexSN kernel handle type: {type(handle).__name__}") from exc
+
+
+def register_flexsn_kernel_handle(
+    *,
+    inference_kernel: ScanKernel | None,
+    inference_info: FlexSNInfo | None,
+    inference_final_state_kernel: ScanKernel | None,
+    inference_final_state_info: FlexSNInfo | None,
+    forward_kernel: ScanKernel | None,
+    backward_kernel: ScanKernel | None,
+    training_info: FlexSNInfo | None,
+) -> int:
+    """Register a kernel bundle and return its new integer handle (one owner reference)."""
+    with _LOCK:
+        handle = next(_IDS)
+        _REGISTRY[handle] = FlexSNKernelHandle(
+            inference_kernel,
+            inference_info,
+            inference_final_state_kernel,
+            inference_final_state_info,
+            forward_kernel,
+            backward_kernel,
+            training_info,
+        )
+    return handle
+
+
+def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
+    """Return the bundle for ``handle``.
+
+    Raises:
+        TypeError: ``handle`` is not int-like.
+        RuntimeError: the handle is unknown (never registered or released).
+    """
+    key = _normalize(handle)
+    with _LOCK:
+        bundle = _REGISTRY.get(key)
+    if bundle is None:
+        raise RuntimeError(f"unknown FlexSN kernel handle {key} (released, or never registered)")
+    return bundle
+
+
+def registered_handles() -> list[int]:
+    """Handles currently alive (for tests and diagnostics)."""
+    with _LOCK:
+        return sorted(_REGISTRY)
+
+
+def _change(handle: Any, owner: int, active: int) -> None:
+    key = _normalize(handle)
+    with _LOCK:
+        bundle = _REGISTRY.get(key)
+        if bundle is None:
+            if owner > 0 or active > 0:
+                raise RuntimeError(f"unknown FlexSN kernel handle {key} (released, or never registered)")
+            return
+        bundle.owner_refs = max(0, bundle.owner_refs + owner)
+        bundle.active_refs = max(0, bundle.active_refs + active)
+        dead = bundle.owner_refs == 0 and bundle.active_refs == 0
+        if dead:
+            del _REGISTRY[key]
+    if dead:
+        for kernel in (
+            bundle.inference_kernel,
+            bundle.inference_final_state_kernel,
+            bundle.forward_kernel,
+            bundle.backward_kernel,
+        ):
+            closer = getattr(kernel, "close", None)
+            if callable(closer):
+                closer()
+
+
+def retain_flexsn_kernel_handle(handle: int) -> None:
+    """Add an active reference (an autograd context awaiting backward)."""
+    _change(handle, 0, 1)
+
+
+def retain_owner_flexsn_kernel_handle(handle: int) -> None:
+    """Add an owner reference (e.g. a deep copy of a ``FlexSNKernel``)."""
+    _change(handle, 1, 0)
+
+
+def release_flexsn_kernel_handle(handle: int) -> None:
+    """Drop an owner reference; frees the handle when no reference is left. Unknown handles are ignored."""
+    _change(handle, -1, 0)
+
+
+def release_active_flexsn_kernel_handle(handle: int) -> None:
+    """Drop an active reference; frees the handle when no reference is left. Unknown handles are ignored."""
+    _change(handle, 0, -1)
+
+
+def attach_flexsn_handle_finalizer(owner: object, handle: int) -> weakref.finalize:
+    """Release one owner reference of ``handle`` when ``owner`` is garbage-collected."""
+    return weakref.finalize(owner, release_flexsn_kernel_handle, handle)

@@ -1,0 +1,233 @@
+"""Launch wrappers for the scan kernels (seed 000).
+
+Sequences are ``[T, *shape]`` and states ``[*shape]``; kernels see them as
+contiguous ``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``. Every
+wrapper allocates its results like the first input sequence (shape and
+dtype), and follows seed 000 for ``T == 0``: no launch, empty sequences,
+initial states cloned (or zeros) where final states are returned, zero
+gradients following the templates.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import torch
+
+from flexsn_codegen import backward_saved_args
+from flexsn_trace import FlexSNInfo
+
+from .launch import ScanKernel, ncl_bucket
+
+__all__ = [
+    "flexsn_backward",
+    "flexsn_backward_ncl_bucket",
+    "flexsn_forward",
+    "flexsn_inference",
+    "flexsn_inference_final_state",
+]
+
+
+def flexsn_backward_ncl_bucket(ncl: int) -> int:
+    """Map the per-step element count ``NCL`` to a tuning bucket in ``[0, 4]`` (seed 000).
+
+    Buckets: ``<= 2**12``, ``<= 2**17``, ``<= 2**20``, ``<= 2**23``, larger.
+    Launch configurations are persisted per bucket.
+
+    Raises:
+        TypeError: ``ncl`` is not an int.
+        ValueError: ``ncl`` is negative.
+    """
+    if isinstance(ncl, bool) or not isinstance(ncl, int):
+        raise TypeError(f"ncl must be an int, got {type(ncl).__name__}")
+    if ncl < 0:
+        raise ValueError(f"ncl must be >= 0, got {ncl}")
+    return ncl_bucket(ncl)
+
+
+def _ncl(seq: torch.Tensor) -> int:
+    return math.prod(seq.shape[1:])
+
+
+def _split(info: FlexSNInfo, args: Sequence[torch.Tensor]) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    expected = info.num_inputs + info.num_states
+    if len(args) != expected:
+        raise ValueError(
+            f"expected {expected} tensors (num_inputs={info.num_inputs} input sequences, then "
+            f"num_states={info.num_states} initial states), got {len(args)}"
+        )
+    return args[0], [a.contiguous() for a in args]
+
+
+def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor) -> None:
+    T, ncl = x.shape[0], _ncl(x)
+    if T == 0 or ncl == 0:
+        return
+    f.launch([*args, *outs], T, ncl, x)
+
+
+def flexsn_inference(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Run the multi-step inference kernel (seed 000).
+
+    Args:
+        f: kernel from :func:`flexsn_runtime.build_inference_kernel`.
+        info: its :class:`FlexSNInfo`.
+        args: ``num_inputs`` sequences ``[T, *shape]`` then ``num_states``
+            initial states ``[*shape]``, one device and dtype.
+
+    Returns:
+        ``(*output_seqs, *state_seqs)``, each ``[T, *shape]`` in the input
+        dtype; empty when ``T == 0``.
+
+    Raises:
+        ValueError: wrong number of tensors.
+    """
+    x, args_c = _split(info, args)
+    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_outputs + info.num_states)]
+    _run(f, args_c, outs, x)
+    return tuple(outs)
+
+
+def flexsn_inference_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Run the inference kernel storing only final states (seed 000).
+
+    Returns:
+        ``(*output_seqs, *final_states)``; when ``T == 0`` the outputs are
+        empty and the final states are clones of the initial states.
+
+    Raises:
+        ValueError: wrong number of tensors.
+    """
+    x, args_c = _split(info, args)
+    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_outputs)]
+    init = args_c[info.num_inputs :]
+    if x.shape[0] == 0:
+        return (*outs, *(s.clone() for s in init))
+    finals = [torch.empty_like(s, memory_format=torch.contiguous_format) for s in init]
+    _run(f, args_c, [*outs, *finals], x)
+    return (*outs, *finals)
+
+
+def flexsn_forward(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Run the training forward kernel (seed 000).
+
+    Returns:
+        The ``info.num_fwd_kernel_returns`` sequences: outputs, state
+        sequences, then saved intermediates; empty when ``T == 0``.
+
+    Raises:
+        ValueError: wrong number of tensors.
+    """
+    x, args_c = _split(info, args)
+    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_fwd_kernel_returns)]
+    _run(f, args_c, outs, x)
+    return tuple(outs)
+
+
+def _first(tensors: Sequence[torch.Tensor | None]) -> torch.Tensor | None:
+    return next((t for t in tensors if t is not None), None)
+
+
+def flexsn_backward(
+    f: ScanKernel,
+    info: FlexSNInfo,
+    *args: torch.Tensor | None,
+    input_templates: Sequence[torch.Tensor] | None = None,
+    state_templates: Sequence[torch.Tensor] | None = None,
+) -> tuple[torch.Tensor, ...]:
+    """Run the reverse-time BPTT kernel (seed 000).
+
+    Args:
+        f: backward kernel from :func:`flexsn_runtime.build_training_kernels`.
+        info: the training :class:`FlexSNInfo`.
+        args: ``num_outputs + num_states`` gradients of the output and state
+            sequences (``None`` = zero), then the saved tensors listed by
+            ``flexsn_codegen.backward_saved_args(info)``.
+        input_templates: one tensor per input sequence giving the gradient's
+            shape/dtype; required when all incoming gradients are ``None``,
+            when there are several inputs, or when no output gradient is given.
+        state_templates: one tensor per initial state; required when any
+            state-sequence gradient is ``None`` (or all are).
+
+    Returns:
+        ``(*grad_input_seqs, *grad_init_states)``; zeros when ``T == 0`` or
+        every incoming gradient is ``None``.
+
+    Raises:
+        ValueError: missing templates per the rules above, wrong template
+            counts, or wrong number of saved tensors.
+    """
+    n_grads = info.num_outputs + info.num_states
+    grads = list(args[:n_grads])
+    saved = list(args[n_grads:])
+    grad_out_example = _first(grads[: info.num_outputs])
+    grad_example = _first(grads)
+    if input_templates is None:
+        if grad_example is None:
+            raise ValueError("input_templates are required when all incoming FlexSN gradients are None")
+        if info.num_inputs != 1:
+            raise ValueError("input_templates are required when FlexSN has multiple input sequences")
+        if grad_out_example is None:
+            raise ValueError("input_templates are required when FlexSN output-sequence gradients are all None")
+        input_templates = [grad_out_example] * info.num_inputs
+    if len(input_templates) != info.num_inputs:
+        raise ValueError(
+            f"input_templates must provide one template per FlexSN input sequence ({info.num_inputs}), "
+            f"got {len(input_templates)}"
+        )
+    if state_templates is not None and len(state_templates) != info.num_states:
+        raise ValueError(
+            f"state_templates must provide one template per FlexSN initial state ({info.num_states}), "
+            f"got {len(state_templates)}"
+        )
+    if grad_example is None:
+        if state_templates is None and info.num_states > 0:
+            raise ValueError("state_templates are required when all incoming FlexSN gradients are None")
+        zeros = [torch.zeros_like(t) for t in input_templates]
+        zeros += [torch.zeros_like(t) for t in (state_templates or [])]
+        return tuple(zeros)
+    state_seq_grads = grads[info.num_outputs :]
+    if state_templates is None and any(g is None for g in state_seq_grads):
+        raise ValueError("state_templates are required when any incoming FlexSN state-sequence gradient is None")
+    needed = backward_saved_args(info)
+    if len(saved) != len(needed):
+        raise ValueError(f"the backward kernel takes {len(needed)} saved tensors {needed}, got {len(saved)}")
+    T = grad_example.shape[0]
+    grad_inputs = [
+        torch.zeros_like(t, memory_format=torch.contiguous_format)
+        if T == 0
+        else torch.empty_like(t, memory_format=torch.contiguous_format)
+        for t in input_templates
+    ]
+    if state_templates is not None:
+        grad_states = [
+            torch.zeros_like(t, memory_format=torch.contiguous_format) if T == 0 else torch.empty_like(
+                t, memory_format=torch.contiguous_format
+            )
+            for t in state_templates
+        ]
+    else:
+        grad_states = [
+            g.new_zeros(g.shape[1:]) if T == 0 else g.new_empty(g.shape[1:])  # type: ignore[union-attr]
+            for g in state_seq_grads
+        ]
+    if T == 0:
+        return (*grad_inputs, *grad_states)
+    kernel_grads = [
+        (g if g is not None else torch.zeros_like(grad_example)).contiguous() for g in grads
+    ]
+    ref = input_templates[0]
+    _run_backward(f, [*kernel_grads, *(s.contiguous() for s in saved)], [*grad_inputs, *grad_states], grad_example, ref)
+    return (*grad_inputs, *grad_states)
+
+
+def _run_backward(
+    f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], grad_example: torch.Tensor, ref: torch.Tensor
+) -> None:
+    T, ncl = grad_example.shape[0], _ncl(grad_example)
+    if ncl == 0:
+        for o in outs:
+            o.zero_()
+        return
+    f.launch([*args, *outs], T, ncl, ref)
