@@ -1,0 +1,548 @@
+"""``FlexSN``: a spiking neuron defined by its single-step core, as an ``nn.Module``.
+
+The user writes ONE time step of a neuron as plain PyTorch::
+
+    def core(*step_inputs, *states) -> (*step_outputs, *new_states)
+
+and :class:`FlexSN` runs it over ``[T, *shape]`` input sequences, keeps the
+neuron's states between calls (until :meth:`FlexSN.reset`), and picks how the
+time loop runs (``backend``):
+
+* ``"torch"``: the eager Python loop (``flexsn_runtime.eager_loop``), the
+  reference semantics;
+* ``"triton"`` / ``"inductor"``: two labels for the same fused Triton scan
+  kernels of :class:`flexsn_runtime.FlexSNKernel` (one inference kernel, or
+  a forward and a reverse-time BPTT kernel), reached through the
+  ``flexsn::*`` custom ops that stay single opaque nodes under
+  ``torch.compile``; unsupported cores / devices fall back to the eager loop
+  with one warning (seeds 000, 001, 002);
+* ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
+  (seed 003), or, with ``store_state_seqs=False``,
+  ``flexsn_hop.eager_scan_final_state``. The environment variables
+  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
+  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
+  gradient to ``lowerable_while_loop_scan(_final_state)`` /
+  ``lowerable_scan(_final_state)`` (the seed's
+  ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP`` switch; training keeps the
+  unrolled path, as in the seed's milestone notes).
+
+The module follows SpikingJelly's ``activation_based`` conventions
+(``step_mode`` ``"s"`` / ``"m"``, ``reset()``, ``store_v_seq``-style state
+sequences); see seed 002 (``FlexSN`` / ``FlexSNKernel`` in the custom-ops
+section) and seed 003 (``FlexSN(backend="hop")``).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any, Callable, Sequence
+
+import torch
+from torch import nn
+
+from flexsn_runtime import FlexSNKernel, eager_loop
+
+try:  # layer 4; optional at import time so the other backends work without it
+    import flexsn_hop
+
+    _HOP_IMPORTED = True
+except ImportError:  # pragma: no cover - exercised only while flexsn_hop is absent
+    _HOP_IMPORTED = False
+
+__all__ = [
+    "BACKENDS",
+    "ENV_LOWERABLE_SCAN",
+    "ENV_LOWERABLE_WHILE_LOOP",
+    "STEP_MODES",
+    "FlexSN",
+    "hop_available",
+]
+
+#: Valid ``backend`` values.
+BACKENDS: tuple[str, ...] = ("torch", "triton", "inductor", "hop")
+#: Valid ``step_mode`` values: single step, multi step.
+STEP_MODES: tuple[str, ...] = ("s", "m")
+#: Set to 1/true/yes/on: the ``hop`` backend runs no-grad calls through ``lowerable_scan``.
+ENV_LOWERABLE_SCAN = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN"
+#: Set to 1/true/yes/on: the ``hop`` backend runs no-grad calls through
+#: ``lowerable_while_loop_scan`` (takes precedence over :data:`ENV_LOWERABLE_SCAN`).
+ENV_LOWERABLE_WHILE_LOOP = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP"
+
+_KERNEL_BACKENDS = ("triton", "inductor")
+_TRUE = ("1", "true", "yes", "on")
+
+Core = Callable[..., Any]
+TensorList = list[torch.Tensor]
+
+
+def hop_available() -> bool:
+    """Whether ``flexsn_hop`` (layer 4, needed by ``backend="hop"``) could be imported."""
+    return _HOP_IMPORTED
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+def _check_backend(backend: object) -> str:
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+    if backend == "hop" and not _HOP_IMPORTED:
+        raise ImportError("backend='hop' needs the flexsn_hop package (layer 4), which could not be imported")
+    return backend
+
+
+def _check_step_mode(step_mode: object) -> str:
+    if not isinstance(step_mode, str) or step_mode not in STEP_MODES:
+        raise ValueError(f"step_mode must be one of {list(STEP_MODES)} ('s': single step, 'm': multi step), got {step_mode!r}")
+    return step_mode
+
+
+def _check_arity(num_inputs: object, num_states: object, num_outputs: object) -> tuple[int, int, int]:
+    values = []
+    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0, got {value}")
+        values.append(value)
+    ni, ns, no = values
+    if ni < 1:
+        raise ValueError("FlexSN needs at least one input sequence (num_inputs >= 1)")
+    if ns + no < 1:
+        raise ValueError("the core must return at least one output or state (num_outputs + num_states >= 1)")
+    return ni, ns, no
+
+
+def _as_results(result: object, expected: int) -> tuple[torch.Tensor, ...]:
+    res = (result,) if isinstance(result, torch.Tensor) else result
+    if not isinstance(res, (tuple, list)):
+        raise TypeError(f"the core must return a tensor or a tuple of tensors, got {type(result).__name__}")
+    if len(res) != expected:
+        raise ValueError(f"the core returned {len(res)} values, expected num_outputs + num_states = {expected}")
+    for i, r in enumerate(res):
+        if not isinstance(r, torch.Tensor):
+            raise TypeError(f"the core's return value {i} is {type(r).__name__}, expected a torch.Tensor")
+    return tuple(res)
+
+
+class FlexSN(nn.Module):
+    """A spiking neuron given by its single-step ``core``, run by fused scan kernels.
+
+    ``core(*step_inputs, *states) -> (*step_outputs, *new_states)`` is one
+    time step: ``num_inputs`` input tensors and ``num_states`` state tensors
+    of one per-step shape ``[*shape]`` in, ``num_outputs`` outputs and
+    ``num_states`` updated states of that shape out (a lone tensor counts as a
+    1-tuple). For the Triton backends it must be elementwise and use ops the
+    lowering table supports (seed 004), e.g. a surrogate spike from
+    :mod:`flexsn_nn.surrogate`.
+
+    Calling the module, ``m(*inputs)``:
+
+    * ``step_mode="m"`` (multi step): ``inputs`` are ``num_inputs`` sequences
+      ``[T, *shape]`` sharing ``T`` and ``shape``; returns the output
+      sequences ``[T, *shape]``.
+    * ``step_mode="s"`` (single step): ``inputs`` are ``num_inputs`` tensors
+      ``[*shape]``; the core runs once (directly, whatever the backend) and
+      returns the step outputs ``[*shape]``.
+
+    One output is returned as a tensor, several as a tuple (``()`` when
+    ``num_outputs == 0``). All inputs and states must share one
+    floating-point dtype and one device; the generated kernels take float32,
+    float16 and bfloat16 (other floating dtypes, e.g. float64, run the eager
+    loop with one warning). Units are whatever the core uses (membrane
+    potentials in threshold units for the ready-made neurons).
+
+    States: :attr:`states` holds the ``num_states`` current states
+    ``[*shape]``; they persist across calls until :meth:`reset`. An empty
+    list or ``None`` entries mean "initialize from :meth:`init_states`"
+    (zeros by default). With ``store_state_seqs=True``, :attr:`state_seqs`
+    holds the last call's state sequences ``[T, *shape]`` (``[1, *shape]``
+    in single-step mode); otherwise it is ``None`` and the final-state fast
+    path (``FlexSNKernel.final_state`` / ``eager_scan_final_state``) avoids
+    writing state sequences at all. States keep their autograd history, so
+    call :meth:`reset` (or :func:`flexsn_nn.functional.reset_net`) between
+    independent batches, as in SpikingJelly.
+
+    ``T == 0``: the core is not run; outputs are empty ``[0, *shape]`` tensors
+    whose dtype comes from ``example_outputs`` (else the inputs' dtype), and
+    the states stay as they were (initialized if they were empty).
+
+    Every call is validated before anything runs, and nothing is updated when
+    a call raises: :attr:`states` and :attr:`state_seqs` are then exactly what
+    they were before.
+
+    Args:
+        core: the step function (any callable; a module's bound method or a
+            callable object works too).
+        num_inputs: number of input tensors per step, >= 1.
+        num_states: number of state tensors, >= 0.
+        num_outputs: number of output tensors per step, >= 0
+            (``num_outputs + num_states >= 1``).
+        example_inputs: ``num_inputs + num_states`` per-step example tensors
+            used to trace ``core`` for the kernels (default ``[4]`` float32 CPU
+            tensors); passed to :class:`~flexsn_runtime.FlexSNKernel`.
+        requires_grad: one flag per input and state: which ones the training
+            kernels differentiate (default: all floating-point ones); passed
+            to :class:`~flexsn_runtime.FlexSNKernel`.
+        step_mode: ``"m"`` (default) or ``"s"``.
+        backend: ``"triton"`` (default), ``"inductor"``, ``"torch"`` or ``"hop"``.
+        store_state_seqs: keep the state sequences of the last call in
+            :attr:`state_seqs`.
+        example_outputs: ``num_outputs`` tensors; only their dtypes are used,
+            to build the empty outputs of ``T == 0`` calls without running the
+            core (the per-step shape is the inputs', as cores are elementwise).
+
+    Raises:
+        TypeError: ``core`` not callable, non-int arity, non-tensor templates.
+        ValueError: bad arity, unknown ``step_mode`` / ``backend`` (the
+            message lists the valid values), wrong number of
+            ``example_outputs`` or ``requires_grad`` flags.
+        ImportError: ``backend="hop"`` without ``flexsn_hop``.
+
+    Seeds: 002 (``FlexSN`` / ``FlexSNKernel``), 003 (``backend="hop"``,
+    ``store_state_seqs`` and ``eager_scan_final_state``), 000 (``T == 0`` and
+    template rules).
+    """
+
+    def __init__(
+        self,
+        core: Core,
+        num_inputs: int,
+        num_states: int,
+        num_outputs: int,
+        example_inputs: Sequence[torch.Tensor] | None = None,
+        requires_grad: Sequence[bool] | None = None,
+        step_mode: str = "m",
+        backend: str = "triton",
+        store_state_seqs: bool = False,
+        example_outputs: Sequence[torch.Tensor] | None = None,
+    ) -> None:
+        super().__init__()
+        if not callable(core):
+            raise TypeError(f"core must be callable, got {type(core).__name__}")
+        self.core = core
+        self.num_inputs, self.num_states, self.num_outputs = _check_arity(num_inputs, num_states, num_outputs)
+        self._step_mode = _check_step_mode(step_mode)
+        self._backend = _check_backend(backend)
+        self.store_state_seqs = bool(store_state_seqs)
+        if example_inputs is not None:
+            example_inputs = tuple(example_inputs)
+        self._example_inputs = example_inputs
+        if requires_grad is not None:
+            requires_grad = tuple(bool(r) for r in requires_grad)
+            if len(requires_grad) != self.num_inputs + self.num_states:
+                raise ValueError(
+                    f"requires_grad must hold num_inputs + num_states = {self.num_inputs + self.num_states} "
+                    f"flags, got {len(requires_grad)}"
+                )
+        self._requires_grad = requires_grad
+        self._output_dtypes: tuple[torch.dtype, ...] | None = None
+        if example_outputs is not None:
+            outs = tuple(example_outputs)
+            if len(outs) != self.num_outputs:
+                raise ValueError(f"example_outputs must hold num_outputs = {self.num_outputs} tensors, got {len(outs)}")
+            for i, t in enumerate(outs):
+                if not isinstance(t, torch.Tensor):
+                    raise TypeError(f"example_outputs[{i}] must be a torch.Tensor, got {type(t).__name__}")
+            self._output_dtypes = tuple(t.dtype for t in outs)
+        self._kernel: FlexSNKernel | None = None
+        self._states: list[torch.Tensor | None] = []
+        self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
+        if self._backend in _KERNEL_BACKENDS:
+            _ = self.kernel  # build now: tracing errors and fallback warnings surface at construction
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def step_mode(self) -> str:
+        """``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated."""
+        return self._step_mode
+
+    @step_mode.setter
+    def step_mode(self, value: str) -> None:
+        self._step_mode = _check_step_mode(value)
+
+    @property
+    def backend(self) -> str:
+        """One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values)."""
+        return self._backend
+
+    @backend.setter
+    def backend(self, value: str) -> None:
+        self._backend = _check_backend(value)
+
+    @property
+    def kernel(self) -> FlexSNKernel:
+        """The :class:`~flexsn_runtime.FlexSNKernel` of ``core`` (built on first access).
+
+        The functional form of this neuron:
+        ``kernel(*input_seqs, *init_states) -> (*output_seqs, *state_seqs)``
+        and ``kernel.final_state(...) -> (*output_seqs, *final_states)``.
+        Shared (not rebuilt) by deep copies.
+        """
+        if self._kernel is None:
+            self._kernel = FlexSNKernel(
+                self.core,
+                self.num_inputs,
+                self.num_states,
+                self.num_outputs,
+                example_inputs=self._example_inputs,
+                requires_grad=self._requires_grad,
+            )
+        return self._kernel
+
+    @property
+    def states(self) -> list[torch.Tensor | None]:
+        """Current states: ``num_states`` tensors ``[*shape]``, or ``[]`` before the first call / after reset.
+
+        Settable with a list/tuple of ``num_states`` entries, each a tensor
+        or ``None`` ("initialize this one"), or with ``[]``. Shapes, dtype and
+        device are checked against the inputs at the next call.
+
+        Raises (setter):
+            ValueError: wrong number of entries. TypeError: an entry that is
+            neither a tensor nor ``None``.
+        """
+        return self._states
+
+    @states.setter
+    def states(self, states: Sequence[torch.Tensor | None] | None) -> None:
+        value: object = states
+        if value is None:
+            self._states = []
+            return
+        if isinstance(value, torch.Tensor) or not isinstance(value, (list, tuple)):
+            raise TypeError(f"states must be a list of tensors (or None entries), got {type(value).__name__}")
+        new = list(value)
+        if new and len(new) != self.num_states:
+            raise ValueError(f"states must hold num_states = {self.num_states} entries (or none), got {len(new)}")
+        for j, s in enumerate(new):
+            if s is not None and not isinstance(s, torch.Tensor):
+                raise TypeError(f"states[{j}] must be a torch.Tensor or None, got {type(s).__name__}")
+        self._states = new
+
+    @property
+    def state_seqs(self) -> TensorList | None:
+        """State sequences ``[T, *shape]`` of the last call (``[1, *shape]`` in single-step mode).
+
+        ``None`` when ``store_state_seqs`` is False; ``[]`` before the first
+        call and after :meth:`reset`.
+        """
+        if not self.store_state_seqs:
+            return None
+        return self._state_seqs if self._state_seqs is not None else []
+
+    # ------------------------------------------------------------------ state handling
+
+    def reset(self) -> None:
+        """Forget the states (and state sequences): the next call starts from :meth:`init_states`."""
+        self._states = []
+        self._state_seqs = [] if self.store_state_seqs else None
+
+    def init_states(self, *input_seqs: torch.Tensor) -> TensorList:
+        """Initial states for a call; override to change them (e.g. ``v = v_reset``).
+
+        Args:
+            input_seqs: the call's ``num_inputs`` input sequences ``[T, *shape]``
+                (in single-step mode, the step inputs viewed as ``[1, *shape]``;
+                ``T`` may be 0).
+
+        Returns:
+            ``num_states`` tensors ``[*shape]`` of the inputs' dtype and device;
+            the default is zeros.
+        """
+        x = input_seqs[0]
+        return [x.new_zeros(x.shape[1:]) for _ in range(self.num_states)]
+
+    def _resolve_states(self, seqs: Sequence[torch.Tensor], step_shape: tuple[int, ...]) -> TensorList:
+        """The initial states of this call (``self._states`` merged with init_states); mutates nothing."""
+        current = list(self._states)
+        if not current:
+            current = [None] * self.num_states
+        if any(s is None for s in current):
+            defaults: object = self.init_states(*seqs)
+            if isinstance(defaults, torch.Tensor) or not isinstance(defaults, (list, tuple)):
+                raise TypeError(f"init_states must return a list of {self.num_states} tensors, got {type(defaults).__name__}")
+            if len(defaults) != self.num_states:
+                raise ValueError(f"init_states returned {len(defaults)} tensors, expected num_states = {self.num_states}")
+            current = [d if s is None else s for s, d in zip(current, defaults)]
+        x0 = seqs[0]
+        states: TensorList = []
+        for j, s in enumerate(current):
+            if not isinstance(s, torch.Tensor):
+                raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
+            if tuple(s.shape) != step_shape:
+                raise ValueError(
+                    f"state {j} has shape {tuple(s.shape)} but the inputs' per-step shape is {step_shape}; "
+                    "call reset() before feeding inputs of a new shape"
+                )
+            if s.device != x0.device:
+                raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
+            if s.dtype != x0.dtype:
+                raise TypeError(f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype")
+            states.append(s)
+        return states
+
+    # ------------------------------------------------------------------ input checks
+
+    def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> TensorList:
+        what = "input sequence" if sequences else "input"
+        if len(inputs) != self.num_inputs:
+            form = "[T, *shape]" if sequences else "[*shape]"
+            raise ValueError(
+                f"expected {self.num_inputs} {what}(s) {form} (step_mode={self._step_mode!r}), got {len(inputs)}"
+            )
+        for i, x in enumerate(inputs):
+            if not isinstance(x, torch.Tensor):
+                raise TypeError(f"{what} {i} must be a torch.Tensor, got {type(x).__name__}")
+        xs: TensorList = list(inputs)
+        x0 = xs[0]
+        if sequences and x0.dim() < 1:
+            raise ValueError("input sequences must be [T, *shape] (step_mode='m'); input 0 is a 0-d tensor")
+        for i, x in enumerate(xs):
+            if not x.is_floating_point():
+                raise TypeError(f"{what} {i} has dtype {x.dtype}; FlexSN inputs must be floating-point")
+            if x.dtype != x0.dtype:
+                raise TypeError(f"all inputs must share one dtype: input 0 is {x0.dtype}, input {i} is {x.dtype}")
+            if x.device != x0.device:
+                raise ValueError(f"all inputs must be on one device: input 0 is on {x0.device}, input {i} on {x.device}")
+            if sequences:
+                if x.dim() < 1 or x.shape[0] != x0.shape[0]:
+                    raise ValueError(
+                        f"all input sequences must share the time dimension T={x0.shape[0]}; "
+                        f"input {i} has shape {tuple(x.shape)}"
+                    )
+                if x.shape[1:] != x0.shape[1:]:
+                    raise ValueError(
+                        f"all input sequences must share the per-step shape {tuple(x0.shape[1:])}; "
+                        f"input {i} has shape {tuple(x.shape)}"
+                    )
+            elif x.shape != x0.shape:
+                raise ValueError(f"all inputs must share one shape {tuple(x0.shape)}; input {i} has {tuple(x.shape)}")
+        return xs
+
+    # ------------------------------------------------------------------ running
+
+    def forward(self, *inputs: torch.Tensor) -> torch.Tensor | tuple[torch.Tensor, ...]:
+        """Run the neuron on ``inputs`` (see the class docstring for shapes).
+
+        Returns:
+            The output (one output) or a tuple of outputs.
+
+        Raises:
+            ValueError: wrong number of inputs, sequences with different ``T``
+                or per-step shapes, tensors on different devices, states that
+                do not fit the inputs, a core returning the wrong count.
+            TypeError: non-tensor inputs, non-floating or mixed dtypes.
+        """
+        if self._step_mode == "s":
+            outs = self._single_step(inputs)
+        else:
+            outs = self._multi_step(inputs)
+        return outs[0] if self.num_outputs == 1 else outs
+
+    def _single_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:
+        xs = self._check_inputs(inputs, sequences=False)
+        step_shape = tuple(xs[0].shape)
+        init = self._resolve_states([x.unsqueeze(0) for x in xs], step_shape)
+        res = _as_results(self.core(*xs, *init), self.num_outputs + self.num_states)
+        outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
+        for j, s in enumerate(new_states):
+            if tuple(s.shape) != step_shape:
+                raise ValueError(f"the core returned state {j} of shape {tuple(s.shape)}, expected {step_shape}")
+        self._commit(new_states, [s.unsqueeze(0) for s in new_states])
+        return outs
+
+    def _multi_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:
+        seqs = self._check_inputs(inputs, sequences=True)
+        x0 = seqs[0]
+        step_shape = tuple(x0.shape[1:])
+        init = self._resolve_states(seqs, step_shape)
+        no = self.num_outputs
+        if x0.shape[0] == 0:
+            dtypes = self._output_dtypes or (x0.dtype,) * no
+            outs = tuple(x0.new_empty((0, *step_shape), dtype=dt) for dt in dtypes)
+            empty_seqs = [s.new_empty((0, *step_shape)) for s in init]
+            self._commit(list(init), empty_seqs)
+            return outs
+        res = self._run_backend(seqs, init)
+        if len(res) != no + self.num_states:  # a backend contract break, not a user error
+            raise RuntimeError(f"backend {self._backend!r} returned {len(res)} tensors, expected {no + self.num_states}")
+        outs, rest = res[:no], list(res[no:])
+        if self.store_state_seqs:
+            self._commit([s[-1] for s in rest], rest)
+        else:
+            self._commit(rest, None)
+        return outs
+
+    def _commit(self, states: TensorList, state_seqs: TensorList | None) -> None:
+        self._states = list(states)
+        self._state_seqs = list(state_seqs or []) if self.store_state_seqs else None
+
+    def _run_backend(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
+        ni, ns, no = self.num_inputs, self.num_states, self.num_outputs
+        store = self.store_state_seqs
+        if self._backend == "torch":
+            return eager_loop(self.core, ni, ns, no, seqs, init, store)
+        if self._backend in _KERNEL_BACKENDS:
+            k = self.kernel
+            return k(*seqs, *init) if store else k.final_state(*seqs, *init)
+        return self._run_hop(seqs, init)
+
+    def _hop_function(self, needs_grad: bool) -> Callable[..., tuple[torch.Tensor, ...]]:
+        if not _HOP_IMPORTED:  # pragma: no cover - the backend setter refuses this
+            raise ImportError("backend='hop' needs the flexsn_hop package (layer 4)")
+        hop = flexsn_hop
+        store = self.store_state_seqs
+        if not needs_grad:
+            if _env_flag(ENV_LOWERABLE_WHILE_LOOP) and hop.lowerable_while_loop_available():
+                return hop.lowerable_while_loop_scan if store else hop.lowerable_while_loop_scan_final_state
+            if _env_flag(ENV_LOWERABLE_SCAN) and hop.lowerable_scan_available():
+                return hop.lowerable_scan if store else hop.lowerable_scan_final_state
+        return hop.flex_sn_scan if store else hop.eager_scan_final_state
+
+    def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
+        flat = [*seqs, *init]
+        needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
+        fn = self._hop_function(needs_grad)
+        x0 = seqs[0]
+        step_shape = tuple(x0.shape[1:])
+        dtypes = self._output_dtypes or (x0.dtype,) * self.num_outputs
+        specs = tuple((step_shape, dt, x0.device) for dt in dtypes)
+        return tuple(fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *flat, output_template_specs=specs))
+
+    def uses_kernels(self, *input_seqs: torch.Tensor) -> bool:
+        """Whether a multi-step call with these inputs runs the generated Triton kernels.
+
+        ``False`` for the ``torch`` / ``hop`` backends, in single-step mode,
+        and when :class:`~flexsn_runtime.FlexSNKernel` would fall back to the
+        eager loop (unsupported op, CPU tensors without ``TRITON_INTERPRET=1``,
+        a dtype other than float32/float16/bfloat16).
+        """
+        if self._backend not in _KERNEL_BACKENDS or self._step_mode != "m" or not input_seqs:
+            return False
+        return self.kernel.uses_kernels(*input_seqs)
+
+    # ------------------------------------------------------------------ copying / repr
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSN":
+        """Deep copy; the copy shares the compiled kernels (handle reference counted).
+
+        States that carry autograd history are copied detached.
+        """
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key in ("_states", "_state_seqs") and value is not None:
+                value = [t if t is None or t.is_leaf else t.detach() for t in value]
+            new.__dict__[key] = copy.deepcopy(value, memo)
+        return new
+
+    def extra_repr(self) -> str:
+        return (
+            f"num_inputs={self.num_inputs}, num_states={self.num_states}, num_outputs={self.num_outputs}, "
+            f"step_mode={self._step_mode!r}, backend={self._backend!r}, store_state_seqs={self.store_state_seqs}"
+        )
