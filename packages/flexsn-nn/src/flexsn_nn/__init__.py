@@ -1,0 +1,58 @@
+"""flexsn_nn: spiking neurons from single-step cores, as ``nn.Module`` s.
+
+Layer 5 of FlexSN (seeds 002, 003):
+
+* :class:`FlexSN`: the module (backends ``torch``, ``triton``,
+  ``inductor``, ``hop``; ``step_mode`` ``"s"`` / ``"m"``; states,
+  ``store_state_seqs``, ``reset``, ``init_states``);
+* :mod:`flexsn_nn.surrogate`: surrogate-gradient spike functions usable
+  inside a core (:class:`~flexsn_nn.surrogate.Sigmoid`,
+  :class:`~flexsn_nn.surrogate.ATan`);
+* :mod:`flexsn_nn.neurons`: :class:`IFNode`, :class:`LIFNode`;
+* :mod:`flexsn_nn.functional`: :func:`reset_net`, :func:`set_step_mode`,
+  :func:`set_backend`;
+* :class:`FlexSNKernel` (re-exported from ``flexsn_runtime``): the
+  functional form.
+
+Quick start::
+
+    import torch
+    from flexsn_nn import FlexSN, surrogate
+
+    sg = surrogate.Sigmoid()
+
+    def lif(x, v):                      # one step: (input, state) -> (output, state)
+        h = v + (x - v) / 2.0
+        s = sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+    neuron = FlexSN(lif, num_inputs=1, num_states=1, num_outputs=1)
+    spikes = neuron(torch.rand(8, 32, 100))   # [T, *shape] -> [T, *shape]
+"""
+
+from flexsn_runtime import FlexSNKernel
+
+from . import functional, neurons, surrogate
+from .__about__ import __version__
+from .functional import reset_net, set_backend, set_step_mode
+from .module import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, FlexSN, hop_available
+from .neurons import IFNode, LIFNode
+
+__all__ = [
+    "BACKENDS",
+    "ENV_LOWERABLE_SCAN",
+    "ENV_LOWERABLE_WHILE_LOOP",
+    "STEP_MODES",
+    "FlexSN",
+    "FlexSNKernel",
+    "IFNode",
+    "LIFNode",
+    "__version__",
+    "functional",
+    "hop_available",
+    "neurons",
+    "reset_net",
+    "set_backend",
+    "set_step_mode",
+    "surrogate",
+]

@@ -1,0 +1,299 @@
+"""Ready-made spiking neurons built on :class:`~flexsn_nn.module.FlexSN`.
+
+Both follow SpikingJelly's ``neuron.IFNode`` / ``neuron.LIFNode``
+(``spikingjelly.activation_based.neuron``; Fang et al., "SpikingJelly: An
+open-source machine learning infrastructure platform for spike-based
+intelligence", Science Advances 9(40), 2023) and its three-stage step,
+with membrane potentials in the same (dimensionless) units as the input
+current ``X[t]`` and the threshold ``V_th``:
+
+charge
+    IF:  ``H[t] = V[t-1] + X[t]``
+
+    LIF, ``decay_input=True``:  ``H[t] = V[t-1] + (X[t] - (V[t-1] - V_reset)) / tau``
+
+    LIF, ``decay_input=False``: ``H[t] = V[t-1] - (V[t-1] - V_reset) / tau + X[t]``
+
+    (soft reset, ``v_reset=None``: the same with ``V_reset = 0``)
+fire
+    ``S[t] = Θ(H[t] - V_th)``, with the surrogate gradient of
+    ``surrogate_function`` in the backward pass
+reset
+    hard (``v_reset`` a float): ``V[t] = H[t] · (1 - S[t]) + V_reset · S[t]``
+
+    soft (``v_reset=None``): ``V[t] = H[t] - V_th · S[t]``
+
+    With ``detach_reset=True`` the ``S[t]`` of the reset is detached from the
+    autograd graph (SpikingJelly's ``detach_reset``).
+
+The initial membrane potential is ``V_reset`` for a hard reset, else 0. The
+step is written as a small callable object (:class:`IFCore`,
+:class:`LIFCore`) whose constants are Python floats, so every neuron
+configuration traces into its own fused kernel with the constants inlined.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .module import FlexSN
+from .surrogate import Sigmoid, SurrogateFunction
+
+__all__ = ["IFCore", "IFNode", "LIFCore", "LIFNode"]
+
+_DEFAULT_SURROGATE = Sigmoid()
+
+
+def _check_float(name: str, value: object, allow_none: bool = False) -> float | None:
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a Python float{' or None' if allow_none else ''}, got {type(value).__name__}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return float(value)
+
+
+def _check_surrogate(value: object) -> SurrogateFunction:
+    if not isinstance(value, SurrogateFunction):
+        raise TypeError(
+            "surrogate_function must be a flexsn_nn.surrogate.SurrogateFunction (e.g. Sigmoid(), ATan()), "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+class IFCore:
+    """One step of the integrate-and-fire neuron: ``(x, v) -> (spike, v_next)``.
+
+    Args:
+        v_threshold: firing threshold ``V_th``.
+        v_reset: reset potential (hard reset) or ``None`` (soft reset).
+        surrogate_function: the spike function.
+        detach_reset: detach the spike used in the reset.
+
+    Call with ``x``, ``v`` floating tensors of one shape ``[*shape]``;
+    returns the spikes (0.0 / 1.0) and the new potential, same shape/dtype.
+    """
+
+    __name__ = "if_core"
+
+    def __init__(
+        self,
+        v_threshold: float,
+        v_reset: float | None,
+        surrogate_function: SurrogateFunction,
+        detach_reset: bool,
+    ) -> None:
+        self.v_threshold = v_threshold
+        self.v_reset = v_reset
+        self.surrogate_function = surrogate_function
+        self.detach_reset = detach_reset
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """``H = V + X``."""
+        return v + x
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.charge(x, v)
+        spike = self.surrogate_function(h - self.v_threshold)
+        s = spike.detach() if self.detach_reset else spike
+        if self.v_reset is None:
+            v_next = h - s * self.v_threshold
+        else:
+            v_next = h * (1.0 - s) + s * self.v_reset
+        return spike, v_next
+
+
+class LIFCore(IFCore):
+    """One step of the leaky integrate-and-fire neuron: ``(x, v) -> (spike, v_next)``.
+
+    Args:
+        tau: membrane time constant in time steps (> 1).
+        decay_input: whether the input is divided by ``tau`` too.
+        v_threshold, v_reset, surrogate_function, detach_reset: as :class:`IFCore`.
+    """
+
+    __name__ = "lif_core"
+
+    def __init__(
+        self,
+        tau: float,
+        decay_input: bool,
+        v_threshold: float,
+        v_reset: float | None,
+        surrogate_function: SurrogateFunction,
+        detach_reset: bool,
+    ) -> None:
+        super().__init__(v_threshold, v_reset, surrogate_function, detach_reset)
+        self.tau = tau
+        self.decay_input = decay_input
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """``H = V + (X - (V - V_reset)) / tau`` or ``H = V - (V - V_reset) / tau + X``."""
+        leak = v if self.v_reset is None or self.v_reset == 0.0 else v - self.v_reset
+        if self.decay_input:
+            return v + (x - leak) / self.tau
+        return v - leak / self.tau + x
+
+
+class IFNode(FlexSN):
+    """Integrate-and-fire neuron (SpikingJelly ``neuron.IFNode``) on :class:`FlexSN`.
+
+    Charge ``H = V + X``, fire ``S = Θ(H - V_th)``, hard or soft reset (see
+    the module docstring). One input (current ``X``), one state (membrane
+    potential ``V``), one output (spikes 0.0 / 1.0, the input's dtype).
+    Multi-step inputs ``[T, *shape]`` give spikes ``[T, *shape]``;
+    single-step ``[*shape]`` give ``[*shape]``.
+
+    Args:
+        v_threshold: threshold ``V_th`` (default 1.0).
+        v_reset: reset potential for a hard reset (default 0.0), or ``None``
+            for a soft reset (subtract ``V_th``).
+        surrogate_function: the spike's surrogate gradient (default
+            :class:`~flexsn_nn.surrogate.Sigmoid` with ``alpha=4``).
+        detach_reset: detach the reset path from autograd.
+        backend, step_mode: as :class:`FlexSN`.
+        store_v_seq: keep the membrane potential sequence in :attr:`v_seq`.
+
+    Raises:
+        TypeError: non-float constants, a surrogate that is not a
+            :class:`~flexsn_nn.surrogate.SurrogateFunction`.
+        ValueError: non-finite constants, bad backend / step_mode.
+    """
+
+    def __init__(
+        self,
+        v_threshold: float = 1.0,
+        v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
+        detach_reset: bool = False,
+        backend: str = "triton",
+        step_mode: str = "m",
+        store_v_seq: bool = False,
+    ) -> None:
+        v_th = _check_float("v_threshold", v_threshold)
+        assert v_th is not None
+        core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
+        self._init_neuron(core, backend, step_mode, store_v_seq)
+
+    def _init_neuron(self, core: IFCore, backend: str, step_mode: str, store_v_seq: bool) -> None:
+        FlexSN.__init__(self, core, 1, 1, 1, step_mode=step_mode, backend=backend, store_state_seqs=store_v_seq)
+        self.neuron_core = core
+
+    @property
+    def v_threshold(self) -> float:
+        """Firing threshold ``V_th`` (fixed at construction: it is compiled into the kernel)."""
+        return self.neuron_core.v_threshold
+
+    @property
+    def v_reset(self) -> float | None:
+        """Reset potential (hard reset) or ``None`` (soft reset); fixed at construction."""
+        return self.neuron_core.v_reset
+
+    @property
+    def surrogate_function(self) -> SurrogateFunction:
+        """The spike function; fixed at construction."""
+        return self.neuron_core.surrogate_function
+
+    @property
+    def detach_reset(self) -> bool:
+        """Whether the reset uses detached spikes; fixed at construction."""
+        return self.neuron_core.detach_reset
+
+    @property
+    def store_v_seq(self) -> bool:
+        """Alias of ``store_state_seqs``."""
+        return self.store_state_seqs
+
+    @property
+    def v(self) -> torch.Tensor | None:
+        """Membrane potential ``[*shape]`` after the last call (``None`` before the first / after reset)."""
+        return self.states[0] if self.states else None
+
+    @property
+    def v_seq(self) -> torch.Tensor | None:
+        """Membrane potential sequence ``[T, *shape]`` of the last call (with ``store_v_seq=True``), else ``None``."""
+        seqs = self.state_seqs
+        return seqs[0] if seqs else None
+
+    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
+        """``V[-1] = V_reset`` (hard reset) or 0 (soft reset), ``[*shape]`` like the inputs."""
+        x = input_seqs[0]
+        v0 = 0.0 if self.v_reset is None else self.v_reset
+        return [x.new_full(x.shape[1:], v0)]
+
+    def extra_repr(self) -> str:
+        return (
+            f"v_threshold={self.v_threshold}, v_reset={self.v_reset}, detach_reset={self.detach_reset}, "
+            f"surrogate_function={self.surrogate_function!r}, step_mode={self.step_mode!r}, "
+            f"backend={self.backend!r}, store_v_seq={self.store_v_seq}"
+        )
+
+
+class LIFNode(IFNode):
+    """Leaky integrate-and-fire neuron (SpikingJelly ``neuron.LIFNode``) on :class:`FlexSN`.
+
+    Charge ``H = V + (X - (V - V_reset)) / tau`` (``decay_input=True``) or
+    ``H = V - (V - V_reset) / tau + X`` (``decay_input=False``), with
+    ``V_reset = 0`` in the charge for a soft reset; fire and reset as
+    :class:`IFNode` (see the module docstring). Shapes and dtypes as
+    :class:`IFNode`.
+
+    Args:
+        tau: membrane time constant in time steps, > 1 (default 2.0).
+        v_threshold, v_reset, surrogate_function, detach_reset, backend,
+            step_mode, store_v_seq: as :class:`IFNode`.
+        decay_input: divide the input by ``tau`` (default True).
+
+    Raises:
+        TypeError / ValueError: as :class:`IFNode`; ``tau <= 1`` (ValueError,
+            SpikingJelly's constraint).
+    """
+
+    def __init__(
+        self,
+        tau: float = 2.0,
+        v_threshold: float = 1.0,
+        v_reset: float | None = 0.0,
+        decay_input: bool = True,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
+        detach_reset: bool = False,
+        backend: str = "triton",
+        step_mode: str = "m",
+        store_v_seq: bool = False,
+    ) -> None:
+        tau_f = _check_float("tau", tau)
+        assert tau_f is not None
+        if tau_f <= 1.0:
+            raise ValueError(f"tau must be > 1 (time steps), got {tau}")
+        v_th = _check_float("v_threshold", v_threshold)
+        assert v_th is not None
+        core = LIFCore(
+            tau_f,
+            bool(decay_input),
+            v_th,
+            _check_float("v_reset", v_reset, True),
+            _check_surrogate(surrogate_function),
+            bool(detach_reset),
+        )
+        self._init_neuron(core, backend, step_mode, store_v_seq)
+
+    @property
+    def tau(self) -> float:
+        """Membrane time constant (time steps); fixed at construction."""
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        return core.tau
+
+    @property
+    def decay_input(self) -> bool:
+        """Whether the input is divided by ``tau``; fixed at construction."""
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        return core.decay_input
+
+    def extra_repr(self) -> str:
+        return f"tau={self.tau}, decay_input={self.decay_input}, " + super().extra_repr()
