@@ -58,7 +58,7 @@ class PackageMeta:
     name: str
     version: str
     requires: tuple[str, ...]
-    has_py_typed: bool = True
+    has_py_typed: bool
 
 
 def import_name(dist: str) -> str:
