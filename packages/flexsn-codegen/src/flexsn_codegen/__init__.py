@@ -21,6 +21,7 @@ from .lowering import LOWERINGS, UnsupportedOpError, supported_ops
 from .templates import (
     SavedArg,
     backward_saved_args,
+    final_state_forward_returns,
     get_flexsn_backward_kernel,
     get_flexsn_forward_kernel,
     get_flexsn_inference_final_state_kernel,
@@ -38,6 +39,7 @@ __all__ = [
     "backward_saved_args",
     "cache_dir",
     "check_graph_supported",
+    "final_state_forward_returns",
     "compile_triton_code_str",
     "generate_triton_code_str",
     "get_flexsn_backward_kernel",

@@ -48,16 +48,36 @@ class Ctx:
             materialize constants as blocks.
         op: the op's display name, for errors.
         out_dtype: the node's result dtype from tracing metadata, if known.
+        prefix: prefix for temporaries bound with :meth:`bind`.
+        pre: ``(name, expression)`` statements a lowering asked for, to be
+            emitted (in order) before the node's own statement.
     """
 
-    def __init__(self, like: str, op: str, out_dtype: torch.dtype | None) -> None:
+    def __init__(self, like: str, op: str, out_dtype: torch.dtype | None, prefix: str = "tmp") -> None:
         self.like = like
         self.op = op
         self.out_dtype = out_dtype
+        self.prefix = prefix
+        self.pre: list[tuple[str, str]] = []
 
     def block(self, value: str) -> str:
         """A block of ``value`` with the shape of the step's tensors."""
         return f"(tl.zeros_like({self.like}) + {value})"
+
+    def bind(self, expr: str) -> str:
+        """Name ``expr`` with a temporary (a statement before the node's own).
+
+        Portable forms use a subexpression several times; binding it keeps
+        the source linear in size and evaluates it once under the
+        interpreter.
+        """
+        name = f"{self.prefix}_{len(self.pre)}"
+        self.pre.append((name, expr))
+        return name
+
+
+def _let(ctx: Ctx | None, expr: str) -> str:
+    return ctx.bind(expr) if ctx is not None else f"({expr})"
 
 
 def lit(value: object) -> str:

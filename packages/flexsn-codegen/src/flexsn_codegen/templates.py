@@ -26,6 +26,7 @@ follow the same recurrence as a PyTorch loop in that dtype.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Literal, Sequence
 
 from flexsn_trace import FlexSNInfo
@@ -35,6 +36,7 @@ from .cache import compile_triton_code_str
 __all__ = [
     "SavedArg",
     "backward_saved_args",
+    "final_state_forward_returns",
     "get_flexsn_backward_kernel",
     "get_flexsn_forward_kernel",
     "get_flexsn_inference_final_state_kernel",
@@ -107,6 +109,43 @@ def _step_call(step_name: str, args: Sequence[str], n_ret: int) -> tuple[str, li
     return f"        {lhs} = {step_name}({', '.join(args)})", rets
 
 
+def _prefetch_enabled() -> bool:
+    return os.environ.get("FLEXSN_PREFETCH", "1") != "0"
+
+
+class _Loop:
+    """Emit the forward-time loop body that reads sequences.
+
+    With prefetch on, step ``t + 1``'s inputs are loaded before step ``t``
+    is computed and stored, so each program keeps a load in flight while
+    it works (the state recurrence serializes everything else).
+    """
+
+    def __init__(self, lines: list[str], seqs: Sequence[str], prefetch: bool) -> None:
+        self.lines, self.seqs, self.prefetch = lines, list(seqs), prefetch
+
+    def begin(self) -> list[str]:
+        names = [f"in{i}" for i in range(len(self.seqs))]
+        if self.prefetch:
+            self.lines += [f"    nx{i} = {_load(p)}" for i, p in enumerate(self.seqs)]
+            self.lines.append("    for t in range(T):")
+            self.lines += [f"        in{i} = nx{i}" for i in range(len(self.seqs))]
+            self.lines += [f"        {p} += NCL" for p in self.seqs]
+            self.lines.append("        has_next = (offs * 0 + (t + 1)) < T")
+            self.lines += [
+                f"        nx{i} = tl.load({p} + offs, mask=mask & has_next, other=0.0).to(tl.float32)"
+                for i, p in enumerate(self.seqs)
+            ]
+        else:
+            self.lines.append("    for t in range(T):")
+            self.lines += [f"        in{i} = {_load(p)}" for i, p in enumerate(self.seqs)]
+        return names
+
+    def advance(self, outputs: Sequence[str]) -> None:
+        moved = list(outputs) if self.prefetch else [*self.seqs, *outputs]
+        self.lines += [f"        {p} += NCL" for p in moved]
+
+
 def render_inference_kernel(
     step_code: str,
     step_name: str,
@@ -142,30 +181,48 @@ def render_inference_kernel(
     name = "flexsn_inference_final_state_kernel" if final_state_only else "flexsn_inference_kernel"
     lines = _prologue([*xs, *s0, *ys, *so], name)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
-    lines.append("    for t in range(T):")
-    lines += [f"        in{i} = {_load(p)}" for i, p in enumerate(xs)]
-    call, rets = _step_call(step_name, [*[f"in{i}" for i in range(num_inputs)], *[f"st{j}" for j in range(num_states)]],
-                            num_outputs + num_states)
+    loop = _Loop(lines, xs, _prefetch_enabled())
+    ins = loop.begin()
+    call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(num_states)]], num_outputs + num_states)
     lines.append(call)
     lines += [f"        {_store(p, rets[k])}" for k, p in enumerate(ys)]
     for j, p in enumerate(so):
         lines.append(f"        st{j} = {_rounded(rets[num_outputs + j], p)}")
         if not final_state_only:
             lines.append(f"        {_store(p, f'st{j}')}")
-    advance = [*xs, *ys] + ([] if final_state_only else so)
-    lines += [f"        {p} += NCL" for p in advance]
+    loop.advance([*ys] + ([] if final_state_only else so))
     if final_state_only:
         lines += [f"    {_store(p, f'st{j}')}" for j, p in enumerate(so)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 
-def render_forward_kernel(step_code: str, step_name: str, info: FlexSNInfo) -> tuple[str, str]:
-    """Render the training forward kernel: stores every forward-kernel return.
+def final_state_forward_returns(info: FlexSNInfo) -> list[int]:
+    """Forward-kernel returns the final-state training kernel stores as sequences.
+
+    Outputs always; a state sequence only when the backward kernel reads it
+    (a saved value is that state, or the state before a step); every saved
+    intermediate. The kernel then stores the final states.
+    """
+    vis = info.num_outputs + info.num_states
+    needed = {k for kind, k in backward_saved_args(info) if kind == "return"}
+    return [k for k in range(info.num_fwd_kernel_returns) if k < info.num_outputs or k >= vis or k in needed]
+
+
+def render_forward_kernel(
+    step_code: str, step_name: str, info: FlexSNInfo, final_state: bool = False
+) -> tuple[str, str]:
+    """Render the training forward kernel.
 
     The step function is the forward graph
     ``[*inputs, *states] -> [*outputs, *new_states, *saved]``; its returns
     are mapped to ``info.fwd_kernel_returns`` (duplicates and saved inputs /
     previous states are not stored, see ``FlexSNInfo.saved_sources``).
+
+    With ``final_state=False`` the kernel takes
+    ``(*inputs, *init_states, *kernel_returns)`` and stores every return.
+    With ``final_state=True`` it takes ``(*inputs, *init_states,
+    *returns listed by final_state_forward_returns(info), *final_states)``
+    and skips state sequences the backward kernel does not read.
 
     Returns:
         ``(code, kernel_name)``.
@@ -173,29 +230,33 @@ def render_forward_kernel(step_code: str, step_name: str, info: FlexSNInfo) -> t
     if info.num_inputs < 1:
         raise ValueError("a FlexSN kernel needs at least one input sequence")
     n_ret = len(info.fwd_core_returns)
+    visible = info.num_outputs + info.num_states
+    stored = final_state_forward_returns(info) if final_state else list(range(info.num_fwd_kernel_returns))
     xs = [f"x{i}" for i in range(info.num_inputs)]
     s0 = [f"s0_{j}" for j in range(info.num_states)]
-    ks = [f"k{k}" for k in range(info.num_fwd_kernel_returns)]
-    name = "flexsn_forward_kernel"
-    lines = _prologue([*xs, *s0, *ks], name)
+    ks = {k: f"k{k}" for k in stored}
+    sf = [f"sf{j}" for j in range(info.num_states)] if final_state else []
+    name = "flexsn_forward_final_state_kernel" if final_state else "flexsn_forward_kernel"
+    lines = _prologue([*xs, *s0, *ks.values(), *sf], name)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
-    lines.append("    for t in range(T):")
-    lines += [f"        in{i} = {_load(p)}" for i, p in enumerate(xs)]
-    call, rets = _step_call(step_name, [*[f"in{i}" for i in range(info.num_inputs)],
-                                        *[f"st{j}" for j in range(info.num_states)]], n_ret)
+    loop = _Loop(lines, xs, _prefetch_enabled())
+    ins = loop.begin()
+    call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(info.num_states)]], n_ret)
     lines.append(call)
-    visible = info.num_outputs + info.num_states
-    for k, p in enumerate(ks):
+    for j in range(info.num_states):
+        # round like the stored sequence would, so every path sees one recurrence
+        ref = ks.get(info.num_outputs + j) or (sf[j] if sf else s0[j])
+        lines.append(f"        st{j} = {_rounded(rets[info.num_outputs + j], ref)}")
+    for k, p in ks.items():
         if k < info.num_outputs:
             lines.append(f"        {_store(p, rets[k])}")
         elif k < visible:
-            j = k - info.num_outputs
-            lines.append(f"        st{j} = {_rounded(rets[k], p)}")
-            lines.append(f"        {_store(p, f'st{j}')}")
+            lines.append(f"        {_store(p, f'st{k - info.num_outputs}')}")
         else:
             r = info.fwd_core_returns.index(info.fwd_kernel_returns[k], visible)
             lines.append(f"        {_store(p, rets[r])}")
-    lines += [f"        {p} += NCL" for p in [*xs, *ks]]
+    loop.advance(list(ks.values()))
+    lines += [f"    {_store(p, f'st{j}')}" for j, p in enumerate(sf)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 
@@ -204,6 +265,7 @@ def render_backward_kernel(
     step_name: str,
     info: FlexSNInfo,
     tangent_mask: Sequence[bool],
+    final_state: bool = False,
 ) -> tuple[str, str]:
     """Render the reverse-time BPTT kernel.
 
@@ -211,12 +273,14 @@ def render_backward_kernel(
     [*grad_inputs, *grad_states]`` where ``tangents`` exist only for forward
     results with ``tangent_mask[r]`` true. The kernel keeps the calling
     convention of the template whatever the mask (the "shim" of seed 002):
-    it takes a gradient sequence for every output and state and simply does
-    not read those the step function has no tangent for.
+    it takes a gradient for every output and state and simply does not read
+    those the step function has no tangent for.
 
     At step ``t`` the gradient reaching new state ``j`` is the incoming
     state-sequence gradient plus the gradient carried back from step
-    ``t + 1``; after step 0 the carry is the initial-state gradient.
+    ``t + 1``; after step 0 the carry is the initial-state gradient. With
+    ``final_state=True`` the state gradients are ``[NCL]`` gradients of the
+    final states only: they seed the carry and nothing else is read.
 
     Returns:
         ``(code, kernel_name)``.
@@ -228,17 +292,20 @@ def render_backward_kernel(
     if len(tangent_mask) != n_vis:
         raise ValueError(f"tangent_mask has {len(tangent_mask)} entries, expected {n_vis}")
     gy = [f"gy{k}" for k in range(info.num_outputs)]
-    gs = [f"gs{j}" for j in range(info.num_states)]
+    gs = [f"gf{j}" if final_state else f"gs{j}" for j in range(info.num_states)]
     saved = backward_saved_args(info)
     sv = [f"sv_{kind}{idx}" for kind, idx in saved]
     gx = [f"gx{i}" for i in range(info.num_inputs)]
     g0 = [f"g0_{j}" for j in range(info.num_states)]
-    name = "flexsn_backward_kernel"
+    name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
     lines = _prologue([*gy, *gs, *sv, *gx, *g0], name)
-    seq_ptrs = [*gy, *gs, *[p for p, (kind, _) in zip(sv, saved) if kind != "init_state"], *gx]
+    seq_ptrs = [*gy, *([] if final_state else gs), *[p for p, (kind, _) in zip(sv, saved) if kind != "init_state"], *gx]
     lines.append("    last = (T - 1).to(tl.int64) * NCL")
     lines += [f"    {p} += last" for p in seq_ptrs]
-    lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(info.num_states)]
+    if final_state:
+        lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
+    else:
+        lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(info.num_states)]
     for (kind, idx), p in zip(saved, sv):
         if kind == "init_state":
             lines.append(f"    init{idx} = {_load(p)}")
@@ -264,7 +331,8 @@ def render_backward_kernel(
             step_args.append(f"tan_y{k}")
     for j in range(info.num_states):
         if tangent_mask[info.num_outputs + j]:
-            lines.append(f"        tan_s{j} = {_load(gs[j])} + carry{j}")
+            tan = f"carry{j}" if final_state else f"{_load(gs[j])} + carry{j}"
+            lines.append(f"        tan_s{j} = {tan}")
             step_args.append(f"tan_s{j}")
     call, rets = _step_call(step_name, step_args, info.num_inputs + info.num_states)
     lines.append(call)
@@ -291,15 +359,17 @@ def get_flexsn_inference_final_state_kernel(
     return compile_triton_code_str(code, name), code
 
 
-def get_flexsn_forward_kernel(step_code: str, step_name: str, info: FlexSNInfo) -> tuple[Any, str]:
+def get_flexsn_forward_kernel(
+    step_code: str, step_name: str, info: FlexSNInfo, final_state: bool = False
+) -> tuple[Any, str]:
     """Compile the training forward kernel; returns ``(JITFunction, source)``."""
-    code, name = render_forward_kernel(step_code, step_name, info)
+    code, name = render_forward_kernel(step_code, step_name, info, final_state)
     return compile_triton_code_str(code, name), code
 
 
 def get_flexsn_backward_kernel(
-    step_code: str, step_name: str, info: FlexSNInfo, tangent_mask: Sequence[bool]
+    step_code: str, step_name: str, info: FlexSNInfo, tangent_mask: Sequence[bool], final_state: bool = False
 ) -> tuple[Any, str]:
     """Compile the BPTT backward kernel; returns ``(JITFunction, source)``."""
-    code, name = render_backward_kernel(step_code, step_name, info, tangent_mask)
+    code, name = render_backward_kernel(step_code, step_name, info, tangent_mask, final_state)
     return compile_triton_code_str(code, name), code

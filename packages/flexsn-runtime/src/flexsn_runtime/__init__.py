@@ -21,6 +21,8 @@ from .ops import (
     flexsn_inference_op,
     flexsn_training_final_state_op,
     flexsn_training_op,
+    run_inference,
+    run_training,
 )
 from .reference import eager_loop
 from .registry import (
@@ -38,6 +40,7 @@ from .wrappers import (
     flexsn_backward,
     flexsn_backward_ncl_bucket,
     flexsn_forward,
+    flexsn_forward_final_state,
     flexsn_inference,
     flexsn_inference_final_state,
 )
@@ -58,6 +61,7 @@ __all__ = [
     "flexsn_backward_ncl_bucket",
     "flexsn_backward_op",
     "flexsn_forward",
+    "flexsn_forward_final_state",
     "flexsn_inference",
     "flexsn_inference_final_state",
     "flexsn_inference_final_state_op",
@@ -73,5 +77,7 @@ __all__ = [
     "release_flexsn_kernel_handle",
     "retain_flexsn_kernel_handle",
     "retain_owner_flexsn_kernel_handle",
+    "run_inference",
+    "run_training",
     "validate_scan_args",
 ]

@@ -135,10 +135,11 @@ def build_training_kernels(
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
     """Build the BPTT forward and reverse-time backward kernels (seed 002).
 
-    Traces ``core_fn`` with ``aot_function`` (min-cut rematerialization).
-    Outputs without gradient (hard thresholds) have no tangent in the AOT
-    backward graph; the rendered backward kernel keeps the full calling
-    convention anyway (seed 002's shim).
+    Traces ``core_fn`` with ``aot_function`` (min-cut rematerialization),
+    then drops saved values the backward step can recompute. Outputs
+    without gradient (hard thresholds) have no tangent in the AOT backward
+    graph; the rendered backward kernel keeps the full calling convention
+    anyway (seed 002's shim).
 
     Args:
         core_fn, num_inputs, num_states, num_outputs, example_inputs: as in
@@ -146,7 +147,9 @@ def build_training_kernels(
         requires_grad: per input/state flags; ``None`` = all floating.
 
     Returns:
-        ``(forward_kernel, backward_kernel, info)``.
+        ``(forward_kernel, backward_kernel, info)``. The kernels carry their
+        final-state variants (``.final_state``) used when state sequences
+        are not stored.
 
     Raises:
         TypeError / ValueError: as :func:`build_inference_kernel`, or no
@@ -154,11 +157,17 @@ def build_training_kernels(
         flexsn_codegen.UnsupportedOpError: an op has no lowering.
     """
     _check_arity(num_inputs, num_states, num_outputs)
-    graphs = trace_training_graphs(core_fn, _examples(example_inputs, num_inputs, num_states), requires_grad)
+    graphs = trace_training_graphs(
+        core_fn, _examples(example_inputs, num_inputs, num_states), requires_grad, num_inputs=num_inputs
+    )
     _check_returns(graphs.num_results, num_outputs, num_states)
     info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs)
     fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
     bwd_code, bwd_name = generate_triton_code_str(graphs.bwd, _name(core_fn, "bwd_step"))
-    fcode, fname = render_forward_kernel(fwd_code, fwd_name, info)
-    bcode, bname = render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask)
-    return ScanKernel(fcode, fname, "forward"), ScanKernel(bcode, bname, "backward"), info
+    fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info), "forward")
+    fwd.final_state = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, True), "forward_final_state")
+    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask), "backward")
+    bwd.final_state = ScanKernel(
+        *render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask, True), "backward_final_state"
+    )
+    return fwd, bwd, info

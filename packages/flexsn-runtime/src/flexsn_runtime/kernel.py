@@ -14,12 +14,7 @@ from flexsn_codegen import UnsupportedOpError
 
 from .builders import build_inference_final_state_kernel, build_inference_kernel, build_training_kernels
 from .launch import kernels_usable
-from .ops import (
-    flexsn_inference_final_state_op,
-    flexsn_inference_op,
-    flexsn_training_final_state_op,
-    flexsn_training_op,
-)
+from .ops import run_inference, run_training
 from .reference import eager_loop
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
@@ -214,11 +209,9 @@ class FlexSNKernel:
         flat = [*seqs, *(states or [])]
         needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
         if needs_grad and self.has_training_kernels:
-            op = flexsn_training_op if store_state_seqs else flexsn_training_final_state_op
             n = self.num_outputs + self.num_states
-            return tuple(op(self.handle, flat)[:n])
-        op = flexsn_inference_op if store_state_seqs else flexsn_inference_final_state_op
-        return tuple(op(self.handle, flat))
+            return tuple(run_training(self.handle, flat, not store_state_seqs)[:n])
+        return tuple(run_inference(self.handle, flat, not store_state_seqs))
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan: ``(*input_seqs, *init_states?) -> (*output_seqs, *state_seqs)``.

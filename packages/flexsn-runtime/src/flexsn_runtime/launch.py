@@ -61,13 +61,17 @@ class ScanKernel:
     Attributes:
         code: the full module source.
         name: the kernel function's name in it.
-        kind: ``"inference"``, ``"inference_final_state"``, ``"forward"`` or
-            ``"backward"`` (used in config keys and error messages).
+        kind: ``"inference"``, ``"inference_final_state"``, ``"forward"``,
+            ``"forward_final_state"``, ``"backward"`` or
+            ``"backward_final_state"`` (used in config keys and messages).
+        final_state: for training kernels, the variant used when state
+            sequences are not stored.
     """
 
     code: str
     name: str
     kind: str
+    final_state: "ScanKernel | None" = None
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
     _configs: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

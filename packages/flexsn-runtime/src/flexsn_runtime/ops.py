@@ -1,4 +1,4 @@
-"""``torch.library`` custom ops over the handle registry (seed 001).
+"""``torch.library`` custom ops over the handle registry (seed 001), and the eager autograd path.
 
 The ops are opaque to ``torch.compile``: Dynamo/AOTAutograd see one node per
 call, with fake implementations for shape propagation and autograd
@@ -6,16 +6,21 @@ registrations that call the backward op. Flat arguments are
 ``[*input_seqs, *init_states]``; when only the input sequences are passed,
 zero initial states are created *inside* the op, so compiled graphs carry
 no ``zeros_like`` in front of every neuron layer.
+
+Outside ``torch.compile`` the same implementations run through
+:func:`run_inference` / :func:`run_training`, which skip the dispatcher
+(a custom-op call costs tens of microseconds of Python, comparable to a
+whole small kernel) but share every line of numerics and bookkeeping.
 """
 
 from __future__ import annotations
 
 import weakref
-from typing import Any, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from flexsn_codegen import backward_saved_args
+from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .registry import (
@@ -24,7 +29,13 @@ from .registry import (
     release_active_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
 )
-from .wrappers import flexsn_backward, flexsn_forward, flexsn_inference, flexsn_inference_final_state
+from .wrappers import (
+    flexsn_backward,
+    flexsn_forward,
+    flexsn_forward_final_state,
+    flexsn_inference,
+    flexsn_inference_final_state,
+)
 
 __all__ = [
     "flexsn_backward_op",
@@ -32,6 +43,8 @@ __all__ = [
     "flexsn_inference_op",
     "flexsn_training_final_state_op",
     "flexsn_training_op",
+    "run_inference",
+    "run_training",
 ]
 
 Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
@@ -61,17 +74,71 @@ def _with_states(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> list[to
 
 
 def _final_state_extras(info: FlexSNInfo) -> list[int]:
-    """Forward-kernel returns (beyond outputs) the final-state training op must also return for backward."""
-    return sorted({k for kind, k in backward_saved_args(info) if kind == "return" and k >= info.num_outputs})
+    """Forward-kernel returns, past the outputs, that the final-state forward also returns."""
+    return [k for k in final_state_forward_returns(info) if k >= info.num_outputs]
+
+
+# ---------------------------------------------------------------- implementations
+
+
+def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    bundle = lookup_flexsn_kernel_handle(handle)
+    if final_state:
+        info = _info(bundle, "inference_final_state")
+        assert bundle.inference_final_state_kernel is not None
+        return list(flexsn_inference_final_state(bundle.inference_final_state_kernel, info, *_with_states(info, flat_args)))
+    info = _info(bundle, "inference")
+    assert bundle.inference_kernel is not None
+    return list(flexsn_inference(bundle.inference_kernel, info, *_with_states(info, flat_args)))
+
+
+def _training_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    bundle = lookup_flexsn_kernel_handle(handle)
+    info = _info(bundle, "training")
+    fwd = bundle.forward_kernel
+    if fwd is None:
+        raise RuntimeError("the FlexSN training kernels are unavailable for this handle")
+    args = _with_states(info, flat_args)
+    if final_state:
+        assert fwd.final_state is not None
+        return list(flexsn_forward_final_state(fwd.final_state, info, *args))
+    return list(flexsn_forward(fwd, info, *args))
+
+
+def _backward_impl(
+    handle: int,
+    grads: Sequence[torch.Tensor | None],
+    saved: Sequence[torch.Tensor],
+    templates: Sequence[torch.Tensor],
+    final_state: bool,
+) -> list[torch.Tensor]:
+    bundle = lookup_flexsn_kernel_handle(handle)
+    info = _info(bundle, "training")
+    bwd = bundle.backward_kernel
+    if bwd is None:
+        raise RuntimeError("the FlexSN backward kernel is unavailable for this handle")
+    kernel = bwd.final_state if final_state else bwd
+    assert kernel is not None
+    return list(
+        flexsn_backward(
+            kernel,
+            info,
+            *grads,
+            *saved,
+            input_templates=templates[: info.num_inputs],
+            state_templates=templates[info.num_inputs :],
+            final_state=final_state,
+        )
+    )
+
+
+# ---------------------------------------------------------------- custom ops
 
 
 @torch.library.custom_op("flexsn::inference", mutates_args=())
 def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
     """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``)."""
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "inference")
-    assert bundle.inference_kernel is not None
-    return list(flexsn_inference(bundle.inference_kernel, info, *_with_states(info, flat_args)))
+    return _inference_impl(handle, flat_args, False)
 
 
 @flexsn_inference_op.register_fake
@@ -84,10 +151,7 @@ def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
 @torch.library.custom_op("flexsn::inference_final_state", mutates_args=())
 def flexsn_inference_final_state_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
     """Inference scan storing final states only: ``-> [*output_seqs, *final_states]``."""
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "inference_final_state")
-    assert bundle.inference_final_state_kernel is not None
-    return list(flexsn_inference_final_state(bundle.inference_final_state_kernel, info, *_with_states(info, flat_args)))
+    return _inference_impl(handle, flat_args, True)
 
 
 @flexsn_inference_final_state_op.register_fake
@@ -102,10 +166,7 @@ def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
 @torch.library.custom_op("flexsn::training", mutates_args=())
 def flexsn_training_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
     """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``."""
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "training")
-    assert bundle.forward_kernel is not None
-    return list(flexsn_forward(bundle.forward_kernel, info, *_with_states(info, flat_args)))
+    return _training_impl(handle, flat_args, False)
 
 
 @flexsn_training_op.register_fake
@@ -118,17 +179,7 @@ def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
 @torch.library.custom_op("flexsn::training_final_state", mutates_args=())
 def flexsn_training_final_state_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
     """Training forward keeping final states only: ``-> [*output_seqs, *final_states, *saved_for_backward]``."""
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "training")
-    assert bundle.forward_kernel is not None
-    args = _with_states(info, flat_args)
-    rets = flexsn_forward(bundle.forward_kernel, info, *args)
-    init = args[info.num_inputs :]
-    finals = [
-        (init[j] if rets[info.num_outputs + j].shape[0] == 0 else rets[info.num_outputs + j][-1]).clone()
-        for j in range(info.num_states)
-    ]
-    return [*rets[: info.num_outputs], *finals, *(rets[k] for k in _final_state_extras(info))]
+    return _training_impl(handle, flat_args, True)
 
 
 @flexsn_training_final_state_op.register_fake
@@ -144,31 +195,33 @@ def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
 
 @torch.library.custom_op("flexsn::backward", mutates_args=())
 def flexsn_backward_op(
-    handle: int, grads: list[torch.Tensor], saved: list[torch.Tensor], templates: list[torch.Tensor]
+    handle: int,
+    grads: list[Optional[torch.Tensor]],
+    saved: list[torch.Tensor],
+    templates: list[torch.Tensor],
+    final_state: bool = False,
 ) -> list[torch.Tensor]:
-    """BPTT backward: output/state-sequence gradients + saved tensors -> input and initial-state gradients.
+    """BPTT backward: output/state gradients (``None`` = zero) + saved tensors -> input and initial-state gradients.
 
     ``templates`` holds one tensor per input sequence then per initial state
-    (shape/dtype of the gradients to produce).
+    (shape/dtype of the gradients to produce); with ``final_state`` the
+    state gradients are gradients of the final states.
     """
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "training")
-    assert bundle.backward_kernel is not None
-    return list(
-        flexsn_backward(
-            bundle.backward_kernel,
-            info,
-            *grads,
-            *saved,
-            input_templates=templates[: info.num_inputs],
-            state_templates=templates[info.num_inputs :],
-        )
-    )
+    return _backward_impl(handle, grads, saved, templates, final_state)
 
 
 @flexsn_backward_op.register_fake
-def _(handle: int, grads: list[torch.Tensor], saved: list[torch.Tensor], templates: list[torch.Tensor]) -> list[torch.Tensor]:
+def _(
+    handle: int,
+    grads: list[Optional[torch.Tensor]],
+    saved: list[torch.Tensor],
+    templates: list[torch.Tensor],
+    final_state: bool = False,
+) -> list[torch.Tensor]:
     return [t.new_empty(t.shape) for t in templates]
+
+
+# ---------------------------------------------------------------- autograd
 
 
 def _spec(t: torch.Tensor) -> Spec:
@@ -180,99 +233,118 @@ def _template(spec: Spec) -> torch.Tensor:
     return torch.empty((), dtype=dtype, device=device).expand(shape)
 
 
-def _zeros(spec: Spec) -> torch.Tensor:
-    shape, dtype, device = spec
-    return torch.zeros(shape, dtype=dtype, device=device)
-
-
-def _setup_common(ctx: Any, inputs: tuple[Any, ...], saved_returns: dict[int, torch.Tensor]) -> None:
-    handle, flat_args = inputs
+def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:
     info = _info(lookup_flexsn_kernel_handle(handle), "training")
     retain_flexsn_kernel_handle(handle)
     # Release the active reference even if backward never runs.
     ctx.finalizer = weakref.finalize(ctx, release_active_flexsn_kernel_handle, handle)
     ctx.handle = handle
+    ctx.final_state = final_state
     ctx.n_flat = len(flat_args)
+    ctx.n_inputs = info.num_inputs
+    ctx.n_grads = info.num_outputs + info.num_states
     x = flat_args[0]
     explicit = len(flat_args) == info.num_inputs + info.num_states
-    ctx.input_specs = [_spec(t) for t in flat_args[: info.num_inputs]]
-    ctx.state_specs = [
+    ctx.specs = [_spec(t) for t in flat_args[: info.num_inputs]] + [
         _spec(flat_args[info.num_inputs + j]) if explicit else (tuple(x.shape[1:]), x.dtype, x.device)
         for j in range(info.num_states)
     ]
-    ctx.seq_spec = _spec(x)
+    if final_state:
+        vis = info.num_outputs + info.num_states
+        returns = {k: output[k] for k in range(info.num_outputs)}
+        returns.update({k: output[vis + i] for i, k in enumerate(_final_state_extras(info))})
+    else:
+        returns = dict(enumerate(output))
     tensors: list[torch.Tensor | None] = []
+    ctx.zero_init: list[int] = []
     for kind, idx in backward_saved_args(info):
         if kind == "input":
             tensors.append(flat_args[idx])
         elif kind == "return":
-            tensors.append(saved_returns[idx])
+            tensors.append(returns[idx])
+        elif explicit:
+            tensors.append(flat_args[info.num_inputs + idx])
         else:
-            tensors.append(flat_args[info.num_inputs + idx] if explicit else None)
+            tensors.append(None)
+            ctx.zero_init.append(idx)
     ctx.save_for_backward(*tensors)
 
 
-def _run_backward(ctx: Any, seq_grads: list[torch.Tensor]) -> list[torch.Tensor]:
-    saved = [
-        t if t is not None else _zeros(ctx.state_specs[idx])
-        for t, (kind, idx) in zip(ctx.saved_tensors, backward_saved_args(_info(lookup_flexsn_kernel_handle(ctx.handle), "training")))
-    ]
-    templates = [_template(s) for s in (*ctx.input_specs, *ctx.state_specs)]
+def _backward(
+    ctx: Any,
+    grad_out: Sequence[torch.Tensor | None],
+    backward_fn: Callable[..., list[torch.Tensor]],
+) -> list[torch.Tensor]:
+    zero_init = iter(ctx.zero_init)
+    saved: list[torch.Tensor] = []
+    for t in ctx.saved_tensors:
+        if t is None:
+            # the omitted initial state was zeros: rebuild it rather than keep it alive
+            shape, dtype, device = ctx.specs[ctx.n_inputs + next(zero_init)]
+            t = torch.zeros(shape, dtype=dtype, device=device)
+        saved.append(t)
+    templates = [_template(s) for s in ctx.specs]
     try:
         if ctx.finalizer.alive:
             ctx.finalizer.detach()
         else:
             retain_flexsn_kernel_handle(ctx.handle)  # a second backward (retain_graph=True)
-        grads = list(flexsn_backward_op(ctx.handle, seq_grads, saved, templates))
+        grads = backward_fn(ctx.handle, list(grad_out[: ctx.n_grads]), saved, templates, ctx.final_state)
     finally:
         release_active_flexsn_kernel_handle(ctx.handle)
-    return grads[: ctx.n_flat]
+    return list(grads[: ctx.n_flat])
 
 
-def _setup_training(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
-    _setup_common(ctx, inputs, dict(enumerate(output)))
-    info = _info(lookup_flexsn_kernel_handle(inputs[0]), "training")
-    ctx.n_vis = info.num_outputs + info.num_states
-    ctx.out_specs = [_spec(t) for t in output[: ctx.n_vis]]
+def _op_setup(final_state: bool) -> Callable[[Any, tuple[Any, ...], list[torch.Tensor]], None]:
+    def setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
+        _setup(ctx, inputs[0], inputs[1], output, final_state)
+
+    return setup
 
 
-def _backward_training(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor]]:
-    seq_grads = [g if g is not None else _zeros(s) for g, s in zip(grad_out[: ctx.n_vis], ctx.out_specs)]
-    return None, _run_backward(ctx, seq_grads)
+def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor]]:
+    return None, _backward(ctx, grad_out, flexsn_backward_op)
 
 
-def _setup_training_final_state(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
-    info = _info(lookup_flexsn_kernel_handle(inputs[0]), "training")
-    vis = info.num_outputs + info.num_states
-    returns = {k: output[k] for k in range(info.num_outputs)}
-    returns.update({k: output[vis + i] for i, k in enumerate(_final_state_extras(info))})
-    _setup_common(ctx, inputs, returns)
-    ctx.num_outputs, ctx.num_states = info.num_outputs, info.num_states
-    ctx.out_specs = [_spec(t) for t in output[: info.num_outputs]]
+torch.library.register_autograd("flexsn::training", _op_backward, setup_context=_op_setup(False))
+torch.library.register_autograd("flexsn::training_final_state", _op_backward, setup_context=_op_setup(True))
 
 
-def _backward_training_final_state(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor]]:
-    out_grads = [g if g is not None else _zeros(s) for g, s in zip(grad_out[: ctx.num_outputs], ctx.out_specs)]
-    T = ctx.seq_spec[0][0]
-    state_grads = []
-    finals = grad_out[ctx.num_outputs : ctx.num_outputs + ctx.num_states]
-    for j, g in enumerate(finals):
-        shape, dtype, device = ctx.state_specs[j]
-        seq = torch.zeros((T, *shape), dtype=dtype, device=device)
-        if g is not None and T > 0:
-            seq[-1].copy_(g)
-        state_grads.append(seq)
-    grads = _run_backward(ctx, [*out_grads, *state_grads])
-    if T == 0:
-        # final state == initial state: its gradient passes straight through
-        for j, g in enumerate(finals):
-            idx = len(ctx.input_specs) + j
-            if g is not None and idx < len(grads):
-                grads[idx] = grads[idx] + g
-    return None, grads
+class _EagerTraining(torch.autograd.Function):
+    """The training ops' autograd, minus the dispatcher (eager mode only)."""
+
+    @staticmethod
+    def forward(ctx: Any, handle: int, final_state: bool, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        output = _training_impl(handle, flat_args, final_state)
+        _setup(ctx, handle, flat_args, output, final_state)
+        if len(output) > ctx.n_grads:
+            ctx.mark_non_differentiable(*output[ctx.n_grads :])
+        return tuple(output)
+
+    @staticmethod
+    def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
+        return (None, None, *_backward(ctx, grad_out, _backward_impl))
 
 
-torch.library.register_autograd("flexsn::training", _backward_training, setup_context=_setup_training)
-torch.library.register_autograd(
-    "flexsn::training_final_state", _backward_training_final_state, setup_context=_setup_training_final_state
-)
+def run_inference(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """Inference scan, through the custom op when compiling, directly otherwise.
+
+    Returns ``[*output_seqs, *state_seqs]`` or, with ``final_state``,
+    ``[*output_seqs, *final_states]``.
+    """
+    if torch.compiler.is_compiling():
+        op = flexsn_inference_final_state_op if final_state else flexsn_inference_op
+        return list(op(handle, list(flat_args)))
+    return _inference_impl(handle, flat_args, final_state)
+
+
+def run_training(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """Training forward with BPTT autograd, through the custom op when compiling.
+
+    Returns the op's outputs: ``[*output_seqs, *state_seqs_or_final_states, *saved]``;
+    callers keep the first ``num_outputs + num_states``.
+    """
+    if torch.compiler.is_compiling():
+        op = flexsn_training_final_state_op if final_state else flexsn_training_op
+        return list(op(handle, list(flat_args)))
+    return list(_EagerTraining.apply(handle, final_state, *flat_args))

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import torch
 
-from flexsn_codegen import backward_saved_args
+from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .launch import ScanKernel, ncl_bucket
@@ -24,6 +24,7 @@ __all__ = [
     "flexsn_backward",
     "flexsn_backward_ncl_bucket",
     "flexsn_forward",
+    "flexsn_forward_final_state",
     "flexsn_inference",
     "flexsn_inference_final_state",
 ]
@@ -125,6 +126,35 @@ def flexsn_forward(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tupl
     return tuple(outs)
 
 
+def flexsn_forward_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """Run the training forward kernel keeping final states (no unneeded state sequences).
+
+    Args:
+        f: the forward kernel's ``final_state`` variant.
+        info: the training :class:`FlexSNInfo`.
+        args: input sequences then initial states.
+
+    Returns:
+        ``(*output_seqs, *final_states, *saved)`` where ``saved`` are the
+        sequences ``final_state_forward_returns(info)`` lists past the
+        outputs (state sequences the backward reads, saved intermediates).
+        When ``T == 0`` the final states are clones of the initial states.
+
+    Raises:
+        ValueError: wrong number of tensors.
+    """
+    x, args_c = _split(info, args)
+    stored = final_state_forward_returns(info)
+    seqs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in stored]
+    init = args_c[info.num_inputs :]
+    if x.shape[0] == 0:
+        finals = [s.clone() for s in init]
+    else:
+        finals = [torch.empty_like(s, memory_format=torch.contiguous_format) for s in init]
+        _run(f, args_c, [*seqs, *finals], x)
+    return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
+
+
 def _first(tensors: Sequence[torch.Tensor | None]) -> torch.Tensor | None:
     return next((t for t in tensors if t is not None), None)
 
@@ -135,6 +165,7 @@ def flexsn_backward(
     *args: torch.Tensor | None,
     input_templates: Sequence[torch.Tensor] | None = None,
     state_templates: Sequence[torch.Tensor] | None = None,
+    final_state: bool = False,
 ) -> tuple[torch.Tensor, ...]:
     """Run the reverse-time BPTT kernel (seed 000).
 
@@ -149,6 +180,9 @@ def flexsn_backward(
             when there are several inputs, or when no output gradient is given.
         state_templates: one tensor per initial state; required when any
             state-sequence gradient is ``None`` (or all are).
+        final_state: ``f`` is the ``final_state`` backward variant and the
+            state gradients are gradients of the *final* states
+            (``[*shape]``, ``None`` = zero) instead of state sequences.
 
     Returns:
         ``(*grad_input_seqs, *grad_init_states)``; zeros when ``T == 0`` or
@@ -193,33 +227,42 @@ def flexsn_backward(
     needed = backward_saved_args(info)
     if len(saved) != len(needed):
         raise ValueError(f"the backward kernel takes {len(needed)} saved tensors {needed}, got {len(saved)}")
-    T = grad_example.shape[0]
-    grad_inputs = [
-        torch.zeros_like(t, memory_format=torch.contiguous_format)
-        if T == 0
-        else torch.empty_like(t, memory_format=torch.contiguous_format)
-        for t in input_templates
-    ]
+    seq_example = grad_out_example
+    if seq_example is None and not final_state:
+        seq_example = grad_example
+    if seq_example is None:
+        # only final-state gradients: T comes from the input template
+        seq_example = input_templates[0]
+    T = seq_example.shape[0]
+    grad_inputs = [_alloc(t, T == 0) for t in input_templates]
     if state_templates is not None:
-        grad_states = [
-            torch.zeros_like(t, memory_format=torch.contiguous_format) if T == 0 else torch.empty_like(
-                t, memory_format=torch.contiguous_format
-            )
-            for t in state_templates
-        ]
+        grad_states = [_alloc(t, T == 0) for t in state_templates]
     else:
         grad_states = [
-            g.new_zeros(g.shape[1:]) if T == 0 else g.new_empty(g.shape[1:])  # type: ignore[union-attr]
+            _alloc(g if final_state else g[0], T == 0)  # type: ignore[index]
             for g in state_seq_grads
         ]
     if T == 0:
+        if final_state:
+            # the final state is the initial state: its gradient passes through
+            for j, g in enumerate(state_seq_grads):
+                if g is not None:
+                    grad_states[j] += g
         return (*grad_inputs, *grad_states)
-    kernel_grads = [
-        (g if g is not None else torch.zeros_like(grad_example)).contiguous() for g in grads
-    ]
-    ref = input_templates[0]
-    _run_backward(f, [*kernel_grads, *(s.contiguous() for s in saved)], [*grad_inputs, *grad_states], grad_example, ref)
+    kernel_grads = []
+    for k, g in enumerate(grads):
+        if g is None:
+            shape_ref = seq_example if (k < info.num_outputs or not final_state) else grad_states[k - info.num_outputs]
+            g = torch.zeros_like(shape_ref, memory_format=torch.contiguous_format)
+        kernel_grads.append(g.contiguous())
+    _run_backward(f, [*kernel_grads, *(s.contiguous() for s in saved)], [*grad_inputs, *grad_states], seq_example, input_templates[0])
     return (*grad_inputs, *grad_states)
+
+
+def _alloc(template: torch.Tensor, zero: bool) -> torch.Tensor:
+    if zero:
+        return torch.zeros_like(template, memory_format=torch.contiguous_format)
+    return torch.empty_like(template, memory_format=torch.contiguous_format)
 
 
 def _run_backward(

@@ -13,6 +13,7 @@ from .graphs import (
     generate_inference_graph,
     trace_training_graphs,
 )
+from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
     "graph_output_nodes",
+    "minimize_saved",
     "placeholders",
     "trace_training_graphs",
 ]

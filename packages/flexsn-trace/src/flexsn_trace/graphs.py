@@ -14,6 +14,8 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import fx
 
+from .saved import minimize_saved
+
 __all__ = [
     "TrainingGraphs",
     "as_tensor_tuple",
@@ -160,6 +162,8 @@ def trace_training_graphs(
     fn: Callable[..., Any],
     example_inputs: Sequence[torch.Tensor],
     requires_grad: Sequence[bool] | None = None,
+    num_inputs: int | None = None,
+    minimize: bool = True,
 ) -> TrainingGraphs:
     """Trace forward and backward graphs of ``fn`` with AOTAutograd.
 
@@ -172,6 +176,11 @@ def trace_training_graphs(
         example_inputs: example tensors, one per argument.
         requires_grad: per-input flags; ``None`` marks every floating-point
             input as differentiable.
+        num_inputs: how many leading arguments are per-step inputs (the rest
+            are states); when given and ``minimize`` is true, saved values
+            the backward graph can recompute are dropped
+            (:func:`flexsn_trace.saved.minimize_saved`).
+        minimize: see ``num_inputs``.
 
     Returns:
         :class:`TrainingGraphs`.
@@ -235,9 +244,12 @@ def trace_training_graphs(
     if "fwd" not in captured or "bwd" not in captured:
         raise ValueError("AOTAutograd produced no forward/backward graph pair for the core function")
     grad_mask = tuple(leaf.grad is not None for leaf in leaves)
+    fwd, bwd = _clean(captured["fwd"].graph), _clean(captured["bwd"].graph)
+    if minimize and num_inputs is not None:
+        fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe))
     return TrainingGraphs(
-        fwd=_clean(captured["fwd"].graph),
-        bwd=_clean(captured["bwd"].graph),
+        fwd=fwd,
+        bwd=bwd,
         tangent_mask=tangent_mask,
         grad_mask=grad_mask,
         num_results=len(probe),

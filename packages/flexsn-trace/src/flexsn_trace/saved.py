@@ -1,0 +1,124 @@
+"""Shrink what the forward step saves for the backward step.
+
+In a multi-step kernel every saved value is one extra sequence written by
+the forward kernel and read back by the backward kernel, so the cost model
+differs from PyTorch's min-cut partitioner (which treats forward outputs as
+free to save). Here a saved value is dropped when the backward graph can
+recompute it from the other saved values, optionally plus at most one input
+of the step (an input sequence already lives in memory: reading it back
+costs no more than reading the saved value, and the forward write
+disappears). Elementwise recomputation is free next to memory traffic.
+"""
+
+from __future__ import annotations
+
+from torch import fx
+
+from .info import graph_output_nodes, placeholders
+
+__all__ = ["minimize_saved"]
+
+
+def _cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]] | None:
+    """Nodes needed to recompute ``node`` from ``stop``; ``None`` if impossible.
+
+    Returns ``(cone, placeholders_reached)``.
+    """
+    cone: set[fx.Node] = set()
+    reached: set[fx.Node] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if n in stop or n in cone:
+            continue
+        if n.op == "placeholder":
+            reached.add(n)
+            continue
+        if n.op != "call_function":
+            return None
+        cone.add(n)
+        todo.extend(a for a in n.all_input_nodes)
+    return cone, reached
+
+
+def minimize_saved(fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_visible: int) -> tuple[fx.Graph, fx.Graph]:
+    """Drop recomputable saved values from a forward/backward graph pair.
+
+    Args:
+        fwd: ``[*inputs, *states] -> [*visible, *saved]``.
+        bwd: ``[*saved, *tangents] -> [*grads]`` (saved in the same order).
+        num_inputs: leading forward placeholders that are input sequences.
+        num_visible: forward results that are not saved values
+            (``num_outputs + num_states``).
+
+    Returns:
+        A new ``(fwd, bwd)`` pair with the same signature shape: fewer
+        saved values, the backward graph recomputing the dropped ones.
+    """
+    outs = graph_output_nodes(fwd)
+    visible = outs[:num_visible]
+    saved = [o for o in outs[num_visible:] if isinstance(o, fx.Node)]
+    if len(saved) != len(outs) - num_visible:
+        return fwd, bwd
+    inputs = placeholders(fwd)[:num_inputs]
+    current: list[fx.Node] = []
+    for n in saved:
+        if n not in current:
+            current.append(n)
+    # Try visible outputs first: min-cut likes to save them, but they are
+    # usually cheap functions of the other saved values (spikes of a membrane).
+    order = sorted(current, key=lambda n: 0 if n in visible else 1)
+    for n in order:
+        if n.op == "placeholder":
+            continue
+        others = [m for m in current if m is not n]
+        found = _cone(n, set(others))
+        if found is None:
+            continue
+        _, reached = found
+        if any(p not in inputs for p in reached) or len(reached) > 1:
+            continue
+        current = others + [p for p in reached if p not in others]
+
+    if set(current) == set(saved) and len(current) == len(saved):
+        return fwd, bwd
+
+    new_bwd = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    new_ph: dict[fx.Node, fx.Node] = {}
+    for m in current:
+        ph = new_bwd.placeholder(m.name)
+        ph.meta = dict(m.meta)
+        new_ph[m] = ph
+    bwd_ph = placeholders(bwd)
+    for ph in bwd_ph[len(saved) :]:
+        env[ph] = new_bwd.placeholder(ph.name)
+        env[ph].meta = dict(ph.meta)
+    memo: dict[fx.Node, fx.Node] = {}
+
+    def recompute(n: fx.Node) -> fx.Node:
+        if n in new_ph:
+            return new_ph[n]
+        if n not in memo:
+            memo[n] = new_bwd.node_copy(n, recompute)
+        return memo[n]
+
+    for ph, n in zip(bwd_ph[: len(saved)], saved):
+        env[ph] = recompute(n)
+    for node in bwd.nodes:
+        if node.op == "placeholder":
+            continue
+        env[node] = new_bwd.node_copy(node, lambda a: env[a])
+    new_bwd.eliminate_dead_code()
+    new_bwd.lint()
+
+    new_fwd = fx.Graph()
+    fenv: dict[fx.Node, fx.Node] = {}
+    for node in fwd.nodes:
+        if node.op == "output":
+            new_fwd.output(tuple(fenv[v] for v in [*visible, *current]))  # type: ignore[index]
+            continue
+        fenv[node] = new_fwd.node_copy(node, lambda a: fenv[a])
+    new_fwd.eliminate_dead_code()
+    new_fwd.lint()
+    return new_fwd, new_bwd

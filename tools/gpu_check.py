@@ -1,0 +1,142 @@
+"""GPU correctness and launch-configuration sweep for the generated kernels.
+
+Run on a CUDA machine: ``PYTHONPATH=<packages' src> python3 tools/gpu_check.py --out DIR``.
+Checks LIF and a 2-input/2-state/2-output core against the eager loop
+(fp32, bf16; inference, final state, training gradients) on CUDA, then
+times final-state inference and training of LIF for a grid of
+``BLOCK_NCL``/``num_warps`` against ``x.clone()``, writing JSON to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+
+import torch
+
+from flexsn_runtime import FlexSNKernel, eager_loop
+
+
+class _Spike(torch.autograd.Function):
+    @staticmethod
+    def forward(x: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):  # type: ignore[no-untyped-def]
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[no-untyped-def]
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(4.0 * x)
+        return g * 4.0 * s * (1.0 - s)
+
+
+def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _Spike.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def alif(x1, x2, v, a):  # type: ignore[no-untyped-def]
+    h = v + (x1 + 0.5 * x2 - v) / 2.0
+    s = _Spike.apply(h - 1.0 - a)
+    a2 = 0.9 * a + 0.2 * s
+    return s, h * torch.sigmoid(x2), h * (1.0 - s), a2
+
+
+def check(device: str, report: dict) -> None:
+    for name, core, ni, ns, no in [("lif", lif, 1, 1, 1), ("alif", alif, 2, 2, 2)]:
+        k = FlexSNKernel(core, ni, ns, no)
+        for dtype in (torch.float32, torch.bfloat16):
+            T, shape = 37, (5, 1031)
+            xs = [torch.randn(T, *shape, device=device).to(dtype) * 2 for _ in range(ni)]
+            s0 = [torch.randn(*shape, device=device).to(dtype) for _ in range(ns)]
+            with torch.no_grad():
+                out = k(*xs, *s0)
+                fin = k.final_state(*xs, *s0)
+            ref = eager_loop(core, ni, ns, no, [x.float() for x in xs], [s.float() for s in s0])
+            xr = [x.clone().requires_grad_() for x in xs]
+            sr = [s.clone().requires_grad_() for s in s0]
+            tout = k(*xr, *sr)
+            gs = [torch.randn_like(o) for o in tout]
+            torch.autograd.backward(tout, gs)
+            xe = [x.float().clone().requires_grad_() for x in xs]
+            se = [s.float().clone().requires_grad_() for s in s0]
+            eref = eager_loop(core, ni, ns, no, xe, se)
+            torch.autograd.backward(eref, [g.float() for g in gs])
+            def rel(a: torch.Tensor, b: torch.Tensor) -> float:
+                a, b = a.float(), b.float()
+                return float((a - b).norm() / (b.norm() + 1e-12))
+            row = {
+                "inference": [rel(a, b) for a, b in zip(out, ref)],
+                "final_state": [rel(fin[no + j], ref[no + j][-1]) for j in range(ns)],
+                "training_out": [rel(a, b) for a, b in zip(tout, eref)],
+                "grads": [rel(a.grad, b.grad) for a, b in zip(xr + sr, xe + se)],
+                "spike_mismatch": float((out[0].float() != ref[0]).float().mean()),
+            }
+            report[f"{name}-{dtype}"] = row
+            print(name, dtype, json.dumps(row))
+
+
+def sweep(device: str, report: dict, ncl: int) -> None:
+    import triton.testing as tt
+
+    k = FlexSNKernel(lif, 1, 1, 1)
+    from flexsn_runtime import lookup_flexsn_kernel_handle
+
+    bundle = lookup_flexsn_kernel_handle(k.handle)
+    rows = []
+    for dtype in (torch.float32, torch.bfloat16):
+        for T in (8, 32):
+            x = torch.randn(T, ncl, device=device, dtype=dtype)
+            t_clone = tt.do_bench(lambda: x.clone(), warmup=25, rep=100, return_mode="median")
+            for block in (256, 512, 1024, 2048):
+                for warps in (2, 4, 8):
+                    if block // (32 * warps) < 1:
+                        continue
+                    cfg = {"BLOCK_NCL": block, "num_warps": warps}
+                    for kern in (bundle.inference_final_state_kernel, bundle.forward_kernel, bundle.backward_kernel):
+                        kern._configs.clear()
+                        kern._default_cuda_config = lambda n, c=cfg: dict(c)  # type: ignore[method-assign]
+                    with torch.no_grad():
+                        t_inf = tt.do_bench(lambda: k.final_state(x), warmup=25, rep=100, return_mode="median")
+                    xr = x.clone().requires_grad_()
+                    g = torch.randn_like(x)
+
+                    def train() -> None:
+                        out = k.final_state(xr)
+                        torch.autograd.backward(out[0], g)
+
+                    t_tr = tt.do_bench(train, warmup=10, rep=50, return_mode="median")
+                    row = dict(dtype=str(dtype), T=T, block=block, warps=warps, clone=t_clone, inf=t_inf,
+                               train=t_tr, inf_ratio=t_clone / t_inf, train_ratio=t_clone / t_tr)
+                    rows.append(row)
+                    print(json.dumps(row))
+    report["sweep"] = rows
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--out", default=os.environ.get("OUT", "out"))
+    p.add_argument("--ncl", type=int, default=1 << 22)
+    p.add_argument("--no-sweep", action="store_true")
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    report: dict = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    t0 = time.time()
+    check("cuda", report)
+    report["check_s"] = time.time() - t0
+    if not a.no_sweep:
+        sweep("cuda", report, a.ncl)
+    with open(os.path.join(a.out, "gpu_check.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    print("total", time.time() - t0, "s")
+
+
+if __name__ == "__main__":
+    main()
