@@ -185,7 +185,10 @@ class FlexSN(nn.Module):
             tensors); passed to :class:`~flexsn_runtime.FlexSNKernel`.
         requires_grad: one flag per input and state: which ones the training
             kernels differentiate (default: all floating-point ones); passed
-            to :class:`~flexsn_runtime.FlexSNKernel`.
+            to :class:`~flexsn_runtime.FlexSNKernel`. A state flagged
+            ``False`` also stops gradients flowing back through time along
+            that state (the per-step trace has no derivative for it), so keep
+            states ``True`` for full BPTT.
         step_mode: ``"m"`` (default) or ``"s"``.
         backend: ``"triton"`` (default), ``"inductor"``, ``"torch"`` or ``"hop"``.
         store_state_seqs: keep the state sequences of the last call in

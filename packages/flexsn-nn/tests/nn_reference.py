@@ -1,0 +1,64 @@
+"""Independent references for the flexsn_nn tests: explicit Python time loops and test cores."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Sequence
+
+import torch
+
+from flexsn_nn import surrogate
+
+SG = surrogate.Sigmoid(4.0)
+
+
+def pick_device() -> torch.device:
+    """CUDA when present and the interpreter is off, else the CPU (kernels interpreted)."""
+    interp = os.environ.get("TRITON_INTERPRET", "0").lower() in ("1", "true", "yes", "on")
+    return torch.device("cuda" if torch.cuda.is_available() and not interp else "cpu")
+
+
+def lif_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """LIF, tau=2, threshold 1, hard reset to 0."""
+    h = v + (x - v) / 2.0
+    s = SG(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def two_core(
+    x1: torch.Tensor, x2: torch.Tensor, a: torch.Tensor, b: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """2 inputs, 2 states, 2 outputs (spikes and a smooth readout)."""
+    a2 = 0.9 * a + x1 * torch.sigmoid(x2)
+    b2 = 0.8 * b + 0.5 * x2 - 0.1 * a2
+    s = SG(a2 - b2)
+    y = torch.exp(-b2 * b2) * x1
+    return s, y, a2 * (1.0 - s), b2
+
+
+CORES: dict[str, tuple[Callable[..., Any], int, int, int]] = {
+    "lif": (lif_core, 1, 1, 1),
+    "two": (two_core, 2, 2, 2),
+}
+
+
+def python_loop(
+    core: Callable[..., Any],
+    num_outputs: int,
+    input_seqs: Sequence[torch.Tensor],
+    init_states: Sequence[torch.Tensor],
+) -> tuple[list[torch.Tensor], list[torch.Tensor], list[torch.Tensor]]:
+    """Explicit loop: ``(output_seqs, state_seqs, final_states)``; differentiable."""
+    T = input_seqs[0].shape[0]
+    states = list(init_states)
+    outs: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
+    seqs: list[list[torch.Tensor]] = [[] for _ in states]
+    for t in range(T):
+        res = core(*(x[t] for x in input_seqs), *states)
+        res = (res,) if isinstance(res, torch.Tensor) else tuple(res)
+        for k in range(num_outputs):
+            outs[k].append(res[k])
+        states = list(res[num_outputs:])
+        for j, s in enumerate(states):
+            seqs[j].append(s)
+    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs], states
