@@ -1,0 +1,50 @@
+"""flexsn_hop: the FlexSN time loop as the ``flex_sn_scan`` higher-order operator.
+
+Layer 4 of FlexSN (seed 003). A step function
+``core(*step_inputs, *states, *lifted) -> (*step_outputs, *next_states)``
+runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
+
+* :data:`flex_sn_scan` (:class:`FlexSNScan`): the operator; eager, autograd,
+  AOTAutograd / Inductor (by decomposing into the time loop) and
+  ``torch.compile`` (one graph node with a traced body);
+* :func:`eager_scan`, :func:`eager_scan_final_state`: the Python time loop;
+* :func:`register_fused_impl` and :class:`FusedScanCall`: the hook through
+  which a higher layer substitutes fused kernels for the loop.
+"""
+
+from __future__ import annotations
+
+from .__about__ import __version__
+from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs, ScanResult
+from .fused import (
+    FusedScanCall,
+    FusedScanImpl,
+    get_fused_impl,
+    register_fused_impl,
+    use_fused_impl,
+)
+from .scan import (
+    FlexSNScan,
+    eager_scan,
+    eager_scan_final_state,
+    flex_sn_scan,
+    hop_kernels_registered,
+)
+
+__all__ = [
+    "CoreFn",
+    "FlexSNScan",
+    "FusedScanCall",
+    "FusedScanImpl",
+    "OutputTemplateSpec",
+    "OutputTemplateSpecs",
+    "ScanResult",
+    "__version__",
+    "eager_scan",
+    "eager_scan_final_state",
+    "flex_sn_scan",
+    "get_fused_impl",
+    "hop_kernels_registered",
+    "register_fused_impl",
+    "use_fused_impl",
+]

@@ -1,0 +1,206 @@
+"""The fused-implementation hook of ``flex_sn_scan`` (seam for a later lowering).
+
+``flex_sn_scan`` always decomposes into the eager time loop when it runs or
+is traced by AOTAutograd / Inductor (seed 003, milestone M2: "AOTAutograd
+tracing works by unrolling the scan"). A higher layer that can do better,
+e.g. the runtime's fused Triton kernels, registers ONE function here::
+
+    from flexsn_hop import FusedScanCall, register_fused_impl
+
+    def fused(call: FusedScanCall) -> tuple[torch.Tensor, ...] | None:
+        if not supported(call.core_fn):
+            return None                      # -> eager loop
+        return run_kernels(call)             # (*output_seqs, *state_seqs)
+
+    register_fused_impl(fused)
+
+Every kernel of the operator (Autograd, CompositeExplicitAutograd,
+Functionalize and the FunctionalTensor / Proxy / Fake dispatch modes) asks
+the hook first, after argument validation, and falls back to the eager loop
+when no hook is registered or the hook returns ``None``. Exceptions raised by
+the hook propagate: a hook that cannot build a kernel should warn and return
+``None`` itself.
+
+What the hook must guarantee:
+
+* return ``num_outputs`` output sequences ``[T, *out_shape]`` followed by
+  ``num_states`` state sequences ``[T, *state_shape]`` (the operator checks
+  the count and raises ``RuntimeError`` otherwise);
+* on ``call.dispatch == "autograd"`` with ``call.requires_grad`` the result
+  must carry its own autograd (e.g. ``torch.library`` custom ops with a
+  registered autograd formula), because the operator does not differentiate
+  through the hook;
+* under tracing (``call.tracing``) it must use only traceable operations
+  (custom ops with fake/meta kernels), because they end up in the graph.
+
+Compiled graphs bake in the path taken when they were traced: register the
+hook before the first ``torch.compile`` call (or call
+``torch._dynamo.reset()`` afterwards).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+
+from ._types import CoreFn, OutputTemplateSpecs
+
+__all__ = [
+    "DispatchPath",
+    "FusedScanCall",
+    "FusedScanImpl",
+    "get_fused_impl",
+    "register_fused_impl",
+    "use_fused_impl",
+]
+
+#: Which kernel of the operator consulted the hook.
+DispatchPath = Literal["autograd", "dense", "functionalize", "proxy", "fake", "eager"]
+
+
+@dataclass(frozen=True)
+class FusedScanCall:
+    """One ``flex_sn_scan`` call, validated and split, as seen by the hook.
+
+    ``input_seqs`` are ``[T, *shape]`` tensors, ``init_states`` ``[*shape]``
+    tensors and ``lifted_args`` the extra tensors passed unchanged to every
+    step (closures captured by Dynamo, in the body's argument order).
+    ``core_fn`` is the user's step function or, under ``torch.compile``, the
+    ``torch.fx.GraphModule`` Dynamo traced from it; either way it is called
+    as ``core_fn(*step_inputs, *states, *lifted_args)``.
+    ``output_template_specs`` is ``None`` or ``num_outputs`` items of
+    ``(shape, dtype[, device])`` (always present when Dynamo captured the
+    call). ``dispatch`` names the operator kernel that asks, ``requires_grad``
+    says whether autograd must flow (only ever ``True`` on ``"autograd"``) and
+    ``tracing`` whether the tensors are fake / proxied (AOTAutograd, Inductor,
+    ``make_fx``) rather than real. Seed 003, ``FlexSNScan``.
+    """
+
+    core_fn: CoreFn
+    num_inputs: int
+    num_states: int
+    num_outputs: int
+    input_seqs: tuple[torch.Tensor, ...]
+    init_states: tuple[torch.Tensor, ...]
+    lifted_args: tuple[torch.Tensor, ...]
+    output_template_specs: OutputTemplateSpecs | None
+    T: int
+    dispatch: DispatchPath
+    requires_grad: bool
+    tracing: bool
+
+    @property
+    def flat_args(self) -> tuple[torch.Tensor, ...]:
+        """``(*input_seqs, *init_states, *lifted_args)``, the operator's order."""
+        return (*self.input_seqs, *self.init_states, *self.lifted_args)
+
+
+#: A fused implementation: returns ``(*output_seqs, *state_seqs)`` or ``None``
+#: to decline (the operator then runs the eager loop).
+FusedScanImpl = Callable[[FusedScanCall], Sequence[torch.Tensor] | None]
+
+_fused_impl: FusedScanImpl | None = None
+
+
+def register_fused_impl(fn: FusedScanImpl | None) -> FusedScanImpl | None:
+    """Install ``fn`` as the fused implementation of ``flex_sn_scan``.
+
+    ``fn(call: FusedScanCall)`` returns ``num_outputs + num_states`` tensors
+    (``[T, *shape]`` each, outputs first) or ``None`` to fall back to the
+    eager loop. ``None`` removes the hook. Returns the previously registered
+    function so callers can restore it. Raises ``TypeError`` when ``fn`` is
+    neither callable nor ``None``. The seam left for wiring the runtime's
+    Triton kernels to the seed-003 operator.
+    """
+    global _fused_impl
+    if fn is not None and not callable(fn):
+        raise TypeError(f"register_fused_impl expects a callable or None, got {type(fn).__name__}")
+    previous = _fused_impl
+    _fused_impl = fn
+    return previous
+
+
+def get_fused_impl() -> FusedScanImpl | None:
+    """Return the registered fused implementation, or ``None`` (seed 003 seam)."""
+    return _fused_impl
+
+
+@contextlib.contextmanager
+def use_fused_impl(fn: FusedScanImpl | None) -> Iterator[None]:
+    """Context manager: register ``fn`` for the ``with`` block, then restore
+    the previous hook (also on error). Same contract as
+    :func:`register_fused_impl`."""
+    previous = register_fused_impl(fn)
+    try:
+        yield
+    finally:
+        register_fused_impl(previous)
+
+
+def _is_tracing(tensors: Sequence[torch.Tensor]) -> bool:
+    """Best effort: fake tensors, functional wrappers or an active proxy mode."""
+    try:
+        from torch._subclasses.fake_tensor import is_fake
+        from torch.fx.experimental.proxy_tensor import get_proxy_mode
+
+        if get_proxy_mode() is not None:
+            return True
+        return any(is_fake(t) for t in tensors)
+    except Exception:  # private API drift: assume real tensors
+        return False
+
+
+def run_fused_impl(
+    core_fn: CoreFn,
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    input_seqs: tuple[torch.Tensor, ...],
+    init_states: tuple[torch.Tensor, ...],
+    lifted_args: tuple[torch.Tensor, ...],
+    output_template_specs: OutputTemplateSpecs | None,
+    T: int,
+    dispatch: DispatchPath,
+) -> tuple[torch.Tensor, ...] | None:
+    """Ask the registered hook; ``None`` when there is none or it declines.
+
+    Raises ``RuntimeError`` when the hook returns the wrong number of values.
+    """
+    impl = _fused_impl
+    if impl is None:
+        return None
+    flat = (*input_seqs, *init_states, *lifted_args)
+    requires_grad = (
+        dispatch == "autograd"
+        and torch.is_grad_enabled()
+        and any(t.requires_grad for t in flat)
+    )
+    call = FusedScanCall(
+        core_fn=core_fn,
+        num_inputs=num_inputs,
+        num_states=num_states,
+        num_outputs=num_outputs,
+        input_seqs=input_seqs,
+        init_states=init_states,
+        lifted_args=lifted_args,
+        output_template_specs=output_template_specs,
+        T=T,
+        dispatch=dispatch,
+        requires_grad=requires_grad,
+        tracing=_is_tracing(flat),
+    )
+    result = impl(call)
+    if result is None:
+        return None
+    values = tuple(result)
+    expected = num_outputs + num_states
+    if len(values) != expected or not all(isinstance(v, torch.Tensor) for v in values):
+        raise RuntimeError(
+            f"flex_sn_scan fused impl returned {len(values)} values, expected "
+            f"num_outputs + num_states = {expected} tensors"
+        )
+    return values

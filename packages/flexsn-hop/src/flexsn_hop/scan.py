@@ -1,0 +1,329 @@
+"""The ``flex_sn_scan`` operator and its eager implementations (seed 003).
+
+``flex_sn_scan`` is a ``torch._ops.HigherOrderOperator``. Every kernel it
+registers validates the call (``_checks``), asks the fused-implementation
+hook (``fused``), and otherwise runs :func:`eager_scan`, the Python time
+loop. Run eagerly, autograd differentiates that loop (indexing and
+``torch.stack`` chain the per-step graphs: BPTT). Traced by AOTAutograd,
+``make_fx`` or Inductor, the loop unrolls into ``T`` copies of the step's
+aten ops, so no compiler needs to know the operator.
+
+Kernels (seed 003, M1/M2): ``Autograd``, ``CompositeExplicitAutograd``,
+``Functionalize`` and the ``FunctionalTensorMode``, ``ProxyTorchDispatchMode``
+and ``FakeTensorMode`` modes; the modes re-enter themselves around the loop
+so that its ops are functionalized / traced / faked as usual.
+
+Private PyTorch APIs (``torch._ops.HigherOrderOperator``, the dispatch mode
+classes) are imported defensively: when they drift, a ``UserWarning`` is
+issued and ``flex_sn_scan`` becomes a plain callable running the same eager
+path (``hop_kernels_registered()`` then returns ``False``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ._checks import (
+    ScanArgs,
+    check_step_results,
+    empty_outputs,
+    empty_state_seqs,
+    prepare_scan_args,
+)
+from ._types import CoreFn, OutputTemplateSpecs, ScanResult
+from .fused import DispatchPath, run_fused_impl
+
+__all__ = [
+    "FlexSNScan",
+    "eager_scan",
+    "eager_scan_final_state",
+    "flex_sn_scan",
+    "hop_kernels_registered",
+]
+
+
+def _run_loop(
+    core_fn: CoreFn,
+    num_states: int,
+    num_outputs: int,
+    args: ScanArgs,
+    *,
+    state_seqs: bool,
+) -> ScanResult:
+    """The time loop on validated arguments.
+
+    Returns ``(*output_seqs, *state_seqs)`` or, with ``state_seqs=False``,
+    ``(*output_seqs, *final_states)``.
+    """
+    if args.T == 0:
+        outputs = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs)
+        if state_seqs:
+            return (*outputs, *empty_state_seqs(args.init_states))
+        return (*outputs, *(s.clone() for s in args.init_states))
+    states: tuple[torch.Tensor, ...] = args.init_states
+    output_steps: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
+    state_steps: list[list[torch.Tensor]] = [[] for _ in range(num_states)]
+    for t in range(args.T):
+        step_inputs = tuple(x[t] for x in args.input_seqs)
+        results = check_step_results(
+            core_fn(*step_inputs, *states, *args.lifted_args), num_outputs, num_states
+        )
+        states = results[num_outputs:]
+        for buf, y in zip(output_steps, results[:num_outputs]):
+            buf.append(y)
+        if state_seqs:
+            for buf, s in zip(state_steps, states):
+                buf.append(s)
+    output_seqs = tuple(torch.stack(buf, dim=0) for buf in output_steps)
+    if state_seqs:
+        return (*output_seqs, *(torch.stack(buf, dim=0) for buf in state_steps))
+    return (*output_seqs, *states)
+
+
+def eager_scan(
+    core_fn: CoreFn,
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None,
+) -> ScanResult:
+    """Run the scan as a Python time loop (seed 003, ``eager_scan``).
+
+    ``flat_args`` are ``num_inputs`` input sequences ``[T, *in_shape]``, then
+    ``num_states`` initial states ``[*state_shape]``, then any lifted tensors
+    passed unchanged to every step. Each step calls
+    ``core_fn(*(x[t] for x in inputs), *states, *lifted)`` which returns
+    ``num_outputs`` step outputs then ``num_states`` next states (a lone tensor
+    counts as a 1-tuple). Returns ``num_outputs`` output sequences
+    ``[T, *out_shape]`` then ``num_states`` state sequences
+    ``[T, *state_shape]``; dtypes and devices are whatever ``core_fn``
+    produces. Differentiable through ordinary autograd (BPTT).
+
+    ``T == 0``: ``core_fn`` is not run; the outputs are empty
+    ``[0, *shape]`` tensors built from ``output_template_specs``
+    (``(shape, dtype)`` or ``(shape, dtype, device)`` per output, device
+    defaulting to input 0's) and the state sequences are empty
+    ``[0, *state_shape]`` tensors.
+
+    Raises ``ValueError`` for fewer than ``num_inputs + num_states`` tensors,
+    ``num_inputs == 0``, a ``core_fn`` whose signature cannot take
+    ``num_inputs + num_states + len(lifted)`` positional args, inputs whose
+    leading dims differ, a step returning a count other than
+    ``num_outputs + num_states``, or ``T == 0`` with missing / wrongly sized
+    templates; ``TypeError`` for non-tensor arguments or results.
+    """
+    args = prepare_scan_args(
+        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+    )
+    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=True)
+
+
+def eager_scan_final_state(
+    core_fn: CoreFn,
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None,
+) -> ScanResult:
+    """Like :func:`eager_scan` but return only the final states (seed 003,
+    ``eager_scan_final_state``, for ``store_state_seqs=False``).
+
+    Returns ``num_outputs`` output sequences ``[T, *out_shape]`` then
+    ``num_states`` final states ``[*state_shape]`` (equal to the last step of
+    :func:`eager_scan`'s state sequences); state sequences are never
+    materialized. ``T == 0``: empty outputs from ``output_template_specs``
+    and clones of the initial states. Same arguments and errors as
+    :func:`eager_scan`.
+    """
+    args = prepare_scan_args(
+        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+    )
+    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=False)
+
+
+def _decompose(
+    dispatch: DispatchPath,
+    core_fn: CoreFn,
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None,
+) -> ScanResult:
+    """What every operator kernel runs: validate, fused hook, else eager loop."""
+    args = prepare_scan_args(
+        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+    )
+    fused = run_fused_impl(
+        core_fn,
+        num_inputs,
+        num_states,
+        num_outputs,
+        args.input_seqs,
+        args.init_states,
+        args.lifted_args,
+        args.output_template_specs,
+        args.T,
+        dispatch,
+    )
+    if fused is not None:
+        return fused
+    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=True)
+
+
+def _hop_base() -> tuple[type, bool]:
+    try:
+        from torch._ops import HigherOrderOperator
+
+        return HigherOrderOperator, True
+    except Exception as exc:  # private API drift
+        warnings.warn(
+            f"flexsn_hop: torch._ops.HigherOrderOperator is unavailable ({exc!r}); "
+            "flex_sn_scan runs as a plain eager function",
+            stacklevel=2,
+        )
+        return object, False
+
+
+_RUNTIME_BASE, _HOP_BASE_OK = _hop_base()
+if TYPE_CHECKING:
+    from torch._ops import HigherOrderOperator as _Base
+else:
+    _Base = _RUNTIME_BASE
+
+_HOP_KERNELS_OK = False
+
+
+class FlexSNScan(_Base):
+    """The ``flex_sn_scan`` higher-order operator (seed 003, ``FlexSNScan``).
+
+    Call as ``flex_sn_scan(core_fn, num_inputs, num_states, num_outputs,
+    *input_seqs, *init_states, *lifted_args, output_template_specs=None)``.
+    ``input_seqs`` are ``[T, *in_shape]`` tensors sharing ``T``,
+    ``init_states`` ``[*state_shape]`` tensors and ``lifted_args`` tensors
+    handed unchanged to every step (Dynamo appends captured closure tensors
+    here, after the initial states). ``core_fn(*step_inputs, *states,
+    *lifted)`` returns ``(*step_outputs, *next_states)``. Returns
+    ``(*output_seqs, *state_seqs)``, each ``[T, *shape]``, with the dtypes
+    ``core_fn`` produces. ``output_template_specs`` (``(shape, dtype)`` or
+    ``(shape, dtype, device)`` per output) builds the empty outputs when
+    ``T == 0``; Dynamo fills it in from the traced body.
+
+    Semantics, autograd and errors are those of :func:`eager_scan`
+    (``ValueError`` for arity / ``T`` / template problems, ``TypeError`` for
+    non-tensors). Under ``torch.compile`` the call is captured as ONE graph
+    node whose body is a ``GraphModule`` attribute (see ``flexsn_hop.dynamo``).
+    """
+
+    def __init__(self) -> None:
+        base: Any = super()
+        if _HOP_BASE_OK:
+            base.__init__("flex_sn_scan")
+        else:
+            base.__init__()
+
+    def __call__(
+        self,
+        core_fn: CoreFn,
+        num_inputs: int,
+        num_states: int,
+        num_outputs: int,
+        *flat_args: torch.Tensor,
+        output_template_specs: OutputTemplateSpecs | None = None,
+    ) -> ScanResult:
+        if not _HOP_KERNELS_OK:
+            return _decompose(
+                "eager",
+                core_fn,
+                num_inputs,
+                num_states,
+                num_outputs,
+                *flat_args,
+                output_template_specs=output_template_specs,
+            )
+        # Validate eagerly so bad calls fail before any dispatch machinery,
+        # and hand the dispatcher hashable, normalized templates.
+        args = prepare_scan_args(
+            core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+        )
+        base: Any = super()
+        result: ScanResult = base.__call__(
+            core_fn,
+            num_inputs,
+            num_states,
+            num_outputs,
+            *flat_args,
+            output_template_specs=args.output_template_specs,
+        )
+        return tuple(result)
+
+
+flex_sn_scan = FlexSNScan()
+
+
+def _dispatch_kernel(dispatch: DispatchPath) -> Callable[..., ScanResult]:
+    def kernel(*args: Any, **kwargs: Any) -> ScanResult:
+        return _decompose(dispatch, *args, **kwargs)
+
+    kernel.__name__ = f"flex_sn_scan_{dispatch}"
+    return kernel
+
+
+def _mode_kernel(dispatch: DispatchPath) -> Callable[..., ScanResult]:
+    # The dispatcher pops the mode before calling us; push it back so the
+    # loop's aten ops are functionalized / traced / faked by it.
+    def kernel(mode: Any, *args: Any, **kwargs: Any) -> ScanResult:
+        with mode:
+            return _decompose(dispatch, *args, **kwargs)
+
+    kernel.__name__ = f"flex_sn_scan_{dispatch}_mode"
+    return kernel
+
+
+def _register_kernels(op: FlexSNScan) -> bool:
+    if not _HOP_BASE_OK:
+        return False
+    try:
+        from torch._C import DispatchKey
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        from torch._subclasses.functional_tensor import FunctionalTensorMode
+        from torch.fx.experimental.proxy_tensor import ProxyTorchDispatchMode
+
+        keys: Sequence[tuple[Any, DispatchPath]] = (
+            (DispatchKey.Autograd, "autograd"),
+            (DispatchKey.CompositeExplicitAutograd, "dense"),
+            (DispatchKey.Functionalize, "functionalize"),
+        )
+        modes: Sequence[tuple[type, DispatchPath]] = (
+            (FunctionalTensorMode, "functionalize"),
+            (ProxyTorchDispatchMode, "proxy"),
+            (FakeTensorMode, "fake"),
+        )
+        for key, path in keys:
+            op.py_impl(key)(_dispatch_kernel(path))
+        for mode_cls, path in modes:
+            op.py_impl(mode_cls)(_mode_kernel(path))
+    except Exception as exc:  # private API drift
+        warnings.warn(
+            f"flexsn_hop: registering flex_sn_scan kernels failed ({exc!r}); "
+            "flex_sn_scan falls back to the eager loop",
+            stacklevel=2,
+        )
+        return False
+    return True
+
+
+_HOP_KERNELS_OK = _register_kernels(flex_sn_scan)
+
+
+def hop_kernels_registered() -> bool:
+    """``True`` when ``flex_sn_scan`` is a real HigherOrderOperator with its
+    dispatch kernels registered; ``False`` when PyTorch internals drifted and
+    it runs as a plain eager function (seed 003)."""
+    return _HOP_KERNELS_OK
