@@ -8,6 +8,9 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   AOTAutograd / Inductor (by decomposing into the time loop) and
   ``torch.compile`` (one graph node with a traced body);
 * :func:`eager_scan`, :func:`eager_scan_final_state`: the Python time loop;
+* :func:`lowerable_scan`, :func:`lowerable_while_loop_scan` and their
+  ``_final_state`` forms: the loop through PyTorch's ``scan`` / ``while_loop``
+  operators, with the ``*_available`` probes;
 * :func:`register_fused_impl` and :class:`FusedScanCall`: the hook through
   which a higher layer substitutes fused kernels for the loop.
 """
@@ -22,6 +25,14 @@ from .fused import (
     get_fused_impl,
     register_fused_impl,
     use_fused_impl,
+)
+from .lowerable import (
+    lowerable_scan,
+    lowerable_scan_available,
+    lowerable_scan_final_state,
+    lowerable_while_loop_available,
+    lowerable_while_loop_scan,
+    lowerable_while_loop_scan_final_state,
 )
 from .scan import (
     FlexSNScan,
@@ -45,6 +56,12 @@ __all__ = [
     "flex_sn_scan",
     "get_fused_impl",
     "hop_kernels_registered",
+    "lowerable_scan",
+    "lowerable_scan_available",
+    "lowerable_scan_final_state",
+    "lowerable_while_loop_available",
+    "lowerable_while_loop_scan",
+    "lowerable_while_loop_scan_final_state",
     "register_fused_impl",
     "use_fused_impl",
 ]
