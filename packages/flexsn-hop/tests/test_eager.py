@@ -29,6 +29,7 @@ def test_public_api_and_registration() -> None:
         assert hasattr(flexsn_hop, name), name
     assert isinstance(flex_sn_scan, flexsn_hop.FlexSNScan)
     assert flexsn_hop.hop_kernels_registered()
+    assert flexsn_hop.dynamo_hop_available()
     assert isinstance(flex_sn_scan, torch._ops.HigherOrderOperator)
     assert torch.ops.higher_order.flex_sn_scan is flex_sn_scan
 

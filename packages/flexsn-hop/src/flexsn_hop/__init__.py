@@ -13,12 +13,16 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   operators, with the ``*_available`` probes;
 * :func:`register_fused_impl` and :class:`FusedScanCall`: the hook through
   which a higher layer substitutes fused kernels for the loop.
+
+Importing the package registers the Dynamo support
+(:func:`dynamo_hop_available` tells whether it worked).
 """
 
 from __future__ import annotations
 
 from .__about__ import __version__
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs, ScanResult
+from .dynamo import dynamo_hop_available, install_dynamo_support
 from .fused import (
     FusedScanCall,
     FusedScanImpl,
@@ -42,6 +46,8 @@ from .scan import (
     hop_kernels_registered,
 )
 
+install_dynamo_support()
+
 __all__ = [
     "CoreFn",
     "FlexSNScan",
@@ -51,11 +57,13 @@ __all__ = [
     "OutputTemplateSpecs",
     "ScanResult",
     "__version__",
+    "dynamo_hop_available",
     "eager_scan",
     "eager_scan_final_state",
     "flex_sn_scan",
     "get_fused_impl",
     "hop_kernels_registered",
+    "install_dynamo_support",
     "lowerable_scan",
     "lowerable_scan_available",
     "lowerable_scan_final_state",
