@@ -271,3 +271,21 @@ def test_property_matches_python_loop(T: int, shape: list[int], seed: int) -> No
         return
     assert_all_close(out, lif_by_hand(x, v0))
     torch.testing.assert_close(final[1], out[1][-1])
+
+
+def test_torch_func_transforms() -> None:
+    torch.manual_seed(11)
+    x, v0 = torch.randn(4, 3, dtype=torch.float64), torch.randn(3, dtype=torch.float64)
+
+    def loss(x: torch.Tensor) -> torch.Tensor:
+        y, v = flex_sn_scan(smooth_lif_core, 1, 1, 1, x, v0)
+        return y.sum() + v.pow(2).sum()
+
+    def ref_loss(x: torch.Tensor) -> torch.Tensor:
+        (y, v), _ = python_loop(smooth_lif_core, 1, [x], [v0])
+        return y.sum() + v.pow(2).sum()
+
+    torch.testing.assert_close(torch.func.grad(loss)(x), torch.func.grad(ref_loss)(x))
+    batch = torch.randn(2, 4, 3)
+    batched = torch.vmap(lambda xb: flex_sn_scan(lif_core, 1, 1, 1, xb, torch.zeros(3)))(batch)
+    assert_all_close(batched, tuple(torch.stack(s) for s in zip(*(lif_by_hand(b, torch.zeros(3)) for b in batch))))

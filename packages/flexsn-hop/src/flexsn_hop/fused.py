@@ -15,7 +15,8 @@ e.g. the runtime's fused Triton kernels, registers ONE function here::
     register_fused_impl(fused)
 
 Every kernel of the operator (Autograd, CompositeExplicitAutograd,
-Functionalize and the FunctionalTensor / Proxy / Fake dispatch modes) asks
+Functionalize, the FunctionalTensor / Proxy / Fake dispatch modes and the
+``torch.func`` transforms) asks
 the hook first, after argument validation, and falls back to the eager loop
 when no hook is registered or the hook returns ``None``. Exceptions raised by
 the hook propagate: a hook that cannot build a kernel should warn and return
@@ -59,7 +60,9 @@ __all__ = [
 ]
 
 #: Which kernel of the operator consulted the hook.
-DispatchPath = Literal["autograd", "dense", "functionalize", "proxy", "fake", "eager"]
+DispatchPath = Literal[
+    "autograd", "dense", "functionalize", "proxy", "fake", "functorch", "eager"
+]
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,9 @@ class FusedScanCall:
     as ``core_fn(*step_inputs, *states, *lifted_args)``.
     ``output_template_specs`` is ``None`` or ``num_outputs`` items of
     ``(shape, dtype[, device])`` (always present when Dynamo captured the
-    call). ``dispatch`` names the operator kernel that asks, ``requires_grad``
+    call). ``dispatch`` names the operator kernel that asks (``"functorch"``:
+    under a ``torch.func`` transform, with wrapped tensors; ``"eager"``: the
+    operator could not be registered as a HOP), ``requires_grad``
     says whether autograd must flow (only ever ``True`` on ``"autograd"``) and
     ``tracing`` whether the tensors are fake / proxied (AOTAutograd, Inductor,
     ``make_fx``) rather than real. Seed 003, ``FlexSNScan``.

@@ -9,9 +9,10 @@ loop. Run eagerly, autograd differentiates that loop (indexing and
 aten ops, so no compiler needs to know the operator.
 
 Kernels (seed 003, M1/M2): ``Autograd``, ``CompositeExplicitAutograd``,
-``Functionalize`` and the ``FunctionalTensorMode``, ``ProxyTorchDispatchMode``
-and ``FakeTensorMode`` modes; the modes re-enter themselves around the loop
-so that its ops are functionalized / traced / faked as usual.
+``Functionalize``, the ``FunctionalTensorMode``, ``ProxyTorchDispatchMode``
+and ``FakeTensorMode`` modes, and the ``torch.func`` transforms; the modes
+re-enter themselves around the loop so that its ops are functionalized /
+traced / faked as usual.
 
 Private PyTorch APIs (``torch._ops.HigherOrderOperator``, the dispatch mode
 classes) are imported defensively: when they drift, a ``UserWarning`` is
@@ -286,6 +287,27 @@ def _mode_kernel(dispatch: DispatchPath) -> Callable[..., ScanResult]:
     return kernel
 
 
+def _register_functorch_kernels(op: FlexSNScan) -> None:
+    """torch.func transforms (vmap, grad, jvp, functionalize): the loop runs
+    on the transform's wrapped tensors, so each transform sees plain ops."""
+
+    def kernel(interpreter: Any, *args: Any, **kwargs: Any) -> ScanResult:
+        return _decompose("functorch", *args, **kwargs)
+
+    try:
+        from torch._C._functorch import TransformType
+
+        for name in ("Vmap", "Grad", "Jvp", "Functionalize"):
+            transform = getattr(TransformType, name, None)
+            if transform is not None:
+                op.py_impl(transform)(kernel)
+    except Exception as exc:  # private API drift: only torch.func is affected
+        warnings.warn(
+            f"flexsn_hop: torch.func support for flex_sn_scan unavailable ({exc!r})",
+            stacklevel=3,
+        )
+
+
 def _register_kernels(op: FlexSNScan) -> bool:
     if not _HOP_BASE_OK:
         return False
@@ -309,6 +331,7 @@ def _register_kernels(op: FlexSNScan) -> bool:
             op.py_impl(key)(_dispatch_kernel(path))
         for mode_cls, path in modes:
             op.py_impl(mode_cls)(_mode_kernel(path))
+        _register_functorch_kernels(op)
     except Exception as exc:  # private API drift
         warnings.warn(
             f"flexsn_hop: registering flex_sn_scan kernels failed ({exc!r}); "
