@@ -5,8 +5,8 @@ into a module that also defines one scan kernel. Each program owns
 ``BLOCK_NCL`` neurons and walks the whole time axis, keeping states in
 registers, so a sequence is read once and written once. Addresses use plain
 pointer arithmetic with masks (``tl.make_block_ptr`` is gone in Triton
-3.9); sequence pointers advance by ``NCL`` per step, which keeps 64-bit
-address arithmetic without 64-bit index math in the loop.
+3.9); step ``t`` of a sequence starts at ``t * NCL`` computed in int64, so
+``T * NCL`` may exceed 2**31.
 
 Kernel calling conventions (``T`` and ``NCL`` runtime ints, then the
 constexpr ``BLOCK_NCL``):
@@ -19,19 +19,23 @@ constexpr ``BLOCK_NCL``):
   *grad_input_seqs, *grad_init_states)`` with ``saved_args`` given by
   :func:`backward_saved_args`.
 
-Values are computed in fp32 and stored in each pointer's element type.
+Values are computed in fp32 and stored in each pointer's element type
+through the step module's ``flexsn_to_storage`` helper (round to nearest
+even; a plain ``.to(tl.bfloat16)`` truncates under Triton's interpreter).
 States are rounded to their storage type after every step so the kernels
 follow the same recurrence as a PyTorch loop in that dtype.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any, Literal, Sequence
 
 from flexsn_trace import FlexSNInfo
 
 from .cache import compile_triton_code_str
+from .lowering import STORAGE_CAST
 
 __all__ = [
     "SavedArg",
@@ -51,13 +55,8 @@ SavedArg = tuple[Literal["input", "return", "init_state"], int]
 _JIT = '@triton.jit(do_not_specialize=["T"])'
 
 
-def backward_saved_args(info: FlexSNInfo) -> list[SavedArg]:
-    """Tensors the backward kernel takes for the saved values, in order.
-
-    ``("input", i)``: input sequence ``i``; ``("return", k)``: forward
-    kernel return ``k`` (a sequence); ``("init_state", j)``: initial state
-    ``j`` (needed when a saved value is the state before a step).
-    """
+@functools.lru_cache(maxsize=256)
+def _backward_saved_args(info: FlexSNInfo) -> tuple[SavedArg, ...]:
     out: list[SavedArg] = []
     for src in info.saved_sources:
         if src.kind == "input":
@@ -69,7 +68,17 @@ def backward_saved_args(info: FlexSNInfo) -> list[SavedArg]:
         for item in need:
             if item not in out:
                 out.append(item)
-    return out
+    return tuple(out)
+
+
+def backward_saved_args(info: FlexSNInfo) -> list[SavedArg]:
+    """Tensors the backward kernel takes for the saved values, in order.
+
+    ``("input", i)``: input sequence ``i``; ``("return", k)``: forward
+    kernel return ``k`` (a sequence); ``("init_state", j)``: initial state
+    ``j`` (needed when a saved value is the state before a step).
+    """
+    return list(_backward_saved_args(info))
 
 
 def _strip_header(step_code: str) -> str:
@@ -91,16 +100,22 @@ def _prologue(params: Sequence[str], name: str) -> list[str]:
     ]
 
 
-def _load(ptr: str, extra: str = "") -> str:
-    return f"tl.load({ptr}{extra} + offs, mask=mask, other=0.0).to(tl.float32)"
+def _prefetch() -> bool:
+    return os.environ.get("FLEXSN_PREFETCH", "1") != "0"
 
 
-def _store(ptr: str, value: str) -> str:
-    return f"tl.store({ptr} + offs, ({value}).to({ptr}.dtype.element_ty), mask=mask)"
+def _load(ptr: str) -> str:
+    """Load a per-step tensor (an initial state or a final-state gradient)."""
+    return f"tl.load({ptr} + offs, mask=mask, other=0.0).to(tl.float32)"
+
+
+def _store(ptr: str, value: str, seq: bool = True) -> str:
+    at = f"{ptr} + base" if seq else ptr
+    return f"tl.store({at} + offs, {STORAGE_CAST}({value}, {ptr}.dtype.element_ty), mask=mask)"
 
 
 def _rounded(value: str, ptr: str) -> str:
-    return f"({value}).to({ptr}.dtype.element_ty).to(tl.float32)"
+    return f"{STORAGE_CAST}({value}, {ptr}.dtype.element_ty).to(tl.float32)"
 
 
 def _step_call(step_name: str, args: Sequence[str], n_ret: int) -> tuple[str, list[str]]:
@@ -109,41 +124,36 @@ def _step_call(step_name: str, args: Sequence[str], n_ret: int) -> tuple[str, li
     return f"        {lhs} = {step_name}({', '.join(args)})", rets
 
 
-def _prefetch_enabled() -> bool:
-    return os.environ.get("FLEXSN_PREFETCH", "1") != "0"
+def _seq_load(ptr: str, time: str, shift: int) -> str:
+    at = f"({time}) - 1" if shift == -1 else time
+    # block-shaped validity: the interpreter cannot mask with a scalar
+    valid = f"mask & ((offs * 0 + ({at})) >= 0) & ((offs * 0 + ({at})) < T)"
+    return f"tl.load({ptr} + tl.cast({at}, tl.int64) * NCL + offs, mask={valid}, other=0.0).to(tl.float32)"
 
 
-class _Loop:
-    """Emit the forward-time loop body that reads sequences.
+def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse: bool) -> None:
+    """Open the time loop and load this step's sequence values.
 
-    With prefetch on, step ``t + 1``'s inputs are loaded before step ``t``
-    is computed and stored, so each program keeps a load in flight while
-    it works (the state recurrence serializes everything else).
+    ``loads`` holds ``(variable, pointer, shift)``: ``variable`` gets the
+    sequence at step ``t + shift`` (``shift`` 0 or -1; out-of-range steps
+    read 0). Inside the loop ``t`` is the step and ``base = t * NCL``
+    (int64). With prefetch, step ``t``'s values were loaded during the
+    previous iteration, so each program has loads in flight while it
+    computes: the state recurrence serializes everything else, and heavy
+    steps (backward graphs) would otherwise add their latency to the
+    memory latency of every step.
     """
-
-    def __init__(self, lines: list[str], seqs: Sequence[str], prefetch: bool) -> None:
-        self.lines, self.seqs, self.prefetch = lines, list(seqs), prefetch
-
-    def begin(self) -> list[str]:
-        names = [f"in{i}" for i in range(len(self.seqs))]
-        if self.prefetch:
-            self.lines += [f"    nx{i} = {_load(p)}" for i, p in enumerate(self.seqs)]
-            self.lines.append("    for t in range(T):")
-            self.lines += [f"        in{i} = nx{i}" for i in range(len(self.seqs))]
-            self.lines += [f"        {p} += NCL" for p in self.seqs]
-            self.lines.append("        has_next = (offs * 0 + (t + 1)) < T")
-            self.lines += [
-                f"        nx{i} = tl.load({p} + offs, mask=mask & has_next, other=0.0).to(tl.float32)"
-                for i, p in enumerate(self.seqs)
-            ]
-        else:
-            self.lines.append("    for t in range(T):")
-            self.lines += [f"        in{i} = {_load(p)}" for i, p in enumerate(self.seqs)]
-        return names
-
-    def advance(self, outputs: Sequence[str]) -> None:
-        moved = list(outputs) if self.prefetch else [*self.seqs, *outputs]
-        self.lines += [f"        {p} += NCL" for p in moved]
+    first, nxt = ("T - 1", "t - 1") if reverse else ("0", "t + 1")
+    if _prefetch():
+        lines += [f"    nx_{var} = {_seq_load(ptr, first, shift)}" for var, ptr, shift in loads]
+    lines.append("    for i in range(T):")
+    lines.append("        t = T - 1 - i" if reverse else "        t = i")
+    lines.append("        base = tl.cast(t, tl.int64) * NCL")
+    if _prefetch():
+        lines += [f"        {var} = nx_{var}" for var, _, _ in loads]
+        lines += [f"        nx_{var} = {_seq_load(ptr, nxt, shift)}" for var, ptr, shift in loads]
+    else:
+        lines += [f"        {var} = {_seq_load(ptr, 't', shift)}" for var, ptr, shift in loads]
 
 
 def render_inference_kernel(
@@ -181,8 +191,8 @@ def render_inference_kernel(
     name = "flexsn_inference_final_state_kernel" if final_state_only else "flexsn_inference_kernel"
     lines = _prologue([*xs, *s0, *ys, *so], name)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
-    loop = _Loop(lines, xs, _prefetch_enabled())
-    ins = loop.begin()
+    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
+    ins = [f"in{i}" for i in range(num_inputs)]
     call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(num_states)]], num_outputs + num_states)
     lines.append(call)
     lines += [f"        {_store(p, rets[k])}" for k, p in enumerate(ys)]
@@ -190,9 +200,8 @@ def render_inference_kernel(
         lines.append(f"        st{j} = {_rounded(rets[num_outputs + j], p)}")
         if not final_state_only:
             lines.append(f"        {_store(p, f'st{j}')}")
-    loop.advance([*ys] + ([] if final_state_only else so))
     if final_state_only:
-        lines += [f"    {_store(p, f'st{j}')}" for j, p in enumerate(so)]
+        lines += [f"    {_store(p, f'st{j}', False)}" for j, p in enumerate(so)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 
@@ -203,9 +212,14 @@ def final_state_forward_returns(info: FlexSNInfo) -> list[int]:
     (a saved value is that state, or the state before a step); every saved
     intermediate. The kernel then stores the final states.
     """
+    return list(_final_state_forward_returns(info))
+
+
+@functools.lru_cache(maxsize=256)
+def _final_state_forward_returns(info: FlexSNInfo) -> tuple[int, ...]:
     vis = info.num_outputs + info.num_states
-    needed = {k for kind, k in backward_saved_args(info) if kind == "return"}
-    return [k for k in range(info.num_fwd_kernel_returns) if k < info.num_outputs or k >= vis or k in needed]
+    needed = {k for kind, k in _backward_saved_args(info) if kind == "return"}
+    return tuple(k for k in range(info.num_fwd_kernel_returns) if k < info.num_outputs or k >= vis or k in needed)
 
 
 def render_forward_kernel(
@@ -239,8 +253,8 @@ def render_forward_kernel(
     name = "flexsn_forward_final_state_kernel" if final_state else "flexsn_forward_kernel"
     lines = _prologue([*xs, *s0, *ks.values(), *sf], name)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
-    loop = _Loop(lines, xs, _prefetch_enabled())
-    ins = loop.begin()
+    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
+    ins = [f"in{i}" for i in range(info.num_inputs)]
     call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(info.num_states)]], n_ret)
     lines.append(call)
     for j in range(info.num_states):
@@ -255,8 +269,7 @@ def render_forward_kernel(
         else:
             r = info.fwd_core_returns.index(info.fwd_kernel_returns[k], visible)
             lines.append(f"        {_store(p, rets[r])}")
-    loop.advance(list(ks.values()))
-    lines += [f"    {_store(p, f'st{j}')}" for j, p in enumerate(sf)]
+    lines += [f"    {_store(p, f'st{j}', False)}" for j, p in enumerate(sf)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 
@@ -299,9 +312,6 @@ def render_backward_kernel(
     g0 = [f"g0_{j}" for j in range(info.num_states)]
     name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
     lines = _prologue([*gy, *gs, *sv, *gx, *g0], name)
-    seq_ptrs = [*gy, *([] if final_state else gs), *[p for p, (kind, _) in zip(sv, saved) if kind != "init_state"], *gx]
-    lines.append("    last = (T - 1).to(tl.int64) * NCL")
-    lines += [f"    {p} += last" for p in seq_ptrs]
     if final_state:
         lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
     else:
@@ -309,37 +319,36 @@ def render_backward_kernel(
     for (kind, idx), p in zip(saved, sv):
         if kind == "init_state":
             lines.append(f"    init{idx} = {_load(p)}")
-    lines.append("    for i in range(T):")
-    if any(src.kind == "prev_state" for src in info.saved_sources):
-        # a block-shaped predicate: the interpreter cannot mask with a scalar
-        lines.append("        has_prev = (offs * 0 + (T - 1 - i)) > 0")
+    loads: list[tuple[str, str, int]] = []
     step_args: list[str] = []
+    post: list[str] = []
     for s, src in enumerate(info.saved_sources):
-        if src.kind == "input":
-            expr = _load(sv[saved.index(("input", src.index))])
-        elif src.kind == "return":
-            expr = _load(sv[saved.index(("return", src.index))])
-        else:
+        if src.kind == "prev_state":
             seq = sv[saved.index(("return", info.num_outputs + src.index))]
-            prev = f"tl.load({seq} - NCL + offs, mask=mask & has_prev, other=0.0).to(tl.float32)"
-            expr = f"tl.where(has_prev, {prev}, init{src.index})"
-        lines.append(f"        saved{s} = {expr}")
+            loads.append((f"prev{s}", seq, -1))
+            post.append(f"        saved{s} = tl.where((offs * 0 + t) > 0, prev{s}, init{src.index})")
+        else:
+            loads.append((f"saved{s}", sv[saved.index((src.kind, src.index))], 0))
         step_args.append(f"saved{s}")
     for k in range(info.num_outputs):
         if tangent_mask[k]:
-            lines.append(f"        tan_y{k} = {_load(gy[k])}")
+            loads.append((f"tan_y{k}", gy[k], 0))
             step_args.append(f"tan_y{k}")
     for j in range(info.num_states):
         if tangent_mask[info.num_outputs + j]:
-            tan = f"carry{j}" if final_state else f"{_load(gs[j])} + carry{j}"
-            lines.append(f"        tan_s{j} = {tan}")
+            if final_state:
+                post.append(f"        tan_s{j} = carry{j}")
+            else:
+                loads.append((f"gseq{j}", gs[j], 0))
+                post.append(f"        tan_s{j} = gseq{j} + carry{j}")
             step_args.append(f"tan_s{j}")
+    _time_loop(lines, loads, reverse=True)
+    lines += post
     call, rets = _step_call(step_name, step_args, info.num_inputs + info.num_states)
     lines.append(call)
     lines += [f"        {_store(p, rets[i])}" for i, p in enumerate(gx)]
     lines += [f"        carry{j} = {rets[info.num_inputs + j]}" for j in range(info.num_states)]
-    lines += [f"        {p} -= NCL" for p in seq_ptrs]
-    lines += [f"    {_store(p, f'carry{j}')}" for j, p in enumerate(g0)]
+    lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 

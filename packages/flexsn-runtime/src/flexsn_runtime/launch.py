@@ -73,7 +73,7 @@ class ScanKernel:
     kind: str
     final_state: "ScanKernel | None" = None
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
-    _configs: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+    _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def jit_function(self) -> Any:
@@ -90,12 +90,20 @@ class ScanKernel:
         if ref.device.type != "cuda" or interpreter_enabled():
             # The interpreter pays per program, not per element: few, wide programs.
             return {"BLOCK_NCL": min(max(_next_pow2(ncl), 16), 8192), "num_warps": 4}
-        key = f"{torch.cuda.get_device_name(ref.device)}|{ref.dtype}|{self.kind}|b{ncl_bucket(ncl)}"
-        cfg = self._configs.get(key)
+        fast_key = (ref.device.index, ref.dtype, ncl_bucket(ncl))
+        cfg = self._fast.get(fast_key)
         if cfg is None:
-            cfg = load_launch_config(self.code, key) or self._default_cuda_config(ncl)
-            self._configs[key] = cfg
+            key = self._config_key(ref, ncl)
+            cfg = load_launch_config(self.code, key)
+            if cfg is None:
+                cfg = self._default_cuda_config(ncl)
+                # persisted so a warm start reuses the configuration without deciding again
+                store_launch_config(self.code, key, cfg)
+            self._fast[fast_key] = cfg
         return cfg
+
+    def _config_key(self, ref: torch.Tensor, ncl: int) -> str:
+        return f"{torch.cuda.get_device_name(ref.device)}|{ref.dtype}|{self.kind}|b{ncl_bucket(ncl)}"
 
     def _default_cuda_config(self, ncl: int) -> dict[str, int]:
         block = 1024 if ncl >= (1 << 16) else max(128, min(1024, _next_pow2(ncl)))
@@ -103,9 +111,8 @@ class ScanKernel:
 
     def persist_config(self, ref: torch.Tensor, ncl: int, config: dict[str, int]) -> None:
         """Store ``config`` as the launch configuration for ``ref``'s device/dtype and NCL bucket."""
-        key = f"{torch.cuda.get_device_name(ref.device)}|{ref.dtype}|{self.kind}|b{ncl_bucket(ncl)}"
-        self._configs[key] = dict(config)
-        store_launch_config(self.code, key, config)
+        self._fast[(ref.device.index, ref.dtype, ncl_bucket(ncl))] = dict(config)
+        store_launch_config(self.code, self._config_key(ref, ncl), config)
 
     def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
@@ -122,8 +129,12 @@ class ScanKernel:
         grid = (triton.cdiv(ncl, block),)
         fn = self.jit_function()
         if ref.device.type == "cuda":
-            with torch.cuda.device(ref.device):
+            if ref.device.index is None or ref.device.index == torch.cuda.current_device():
                 fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
+            else:
+                # Triton launches on the current device's stream
+                with torch.cuda.device(ref.device):
+                    fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
         else:
             # The interpreter evaluates both sides of tl.where with NumPy; the
             # unselected side may divide by zero, which is not an error here.
