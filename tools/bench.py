@@ -82,6 +82,8 @@ RATIO_TARGETS: tuple[tuple[str, int, float], ...] = (
 )
 #: neuron -> (cold seconds, warm seconds) limits for construction-to-first-result.
 STARTUP_TARGETS: dict[str, tuple[float, float]] = {"lif": (3.0, 1.0), "2x2": (5.0, 1.0)}
+#: assumed seconds for a first torch.compile of a case (before one was measured), for the time budget.
+COMPILE_GUESS_S = 20.0
 #: extra [T, NCL] units tolerated above "one saved tensor per state sequence".
 MEMORY_SLACK_UNITS = 0.05
 
@@ -554,6 +556,7 @@ def measure_memory(impl_fn: ImplFn, xs: list[Tensor], grads: list[Tensor], neuro
         "state_seqs": neuron.ns,
         "target_saved_units": neuron.ns,
         "pass": bool(saved <= neuron.ns + MEMORY_SLACK_UNITS),
+        "ideal_peak_units": neuron.no + neuron.ns + neuron.ni,  # outputs + saved states + input grads
     }
 
 
@@ -620,12 +623,11 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
         return row
     if impl == "compile":
         prev = [(t, s) for (c, d, t), s in b.compile_s.items() if c == case and t < T]
-        if prev:
-            t_prev, s_prev = max(prev)
-            predicted = s_prev * T / t_prev
-            if b.elapsed() + predicted > opts.budget_s:
-                row.update(status="skipped", note=f"time budget: compile predicted {predicted:.0f} s")
-                return row
+        t_prev, s_prev = max(prev) if prev else (4, COMPILE_GUESS_S)
+        predicted = s_prev * max(1.0, T / t_prev)
+        if b.elapsed() + predicted > opts.budget_s:
+            row.update(status="skipped", note=f"time budget: compile predicted {predicted:.0f} s, {opts.budget_s - b.elapsed():.0f} s left")
+            return row
     if b.elapsed() > opts.budget_s:
         row.update(status="skipped", note=f"time budget {opts.budget_s:.0f} s used up")
         return row
@@ -723,9 +725,20 @@ t0 = time.perf_counter()
 sys.path.insert(0, {tools!r})
 import torch
 import bench
+bench.import_flexsn()
 t1 = time.perf_counter()
 print(json.dumps(bench.startup_child({neuron!r}, {device!r}, {api!r}, {surrogate!r}, t1 - t0)), flush=True)
 """
+
+
+def import_flexsn() -> None:
+    """Import the FlexSN packages (and Triton) so construction timings do not include imports."""
+    import flexsn_runtime  # noqa: F401
+
+    try:
+        import flexsn_nn  # noqa: F401
+    except Exception:
+        pass
 
 
 def startup_child(neuron_name: str, device_name: str, api: str, surrogate: str, import_s: float) -> dict[str, Any]:
@@ -887,12 +900,13 @@ def memory_table(b: Bench) -> str:
     rows = [r for r in b.results if r.get("memory")]
     if not rows:
         return "memory: not measured (needs CUDA)"
-    lines = ["MEMORY of one training step, in [T, NCL] tensors (inputs and output grads excluded)",
-             f"{'case':<13} {'dt':<4} {'T':>3} {'impl':<8} {'saved':>6} {'held@fwd':>8} {'peak':>6} {'io':>3} {'states':>6}"]
+    lines = ["MEMORY of one training step in [T, NCL] tensors (inputs, output grads excluded; saved = held after "
+             "forward - outputs - final states, target <= states; ideal peak = outputs + states + input grads)",
+             f"{'case':<13} {'dt':<4} {'T':>3} {'impl':<8} {'saved':>6} {'held@fwd':>8} {'peak':>6} {'ideal':>5} {'io':>3} {'states':>6}"]
     for r in sorted(rows, key=lambda r: (r["case"], r["dtype"], r["T"], r["impl"])):
         m = r["memory"]
         lines.append(f"{r['case']:<13} {r['dtype']:<4} {r['T']:>3} {r['impl']:<8} {m['saved_units']:>6.2f} "
-                     f"{m['held_after_forward_units']:>8.2f} {m['peak_units']:>6.2f} {m['io_tensors']:>3} {m['state_seqs']:>6}")
+                     f"{m['held_after_forward_units']:>8.2f} {m['peak_units']:>6.2f} {m['ideal_peak_units']:>5} {m['io_tensors']:>3} {m['state_seqs']:>6}")
     return "\n".join(lines)
 
 
@@ -975,17 +989,18 @@ def plot(b: Bench) -> Path | None:
 
 
 class Progress:
-    """tqdm when installed, else one printed line per step."""
+    """tqdm when installed and stderr is a terminal, else one printed line per step."""
 
     def __init__(self, total: int, desc: str) -> None:
         self.total, self.n, self.desc = total, 0, desc
         self.bar: Any = None
-        try:
-            from tqdm import tqdm
+        if sys.stderr.isatty():  # a captured log gets plain lines, not carriage-return redraws
+            try:
+                from tqdm import tqdm
 
-            self.bar = tqdm(total=total, desc=desc, file=sys.stderr, mininterval=0.5 if sys.stderr.isatty() else 15.0, dynamic_ncols=True)
-        except Exception:
-            self.bar = None
+                self.bar = tqdm(total=total, desc=desc, file=sys.stderr, dynamic_ncols=True)
+            except Exception:
+                self.bar = None
 
     def step(self, label: str, result: str = "") -> None:
         """Mark one item done."""
@@ -1019,12 +1034,12 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     p.add_argument("--no-startup", action="store_true", help="skip the fresh-process startup measurements")
     p.add_argument("--quick", action="store_true", help="T 8 32 and shorter timing unless given")
     p.add_argument("--max-gb", type=float, default=None, help="skip a measurement whose memory estimate exceeds this (default 85%% of the GPU, 8 on CPU)")
-    p.add_argument("--budget-s", type=float, default=540.0, help="wall-clock budget; later measurements (compile last) are skipped once used (default 540)")
+    p.add_argument("--budget-s", type=float, default=480.0, help="wall-clock budget; measurements that would exceed it (compile runs last) are skipped (default 480)")
     p.add_argument("--device", default=None, help="cuda (default when available) or cpu")
     p.add_argument("--api", choices=["auto", "nn", "kernel"], default="auto", help="triton impl through flexsn_nn.FlexSN (auto: when it works) or FlexSNKernel")
     p.add_argument("--surrogate", choices=["auto", "nn", "own"], default="auto", help="spike surrogate: flexsn_nn.surrogate.Sigmoid or the built-in one")
     p.add_argument("--rotate-mb", type=float, default=512.0, help="rotate up to 3 input sets while they fit in this many MB (default 512)")
-    p.add_argument("--startup-timeout-s", type=float, default=300.0, help="limit for each fresh startup process")
+    p.add_argument("--startup-timeout-s", type=float, default=120.0, help="limit for each fresh startup process")
     p.add_argument("--startup-neurons", nargs="+", choices=sorted(NEURONS), default=None,
                    help="neurons whose startup is measured (default: those of --cases)")
     a = p.parse_args(argv)
