@@ -46,10 +46,12 @@ import math
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import zlib
@@ -412,6 +414,7 @@ class Options:
     rotate_mb: float
     startup_timeout_s: float
     startup_neurons: list[str]
+    deadline_s: float
 
 
 @dataclass
@@ -443,8 +446,10 @@ class Bench:
             "targets": evaluate_targets(self),
         }
 
-    def save(self) -> None:
-        """Write ``bench.json`` atomically."""
+    def save(self, final: bool = False) -> None:
+        """Write ``bench.json`` atomically (after an early stop began, only :func:`finish` writes)."""
+        if _stopping.is_set() and not final:
+            return
         path = self.opts.out / "bench.json"
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1, default=str), encoding="utf-8")
@@ -609,7 +614,7 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
     row: dict[str, Any] = {
         "case": case, "neuron": neuron.name, "mode": "training" if training else "inference",
         "dtype": dtype_name, "T": T, "ncl": opts.ncl, "impl": impl,
-        "ms": None, "copy_ratio": None, "status": "ok", "note": "",
+        "ms": None, "copy_ratio": None, "status": "running", "note": "",
     }
     b.results = [r for r in b.results if not (r["case"] == case and r["dtype"] == dtype_name and r["T"] == T and r["impl"] == impl)]
     b.results.append(row)
@@ -624,7 +629,7 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
     if impl == "compile":
         prev = [(t, s) for (c, d, t), s in b.compile_s.items() if c == case and t < T]
         t_prev, s_prev = max(prev) if prev else (4, COMPILE_GUESS_S)
-        predicted = s_prev * max(1.0, T / t_prev)
+        predicted = s_prev * max(1.0, T / t_prev) ** 1.2
         if b.elapsed() + predicted > opts.budget_s:
             row.update(status="skipped", note=f"time budget: compile predicted {predicted:.0f} s, {opts.budget_s - b.elapsed():.0f} s left")
             return row
@@ -639,7 +644,7 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
             if clone is None:
                 row.update(status="skipped", note="clone does not fit --max-gb")
                 return row
-            row.update(ms=clone, copy_ratio=1.0)
+            row.update(ms=clone, copy_ratio=1.0, status="ok")
             return row
         if impl == "triton":
             timpl = get_triton_impl(b, neuron)
@@ -672,11 +677,15 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
         row["rotations"] = K
         if training and opts.device.type == "cuda":
             row["memory"] = measure_memory(impl_fn, sets[0], grads[0], neuron, T, opts.ncl, opts.device)
+        if row["status"] == "running":  # not "cut" by an early stop meanwhile
+            row["status"] = "ok"
     except torch.cuda.OutOfMemoryError as exc:
-        row.update(status="oom", note=str(exc).splitlines()[0][:200])
+        if row["status"] == "running":
+            row.update(status="oom", note=str(exc).splitlines()[0][:200])
     except Exception as exc:  # noqa: BLE001 - one failure must not end the run
-        row.update(status="error", note=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300])
-        traceback.print_exc(limit=4)
+        if row["status"] == "running":
+            row.update(status="error", note=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300])
+            traceback.print_exc(limit=4)
     finally:
         del sets, grads
         _free(opts.device)
@@ -850,7 +859,7 @@ def _cell(r: dict[str, Any] | None, compact: bool) -> str:
     if r is None:
         return "-"
     if r["status"] != "ok":
-        return str(r["status"])
+        return "cut" if r["status"] == "running" else str(r["status"])
     ratio = r.get("copy_ratio")
     rs = "-" if ratio is None else (f"{ratio:.2f}" if ratio >= 0.01 else f"{ratio:.1e}")
     flag = "!" if "FALLBACK" in r.get("note", "") else ""
@@ -871,7 +880,7 @@ def results_table(b: Bench, compact: bool) -> str:
     impls = [i for i in b.opts.impls if i != "clone"]
     lines: list[str] = []
     if compact:
-        w = 13
+        w = 15
         short = {"lif-inference": "lif-inf", "lif-training": "lif-train", "2x2-inference": "2x2-inf", "2x2-training": "2x2-train"}
         lines.append("COMPACT copy ratio @ ms  (ratio = clone ms / impl ms; ! = eager fallback)")
         lines.append(f"{'case':<9} {'dt':<4} {'T':>3} {'clone ms':>8} | " + " | ".join(f"{i:<{w}}" for i in impls))
@@ -974,7 +983,8 @@ def plot(b: Bench) -> Path | None:
         ax.set_xlabel("T")
         ax.set_ylabel("copy ratio (clone ms / impl ms)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(cases):]:
         ax.axis("off")
     fig.suptitle("FlexSN benchmark: copy ratio vs T (red bars: targets)", fontsize=10)
@@ -1035,6 +1045,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     p.add_argument("--quick", action="store_true", help="T 8 32 and shorter timing unless given")
     p.add_argument("--max-gb", type=float, default=None, help="skip a measurement whose memory estimate exceeds this (default 85%% of the GPU, 8 on CPU)")
     p.add_argument("--budget-s", type=float, default=480.0, help="wall-clock budget; measurements that would exceed it (compile runs last) are skipped (default 480)")
+    p.add_argument("--deadline-s", type=float, default=570.0,
+                   help="hard stop: report what was measured and exit at this many seconds (0: never; default 570)")
     p.add_argument("--device", default=None, help="cuda (default when available) or cpu")
     p.add_argument("--api", choices=["auto", "nn", "kernel"], default="auto", help="triton impl through flexsn_nn.FlexSN (auto: when it works) or FlexSNKernel")
     p.add_argument("--surrogate", choices=["auto", "nn", "own"], default="auto", help="spike surrogate: flexsn_nn.surrogate.Sigmoid or the built-in one")
@@ -1052,7 +1064,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     return Options(T=sorted(set(T)), ncl=a.ncl, dtypes=a.dtypes, impls=a.impls, cases=a.cases, warmup=warmup, rep=rep,
                    out=a.out, startup=not a.no_startup, max_gb=a.max_gb, budget_s=a.budget_s, device=device,
                    api=a.api, surrogate=a.surrogate, rotate_mb=a.rotate_mb, startup_timeout_s=a.startup_timeout_s,
-                   startup_neurons=a.startup_neurons or list(dict.fromkeys(case_parts(c)[0].name for c in a.cases)))
+                   deadline_s=a.deadline_s, startup_neurons=a.startup_neurons or list(dict.fromkeys(case_parts(c)[0].name for c in a.cases)))
 
 
 def _meta(opts: Options) -> dict[str, Any]:
@@ -1087,6 +1099,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     meta = _meta(opts)
     meta["surrogate"] = set_surrogate(opts.surrogate)
     b = Bench(opts, meta)
+    _install_stoppers(b)
     print(f"FlexSN bench on {meta['device_name']} ({opts.device}), torch {meta['torch']}, triton {meta['triton']}, "
           f"NCL={opts.ncl:,}, T={opts.T}, dtypes={opts.dtypes}, surrogate={meta['surrogate']}", flush=True)
 
@@ -1106,6 +1119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     checked: set[tuple[str, str]] = set()
     try:
         for case, d, T, impl in plan:
+            _park_if_stopping()
             neuron, _ = case_parts(case)
             if impl == "triton" and (neuron.name, d) not in checked:
                 checked.add((neuron.name, d))
@@ -1115,23 +1129,84 @@ def main(argv: Sequence[str] | None = None) -> int:
             prog.step(f"{case} {d} T={T} {impl}", _cell(r, True))
             if r["status"] not in ("ok",):
                 print(f"  {case} {d} T={T} {impl}: {r['status']} {r['note']}", flush=True)
-    finally:
+    except BaseException as exc:
         prog.close()
-        b.save()
-        png = plot(b)
-    print()
-    print(results_table(b, compact=False))
-    print()
-    print(memory_table(b))
-    print()
-    print(startup_table(b))
-    print()
-    print(f"wrote {opts.out / 'bench.json'}" + (f" and {png}" if png else "") + f" in {b.elapsed():.0f} s")
-    print()
-    print(results_table(b, compact=True))
-    print()
-    print(targets_table(b), flush=True)
+        finish(b, f"{type(exc).__name__}")
+        raise
+    prog.close()
+    finish(b)
     return 0
+
+
+_FINISH_LOCK = threading.Lock()
+_finished = False
+_stopping = threading.Event()
+
+
+def _park_if_stopping() -> None:
+    """Once an early stop has begun, the main thread waits here for the process to exit."""
+    while _stopping.is_set() and threading.current_thread() is threading.main_thread():
+        time.sleep(3600)
+
+
+def finish(b: Bench, why: str = "") -> None:
+    """Save JSON and PNG, then print the tables (compact ones last); runs once per process.
+
+    Called at the normal end, or early (``why``) by the ``--deadline-s``
+    watchdog or on SIGTERM, in which case an unfinished measurement is
+    marked ``cut``.
+    """
+    global _finished
+    if why:
+        _stopping.set()
+    with _FINISH_LOCK:
+        if _finished:
+            return
+        _finished = True
+        for r in list(b.results):
+            if r["status"] == "running":
+                r.update(status="cut", note=f"run stopped early: {why}")
+        if why:
+            print(f"\nSTOPPING EARLY ({why}) after {b.elapsed():.0f} s; reporting what was measured", flush=True)
+        png: Path | None = None
+        try:
+            b.save(final=True)
+            png = plot(b)
+        except Exception as exc:  # noqa: BLE001 - still print the tables
+            print(f"note: could not write results ({type(exc).__name__}: {exc})", flush=True)
+        opts = b.opts
+        print()
+        print(results_table(b, compact=False))
+        print()
+        print(memory_table(b))
+        print()
+        print(startup_table(b))
+        print()
+        print(f"wrote {opts.out / 'bench.json'}" + (f" and {png}" if png else "") + f" in {b.elapsed():.0f} s")
+        print()
+        print(results_table(b, compact=True))
+        print()
+        print(targets_table(b), flush=True)
+        sys.stderr.flush()
+
+
+def _install_stoppers(b: Bench) -> None:
+    """Report and exit at ``--deadline-s`` (watchdog thread) or on SIGTERM, whatever is running."""
+
+    def stop(why: str) -> None:
+        try:
+            finish(b, why)
+        finally:
+            os._exit(0)
+
+    if b.opts.deadline_s > 0:
+        timer = threading.Timer(max(0.0, b.opts.deadline_s - b.elapsed()), stop, args=(f"--deadline-s {b.opts.deadline_s:.0f}",))
+        timer.daemon = True
+        timer.start()
+    try:
+        signal.signal(signal.SIGTERM, lambda signum, frame: stop("SIGTERM"))
+    except ValueError:  # not the main thread (e.g. imported and called from a worker)
+        pass
 
 
 if __name__ == "__main__":
