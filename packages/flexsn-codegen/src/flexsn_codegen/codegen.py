@@ -10,11 +10,26 @@ from typing import Any
 import torch
 from torch import fx
 
-from .lowering import VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
+from .lowering import STORAGE_CAST, VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
 
 __all__ = ["check_graph_supported", "generate_step_body", "generate_triton_code_str", "sanitize_name"]
 
-_HEADER = "import triton\nimport triton.language as tl\n"
+_HEADER = f'''import triton
+import triton.language as tl
+
+
+@triton.jit
+def {STORAGE_CAST}(x, dtype: tl.constexpr):
+    # fp32 -> storage dtype, rounding to nearest even. bfloat16 is rounded by
+    # hand: Triton's interpreter truncates fp32 -> bfloat16 casts (and turns
+    # int1 into denormals) while compiled code rounds.
+    x = x.to(tl.float32)
+    if dtype == tl.bfloat16:
+        bits = x.to(tl.int32, bitcast=True)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
+        x = tl.where(x != x, x, bits.to(tl.float32, bitcast=True))
+    return x.to(dtype)
+'''
 
 
 def sanitize_name(name: str) -> str:
@@ -77,6 +92,7 @@ def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str]
             shape to broadcast to).
     """
     names: dict[fx.Node, str] = {}
+    multi: dict[fx.Node, tuple[str, ...]] = {}
     consts: dict[fx.Node, object] = {}
     lines: list[str] = []
     args: list[str] = []
@@ -107,7 +123,11 @@ def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str]
             raise UnsupportedOpError(f"{node.op} '{node.target}'")
         target = node.target
         if target is operator.getitem:
-            raise UnsupportedOpError("operator.getitem", "multi-output ops are not elementwise")
+            src, index = node.args[0], node.args[1]
+            if isinstance(src, fx.Node) and src in multi and isinstance(index, int) and 0 <= index < len(multi[src]):
+                names[node] = multi[src][index]
+                continue
+            raise UnsupportedOpError("operator.getitem", "only results of lowered multi-output elementwise ops can be indexed")
         packet = getattr(getattr(target, "_overloadpacket", None), "__name__", "")
         out = _meta(node)
         if packet in VIEW_OPS:
@@ -126,16 +146,25 @@ def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str]
                 f"aten.{packet}", "reorders or broadcasts elements; only elementwise step functions are supported"
             )
         display, lower = lowering_for(target)
-        ctx = Ctx(like, display, out.dtype if out is not None else None)
+        name = f"v_{sanitize_name(node.name)}"
+        vals = node.meta.get("val", node.meta.get("example_value"))
+        if isinstance(vals, (list, tuple)) and vals and isinstance(vals[0], torch.Tensor):
+            out = vals[0]
+        ctx = Ctx(like, display, out.dtype if out is not None else None, prefix=f"{name}_t")
         if out is not None and out.is_complex():
             raise UnsupportedOpError(display, "complex tensors are not supported")
         try:
             expr = lower(ctx, fmt(node.args), {k: fmt(v) for k, v in node.kwargs.items()})
         except UnsupportedOpError:
             raise
-        except (TypeError, IndexError, KeyError, ValueError) as exc:
+        except (TypeError, IndexError, KeyError, ValueError, AssertionError) as exc:
             raise UnsupportedOpError(display, f"unsupported arguments {node.args!r} {node.kwargs!r} ({exc})") from exc
-        name = f"v_{sanitize_name(node.name)}"
+        lines.extend(f"{indent}{tmp} = {value}" for tmp, value in ctx.pre)
+        if isinstance(expr, tuple):
+            multi[node] = tuple(f"{name}_{i}" for i in range(len(expr)))
+            for part, e in zip(multi[node], expr):
+                lines.append(f"{indent}{part} = {e}  # {display}")
+            continue
         names[node] = name
         lines.append(f"{indent}{name} = {expr}  # {display}")
 
@@ -174,10 +203,13 @@ def generate_triton_code_str(graph: fx.Graph, fn_name: str, verbose: bool = Fals
 
     Returns:
         ``(code, name)``: ``code`` is a complete module (it imports
-        ``triton`` and ``triton.language as tl``) defining one
+        ``triton`` and ``triton.language as tl``) defining the
         ``@triton.jit`` function ``name`` that takes the graph's placeholders
         in order, as fp32 blocks, and returns its outputs (one value for one
-        output, else a tuple).
+        output, else a tuple). The module also defines the helper
+        ``flexsn_to_storage(x, dtype)`` (fp32 to a storage dtype, rounded to
+        nearest even on every backend), which callers storing results should
+        use instead of ``x.to(dtype)``.
 
     Raises:
         UnsupportedOpError: an op has no lowering (``exc.op`` names it).
