@@ -276,8 +276,8 @@ def _check_close(a: Sequence[Tensor], b: Sequence[Tensor], n: int) -> str | None
     return None
 
 
-def _nn_impl(neuron: Neuron, device: torch.device) -> TritonImpl:
-    """``flexsn_nn.FlexSN(..., backend="triton", store_state_seqs=False)``, checked against the loop."""
+def _nn_impl(neuron: Neuron, device: torch.device, check: bool = True) -> TritonImpl:
+    """``flexsn_nn.FlexSN(..., backend="triton", store_state_seqs=False)``, checked against the loop if ``check``."""
     from flexsn_nn import FlexSN  # type: ignore[attr-defined, unused-ignore]
 
     t0 = time.perf_counter()
@@ -294,6 +294,16 @@ def _nn_impl(neuron: Neuron, device: torch.device) -> TritonImpl:
             reset()
         return _as_tuple(mod(*xs))
 
+    def uses(xs: Sequence[Tensor]) -> bool:
+        probe = getattr(mod, "uses_kernels", None)
+        if not callable(probe):
+            probe = getattr(getattr(mod, "kernel", None), "uses_kernels", None)
+        if callable(probe):
+            return bool(probe(*xs))
+        return xs[0].device.type == "cuda" or os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+
+    if not check:
+        return TritonImpl(fn, "flexsn_nn.FlexSN", uses, build_s)
     # Numerical check (forward and input gradients) against the eager loop.
     gen = torch.Generator(device="cpu").manual_seed(0)
     xs = [(torch.randn(3, 64, generator=gen) * 2).to(device).requires_grad_() for _ in range(neuron.ni)]
@@ -310,23 +320,20 @@ def _nn_impl(neuron: Neuron, device: torch.device) -> TritonImpl:
     why = _check_close([x.grad for x in xs if x.grad is not None], [x.grad for x in xr if x.grad is not None], neuron.ni)
     if why:
         raise RuntimeError("gradients: " + why)
-    def uses(xs: Sequence[Tensor]) -> bool:
-        probe = getattr(mod, "uses_kernels", None)
-        if not callable(probe):
-            probe = getattr(getattr(mod, "kernel", None), "uses_kernels", None)
-        if callable(probe):
-            return bool(probe(*xs))
-        return xs[0].device.type == "cuda" or os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
-
     return TritonImpl(fn, "flexsn_nn.FlexSN", uses, build_s)
 
 
-def make_triton_impl(neuron: Neuron, device: torch.device, api: str = "auto") -> TritonImpl:
-    """Our backend: ``flexsn_nn.FlexSN`` (api ``nn``/``auto`` when it works) else ``FlexSNKernel.final_state``."""
+def make_triton_impl(neuron: Neuron, device: torch.device, api: str = "auto", check: bool = True) -> TritonImpl:
+    """Our backend: ``flexsn_nn.FlexSN`` (api ``nn``/``auto`` when it works) else ``FlexSNKernel.final_state``.
+
+    ``check``: run ``flexsn_nn.FlexSN`` once against the torch loop
+    (forward and gradients) and fall back to ``FlexSNKernel`` if it differs
+    (off for startup timing).
+    """
     notes: list[str] = []
     if api in ("auto", "nn"):
         try:
-            impl = _nn_impl(neuron, device)
+            impl = _nn_impl(neuron, device, check)
             return impl
         except ImportError as exc:
             notes.append(f"flexsn_nn not usable ({exc}); FlexSNKernel used")
@@ -759,7 +766,7 @@ def startup_child(neuron_name: str, device_name: str, api: str, surrogate: str, 
     xs = [torch.randn(T, ncl, device=device) for _ in range(neuron.ni)]
     sync(device)  # CUDA context creation is not part of the measurement
     t0 = time.perf_counter()
-    impl = make_triton_impl(neuron, device, api)
+    impl = make_triton_impl(neuron, device, api, check=False)
     t1 = time.perf_counter()
     with torch.no_grad():
         out = impl.fn(*xs)
