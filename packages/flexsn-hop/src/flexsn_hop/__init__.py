@@ -12,7 +12,9 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   ``_final_state`` forms: the loop through PyTorch's ``scan`` / ``while_loop``
   operators, with the ``*_available`` probes;
 * :func:`register_fused_impl` and :class:`FusedScanCall`: the hook through
-  which a higher layer substitutes fused kernels for the loop.
+  which fused kernels replace the loop; :mod:`flexsn_hop.kernels` registers
+  the runtime's Triton scan kernels there by default
+  (:func:`enable_fused_kernels`, ``FLEXSN_HOP_FUSED=0`` to opt out).
 
 Importing the package registers the Dynamo support
 (:func:`dynamo_hop_available` tells whether it worked).
@@ -30,6 +32,7 @@ from .fused import (
     register_fused_impl,
     use_fused_impl,
 )
+from .kernels import enable_fused_kernels, fused_kernel_for, fused_kernels_enabled
 from .lowerable import (
     lowerable_scan,
     lowerable_scan_available,
@@ -60,7 +63,10 @@ __all__ = [
     "dynamo_hop_available",
     "eager_scan",
     "eager_scan_final_state",
+    "enable_fused_kernels",
     "flex_sn_scan",
+    "fused_kernel_for",
+    "fused_kernels_enabled",
     "get_fused_impl",
     "hop_kernels_registered",
     "install_dynamo_support",

@@ -1,0 +1,158 @@
+"""flex_sn_scan on the runtime's fused kernels (flexsn_hop.kernels).
+
+References are explicit Python loops; graphs are captured with aot_function
+so the tests can assert the scan became one custom-op node per direction,
+whatever T is.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import pytest
+import torch
+from functorch.compile import aot_function, make_boxed_func
+
+import flexsn_hop
+from flexsn_hop import flex_sn_scan
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("TRITON_INTERPRET") != "1" and not torch.cuda.is_available(),
+    reason="the fused kernels need CUDA or TRITON_INTERPRET=1",
+)
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@pytest.fixture(autouse=True)
+def _fused_kernels():  # type: ignore[no-untyped-def]
+    # conftest clears the hook around every test; these tests are about it
+    flexsn_hop.enable_fused_kernels(True)
+    yield
+    flexsn_hop.enable_fused_kernels(False)
+
+
+class _Spike(torch.autograd.Function):
+    @staticmethod
+    def forward(x: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):  # type: ignore[no-untyped-def]
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[no-untyped-def]
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(4.0 * x)
+        return g * 4.0 * s * (1.0 - s)
+
+
+def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    s = _Spike.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def loop(core, x, v):  # type: ignore[no-untyped-def]
+    ys, vs = [], []
+    for t in range(x.shape[0]):
+        y, v = core(x[t], v)
+        ys.append(y)
+        vs.append(v)
+    return torch.stack(ys), torch.stack(vs)
+
+
+def _capture(fn, *args):  # type: ignore[no-untyped-def]
+    graphs: list[torch.fx.GraphModule] = []
+
+    def keep(gm, _inputs):  # type: ignore[no-untyped-def]
+        graphs.append(gm)
+        return make_boxed_func(gm.forward)
+
+    out = aot_function(fn, fw_compiler=keep, bw_compiler=keep)(*args)
+    return out, graphs
+
+
+def _targets(gm: torch.fx.GraphModule) -> list[str]:
+    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def test_enable_and_disable() -> None:
+    assert flexsn_hop.fused_kernels_enabled()
+    flexsn_hop.enable_fused_kernels(False)
+    assert not flexsn_hop.fused_kernels_enabled() and flexsn_hop.get_fused_impl() is None
+    flexsn_hop.enable_fused_kernels(True)
+    assert flexsn_hop.get_fused_impl() is not None
+
+
+@pytest.mark.parametrize("T", [3, 11])
+def test_traced_scan_is_one_custom_op_per_direction(T: int) -> None:
+    x = (torch.randn(T, 5, 7, device=DEVICE) * 2).requires_grad_()
+    v0 = torch.randn(5, 7, device=DEVICE)
+    out, graphs = _capture(lambda a, b: flex_sn_scan(lif, 1, 1, 1, a, b), x, v0)
+    gy, gv = torch.randn_like(out[0]), torch.randn_like(out[1])
+    torch.autograd.backward(out, [gy, gv])
+    fwd, bwd = _targets(graphs[0]), _targets(graphs[1])
+    assert fwd.count("flexsn.training.default") == 1 and len(fwd) < 8, fwd
+    assert bwd.count("flexsn.backward.default") == 1 and len(bwd) < 10, bwd
+
+    xr = x.detach().clone().requires_grad_()
+    ref = loop(lif, xr, v0)
+    torch.autograd.backward(ref, [gy, gv])
+    torch.testing.assert_close(out[0], ref[0])
+    torch.testing.assert_close(out[1], ref[1], rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-5, atol=1e-5)
+
+
+def test_compiled_scan_matches_eager_forward_and_backward() -> None:
+    lin = torch.nn.Linear(6, 6).to(DEVICE)
+
+    def net(x: torch.Tensor) -> torch.Tensor:
+        s, v = flex_sn_scan(lif, 1, 1, 1, lin(x), torch.zeros(x.shape[1:], device=x.device))
+        return (s * 2).sum() + v.square().sum()
+
+    x = torch.randn(5, 3, 6, device=DEVICE)
+    torch._dynamo.reset()
+    out = torch.compile(net, fullgraph=True, backend="aot_eager")(x)
+    out.backward()
+    g = lin.weight.grad.clone()
+    lin.weight.grad = None
+    y = lin(x)
+    s, v = loop(lif, y, torch.zeros(3, 6, device=DEVICE))
+    ref = (s * 2).sum() + v.square().sum()
+    ref.backward()
+    torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(g, lin.weight.grad, rtol=1e-5, atol=1e-5)
+
+
+def test_unsupported_body_warns_and_runs_the_loop() -> None:
+    def weird(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v * 0.5 + torch.cumsum(x, 0)
+        return v * 2, v
+
+    x = torch.randn(4, 5, device=DEVICE)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y, v = flex_sn_scan(weird, 1, 1, 1, x, torch.zeros(5, device=DEVICE))
+    assert any("cumsum" in str(w.message) for w in caught)
+    ry, rv = loop(weird, x, torch.zeros(5, device=DEVICE))
+    torch.testing.assert_close(y, ry)
+    torch.testing.assert_close(v, rv)
+
+
+def test_lifted_tensors_and_float64_decline_to_the_loop() -> None:
+    w = torch.randn(5, device=DEVICE)
+
+    def with_weight(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v * 0.5 + x * w
+        return v, v
+
+    x = torch.randn(4, 5, device=DEVICE)
+    y, _ = flex_sn_scan(with_weight, 1, 1, 1, x, torch.zeros(5, device=DEVICE), w)
+    ref = loop(lambda a, b: with_weight(a, b, w), x, torch.zeros(5, device=DEVICE))
+    torch.testing.assert_close(y, ref[0])
+
+    x64 = torch.randn(4, 5, dtype=torch.float64, device=DEVICE, requires_grad=True)
+    v64 = torch.zeros(5, dtype=torch.float64, device=DEVICE)
+    assert torch.autograd.gradcheck(lambda a: flex_sn_scan(lambda p, q: (torch.tanh(p + q), p + 0.5 * q), 1, 1, 1, a, v64), (x64,))
