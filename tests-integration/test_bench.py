@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 CASES = ["lif-inference", "lif-training", "2x2-inference", "2x2-training"]
 IMPLS = ["triton", "torch", "clone"]
@@ -75,3 +77,52 @@ def test_bench_tiny_interpreter(tmp_path: Path) -> None:
     tail = proc.stdout.strip().splitlines()
     assert any(line.startswith("COMPACT") for line in tail[-40:])
     assert tail[-len(targets) - 1] == "TARGETS (triton impl)"
+
+
+def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The do_bench wrapper and the memory probe, driven through fakes (no GPU here)."""
+    import bench
+    import torch
+    import triton.testing
+
+    calls: list[dict[str, object]] = []
+
+    def new_style(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="mean"):  # type: ignore[no-untyped-def]
+        fn()
+        calls.append({"return_mode": return_mode, "quantiles": quantiles})
+        return 1.5
+
+    def mid_style(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, fast_flush=True):  # type: ignore[no-untyped-def]
+        fn()
+        calls.append({"quantiles": quantiles})
+        return [2.5]
+
+    def old_style(fn, warmup=25, rep=100):  # type: ignore[no-untyped-def]
+        fn()
+        return 3.5
+
+    for fake, expected in ((new_style, 1.5), (mid_style, 2.5), (old_style, 3.5)):
+        monkeypatch.setattr(triton.testing, "do_bench", fake)
+        assert bench.do_bench_median(lambda: None, 5, 10) == expected
+    assert calls == [{"return_mode": "median", "quantiles": None}, {"quantiles": [0.5]}]
+
+    # measure_memory's arithmetic, with a fake allocator: the forward keeps 1 output + 1 saved + final state.
+    T, ncl = 4, 8
+    unit = T * ncl * 4
+    state = {"now": 0, "peak": 0}
+    monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda device=None: state.update(peak=state["now"]))
+    monkeypatch.setattr(torch.cuda, "memory_allocated", lambda device=None: state["now"])
+    monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda device=None: state["peak"])
+    neuron = bench.NEURONS["lif"]
+
+    def fake_impl(*xs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        state["now"] += 2 * unit + ncl * 4  # output seq + one saved state seq + final state
+        state["peak"] = max(state["peak"], state["now"] + unit)  # + input grad during backward
+        y = xs[0] * 2
+        return y, y[-1]
+
+    xs = [torch.randn(T, ncl, requires_grad=True)]
+    m = bench.measure_memory(fake_impl, xs, [torch.randn(T, ncl)], neuron, T, ncl, torch.device("cpu"))
+    assert m["saved_units"] == 1.0 and m["pass"] is True
+    assert m["held_after_forward_units"] == 2.25 and m["peak_units"] == 3.25
+    assert m["io_tensors"] == 2 and m["ideal_peak_units"] == 3

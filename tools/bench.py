@@ -926,6 +926,26 @@ def memory_table(b: Bench) -> str:
     return "\n".join(lines)
 
 
+def compact_memory(b: Bench) -> str:
+    """One line per training case and dtype: the triton impl's saved/peak units per T (CUDA only)."""
+    lines: list[str] = []
+    for case in b.opts.cases:
+        if not case.endswith("training"):
+            continue
+        for d in b.opts.dtypes:
+            cells = []
+            for T in b.opts.T:
+                r = b.find(case, d, T, "triton")
+                m = (r or {}).get("memory")
+                if m:
+                    cells.append(f"T{T} {m['saved_units']:.2f}/{m['peak_units']:.2f}")
+            if cells:
+                lines.append(f"{case:<13} {d:<4} " + "  ".join(cells))
+    if not lines:
+        return "MEM triton: not measured (needs CUDA)"
+    return "MEM triton saved/peak in [T,NCL] units (target saved <= states: lif 1, 2x2 2)\n" + "\n".join(lines)
+
+
 def startup_table(b: Bench) -> str:
     """Cold/warm construction-to-first-result per neuron."""
     if not b.startup:
@@ -1192,6 +1212,7 @@ def finish(b: Bench, why: str = "") -> None:
         print(f"wrote {opts.out / 'bench.json'}" + (f" and {png}" if png else "") + f" in {b.elapsed():.0f} s")
         print()
         print(results_table(b, compact=True))
+        print(compact_memory(b))
         print()
         print(targets_table(b), flush=True)
         sys.stderr.flush()
