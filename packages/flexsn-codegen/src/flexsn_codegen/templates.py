@@ -60,11 +60,11 @@ def _backward_saved_args(info: FlexSNInfo) -> tuple[SavedArg, ...]:
     out: list[SavedArg] = []
     for src in info.saved_sources:
         if src.kind == "input":
-            need: list[SavedArg] = [("input", src.index)]
+            need: list[SavedArg] = [("input", src.slot)]
         elif src.kind == "return":
-            need = [("return", src.index)]
+            need = [("return", src.slot)]
         else:
-            need = [("return", info.num_outputs + src.index), ("init_state", src.index)]
+            need = [("return", info.num_outputs + src.slot), ("init_state", src.slot)]
         for item in need:
             if item not in out:
                 out.append(item)
@@ -324,11 +324,11 @@ def render_backward_kernel(
     post: list[str] = []
     for s, src in enumerate(info.saved_sources):
         if src.kind == "prev_state":
-            seq = sv[saved.index(("return", info.num_outputs + src.index))]
+            seq = sv[saved.index(("return", info.num_outputs + src.slot))]
             loads.append((f"prev{s}", seq, -1))
-            post.append(f"        saved{s} = tl.where((offs * 0 + t) > 0, prev{s}, init{src.index})")
+            post.append(f"        saved{s} = tl.where((offs * 0 + t) > 0, prev{s}, init{src.slot})")
         else:
-            loads.append((f"saved{s}", sv[saved.index((src.kind, src.index))], 0))
+            loads.append((f"saved{s}", sv[saved.index((src.kind, src.slot))], 0))
         step_args.append(f"saved{s}")
     for k in range(info.num_outputs):
         if tangent_mask[k]:

@@ -132,7 +132,7 @@ class FlexSNKernel:
         self.handle: int | None = None
         self.fallback_reason: str | None = None
         self._warned: set[str] = set()
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: "weakref.finalize[[int], object] | None" = None
         try:
             inf, inf_info = build_inference_kernel(core, num_inputs, num_states, num_outputs, example_inputs)
             fin, fin_info = build_inference_final_state_kernel(core, num_inputs, num_states, num_outputs, example_inputs)

@@ -256,7 +256,7 @@ def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Seq
     else:
         returns = dict(enumerate(output))
     tensors: list[torch.Tensor | None] = []
-    ctx.zero_init: list[int] = []
+    ctx.zero_init = []
     for kind, idx in backward_saved_args(info):
         if kind == "input":
             tensors.append(flat_args[idx])
@@ -266,7 +266,7 @@ def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Seq
             tensors.append(flat_args[info.num_inputs + idx])
         else:
             tensors.append(None)
-            ctx.zero_init.append(idx)
+            ctx.zero_init.append(idx)  # the omitted initial state j was zeros
     ctx.save_for_backward(*tensors)
 
 
@@ -347,4 +347,5 @@ def run_training(handle: int, flat_args: Sequence[torch.Tensor], final_state: bo
     if torch.compiler.is_compiling():
         op = flexsn_training_final_state_op if final_state else flexsn_training_op
         return list(op(handle, list(flat_args)))
-    return list(_EagerTraining.apply(handle, final_state, *flat_args))
+    out: tuple[torch.Tensor, ...] = _EagerTraining.apply(handle, final_state, *flat_args)  # type: ignore[no-untyped-call]
+    return list(out)

@@ -164,6 +164,6 @@ def release_active_flexsn_kernel_handle(handle: int) -> None:
     _change(handle, 0, -1)
 
 
-def attach_flexsn_handle_finalizer(owner: object, handle: int) -> weakref.finalize:
+def attach_flexsn_handle_finalizer(owner: object, handle: int) -> "weakref.finalize[[int], object]":
     """Release one owner reference of ``handle`` when ``owner`` is garbage-collected."""
     return weakref.finalize(owner, release_flexsn_kernel_handle, handle)

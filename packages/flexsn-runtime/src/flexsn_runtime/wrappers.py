@@ -194,7 +194,11 @@ def flexsn_backward(
     """
     n_grads = info.num_outputs + info.num_states
     grads = list(args[:n_grads])
-    saved = list(args[n_grads:])
+    saved: list[torch.Tensor] = []
+    for i, s in enumerate(args[n_grads:]):
+        if s is None:
+            raise ValueError(f"saved tensor {i} passed to the FlexSN backward kernel is None")
+        saved.append(s)
     grad_out_example = _first(grads[: info.num_outputs])
     grad_example = _first(grads)
     if input_templates is None:
@@ -238,10 +242,8 @@ def flexsn_backward(
     if state_templates is not None:
         grad_states = [_alloc(t, T == 0) for t in state_templates]
     else:
-        grad_states = [
-            _alloc(g if final_state else g[0], T == 0)  # type: ignore[index]
-            for g in state_seq_grads
-        ]
+        # no templates: every state gradient is present (checked above)
+        grad_states = [_alloc(g if final_state else g[0], T == 0) for g in state_seq_grads if g is not None]
     if T == 0:
         if final_state:
             # the final state is the initial state: its gradient passes through
@@ -253,8 +255,9 @@ def flexsn_backward(
     for k, g in enumerate(grads):
         if g is None:
             shape_ref = seq_example if (k < info.num_outputs or not final_state) else grad_states[k - info.num_outputs]
-            g = torch.zeros_like(shape_ref, memory_format=torch.contiguous_format)
-        kernel_grads.append(g.contiguous())
+            kernel_grads.append(torch.zeros_like(shape_ref, memory_format=torch.contiguous_format))
+        else:
+            kernel_grads.append(g.contiguous())
     _run_backward(f, [*kernel_grads, *(s.contiguous() for s in saved)], [*grad_inputs, *grad_states], seq_example, input_templates[0])
     return (*grad_inputs, *grad_states)
 

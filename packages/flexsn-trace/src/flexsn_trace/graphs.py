@@ -63,6 +63,21 @@ def _check_example_inputs(example_inputs: Sequence[Any]) -> tuple[torch.Tensor, 
     return tuple(example_inputs)
 
 
+def _distinct(examples: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+    """Clone repeated example tensors.
+
+    ``make_fx`` maps tensors to graph placeholders by identity: passing one
+    tensor for two arguments (``(torch.zeros(4),) * 2``) would make every
+    use of the first argument read the second one.
+    """
+    seen: set[int] = set()
+    out = []
+    for e in examples:
+        out.append(e.clone() if id(e) in seen else e)
+        seen.add(id(e))
+    return tuple(out)
+
+
 def _unaliased(fn: Callable[..., Any]) -> Callable[..., tuple[torch.Tensor, ...]]:
     """Wrap ``fn`` so no output aliases an input or another output.
 
@@ -111,7 +126,7 @@ def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[to
     """
     from torch.fx.experimental.proxy_tensor import make_fx
 
-    examples = _check_example_inputs(example_inputs)
+    examples = _distinct(_check_example_inputs(example_inputs))
     wrapped = _unaliased(fn)
     try:
         with torch.no_grad():

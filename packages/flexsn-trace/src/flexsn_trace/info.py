@@ -14,15 +14,15 @@ SavedKind = Literal["input", "prev_state", "return"]
 class SavedSource(NamedTuple):
     """Where the backward kernel finds one saved tensor at step ``t``.
 
-    ``kind == "input"``: input sequence ``index`` at step ``t`` (nothing is
+    ``kind == "input"``: input sequence ``slot`` at step ``t`` (nothing is
     copied: the input sequence itself is kept for backward).
-    ``kind == "prev_state"``: the state ``index`` *before* step ``t``, i.e.
-    ``state_seq[index][t - 1]``, or the initial state at ``t == 0``.
-    ``kind == "return"``: forward-kernel return ``index`` at step ``t``.
+    ``kind == "prev_state"``: the state ``slot`` *before* step ``t``, i.e.
+    ``state_seq[slot][t - 1]``, or the initial state at ``t == 0``.
+    ``kind == "return"``: forward-kernel return ``slot`` at step ``t``.
     """
 
     kind: SavedKind
-    index: int
+    slot: int
 
 
 class FlexSNInfo(NamedTuple):
