@@ -991,16 +991,22 @@ def plot(b: Bench) -> Path | None:
     colors = {"triton": "tab:red", "torch": "tab:blue", "compile": "tab:green", "clone": "black"}
     styles = {"fp32": "-", "bf16": "--"}
     markers = {"fp32": "o", "bf16": "s"}
+    legend: dict[str, Any] = {}
     for ax, case in zip(axes.flat, cases):
+        if any(b.find(case, d, T, "clone") for d in b.opts.dtypes for T in b.opts.T):
+            legend.setdefault("clone (= 1)", ax.axhline(1.0, color="black", linewidth=1.0))
         for impl in b.opts.impls:
+            if impl == "clone":
+                continue
             for d in b.opts.dtypes:
                 pts = [(T, r["copy_ratio"]) for T in b.opts.T if (r := b.find(case, d, T, impl)) and r.get("copy_ratio")]
                 if pts:
                     xs, ys = zip(*pts)
-                    ax.plot(xs, ys, marker=markers.get(d, "^"), color=colors.get(impl), linestyle=styles.get(d, ":"), label=f"{impl} {d}")
+                    (line,) = ax.plot(xs, ys, marker=markers.get(d, "^"), color=colors.get(impl), linestyle=styles.get(d, ":"))
+                    legend.setdefault(f"{impl} {d}", line)
         for tc, T, lim in RATIO_TARGETS:
             if tc == case and T in b.opts.T:
-                ax.scatter([T], [lim], marker="_", s=400, color="tab:red", zorder=5)
+                legend.setdefault("target", ax.scatter([T], [lim], marker="_", s=400, color="tab:red", zorder=5))
         ax.set_xscale("log", base=2)
         ax.minorticks_off()
         ax.set_yscale("log")
@@ -1010,12 +1016,12 @@ def plot(b: Bench) -> Path | None:
         ax.set_xlabel("T")
         ax.set_ylabel("copy ratio (clone ms / impl ms)")
         ax.grid(True, which="both", alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(cases):]:
         ax.axis("off")
-    fig.suptitle("FlexSN benchmark: copy ratio vs T (red bars: targets)", fontsize=10)
-    fig.tight_layout()
+    fig.suptitle("FlexSN benchmark: copy ratio vs T (higher is better; 1 = copy bandwidth)", fontsize=10)
+    fig.tight_layout(rect=(0.0, 0.06, 1.0, 1.0))
+    if legend:
+        fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=min(len(legend), 8), fontsize=8)
     path = b.opts.out / "bench.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
