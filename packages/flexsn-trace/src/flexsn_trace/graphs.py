@@ -220,8 +220,13 @@ def trace_training_graphs(
     wrapped = _unaliased(fn)
 
     # Which results carry gradient decides which tangents AOT keeps.
-    with torch.enable_grad():
-        probe = wrapped(*leaves)
+    try:
+        with torch.enable_grad():
+            probe = wrapped(*leaves)
+    except ValueError:
+        raise
+    except Exception as exc:  # errors from arbitrary user code, as in the traced run below
+        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
     tangent_mask = tuple(bool(o.requires_grad) for o in probe)
     if not any(tangent_mask):
         raise ValueError(
