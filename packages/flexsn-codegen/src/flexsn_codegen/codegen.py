@@ -73,6 +73,27 @@ def _constant_value(graph: fx.Graph, node: fx.Node) -> float | int | bool:
     return item
 
 
+def _check_no_broadcast(node: fx.Node, display: str, out: torch.Tensor | None) -> None:
+    """Reject an op that broadcasts a tensor with several elements to a larger shape.
+
+    Lowered code computes one element per lane: an argument with one element
+    is a block of equal values, but ``[4] + [3, 4]`` would pair unrelated
+    elements and silently compute garbage.
+    """
+    if out is None:
+        return
+    for arg in [*node.args, *node.kwargs.values()]:
+        n = _numel(arg)
+        if n is not None and n not in (1, out.numel()):
+            val = _meta(arg)  # type: ignore[arg-type]
+            shape = tuple(val.shape) if val is not None else "?"
+            raise UnsupportedOpError(
+                display,
+                f"broadcasts a {list(shape)} tensor to {list(out.shape)}; only elementwise step functions "
+                "(all tensors of one shape, or single-element constants) are supported",
+            )
+
+
 def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str], list[str], list[str]]:
     """Lower a graph's nodes to Triton statements.
 
@@ -150,6 +171,7 @@ def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str]
         vals = node.meta.get("val", node.meta.get("example_value"))
         if isinstance(vals, (list, tuple)) and vals and isinstance(vals[0], torch.Tensor):
             out = vals[0]
+        _check_no_broadcast(node, display, out)
         ctx = Ctx(like, display, out.dtype if out is not None else None, prefix=f"{name}_t")
         if out is not None and out.is_complex():
             raise UnsupportedOpError(display, "complex tensors are not supported")
