@@ -297,6 +297,7 @@ def _backward(
 
 def _op_setup(final_state: bool) -> Callable[[Any, tuple[Any, ...], list[torch.Tensor]], None]:
     def setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
+        ctx.set_materialize_grads(False)  # as in _EagerTraining.forward
         _setup(ctx, inputs[0], inputs[1], output, final_state)
 
     return setup
@@ -315,6 +316,9 @@ class _EagerTraining(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx: Any, handle: int, final_state: bool, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        # Gradients we do not get stay None: the backward wrapper treats None
+        # as zero without a [T, NCL] zero fill per output (seed 000's rule).
+        ctx.set_materialize_grads(False)
         output = _training_impl(handle, flat_args, final_state)
         _setup(ctx, handle, flat_args, output, final_state)
         if len(output) > ctx.n_grads:
