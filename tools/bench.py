@@ -30,6 +30,12 @@ GPU::
 
     PYTHONPATH=$(ls -d packages/*/src | tr '\\n' ':') python3 tools/bench.py --out OUT
 
+A run keeps to ``--budget-s`` (measurements that would overrun it are
+skipped, ``torch.compile`` ones last and first to go) and stops at
+``--deadline-s`` in any case, reporting what it has. Where compile
+measurements get skipped, measure them in a second command:
+``--impls compile clone --no-startup``.
+
 CPU (Triton interpreter, tiny)::
 
     TRITON_INTERPRET=1 python3 tools/bench.py --out OUT --ncl 300 --T 4 \\
@@ -1108,8 +1114,8 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     p.add_argument("--quick", action="store_true", help="T 8 32 and shorter timing unless given")
     p.add_argument("--max-gb", type=float, default=None, help="skip a measurement whose memory estimate exceeds this (default 85%% of the GPU, 8 on CPU)")
     p.add_argument("--budget-s", type=float, default=480.0, help="wall-clock budget; measurements that would exceed it (compile runs last) are skipped (default 480)")
-    p.add_argument("--deadline-s", type=float, default=570.0,
-                   help="hard stop: report what was measured and exit at this many seconds (0: never; default 570)")
+    p.add_argument("--deadline-s", type=float, default=555.0,
+                   help="hard stop: report what was measured and exit at this many seconds (0: never; default 555)")
     p.add_argument("--device", default=None, help="cuda (default when available) or cpu")
     p.add_argument("--api", choices=["auto", "nn", "kernel"], default="auto", help="triton impl through flexsn_nn.FlexSN (auto: when it works) or FlexSNKernel")
     p.add_argument("--surrogate", choices=["auto", "nn", "own"], default="auto", help="spike surrogate: flexsn_nn.surrogate.Sigmoid or the built-in one")
