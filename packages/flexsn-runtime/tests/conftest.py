@@ -1,0 +1,145 @@
+"""Shared fixtures for the flexsn-runtime tests.
+
+``device``: CUDA when available (compiled kernels), else the CPU with
+Triton's interpreter (``TRITON_INTERPRET=1`` is set here when missing, so a
+plain ``pytest`` on a CPU machine runs the generated kernels).
+
+The reference semantics are written out here, independent of
+``flexsn_runtime.eager_loop``: a Python loop over time, and autograd on
+that unrolled loop for gradients.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, NamedTuple, Sequence
+
+import pytest
+import torch
+
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
+from flexsn_codegen import interpreter_enabled  # noqa: E402
+
+
+class Spike(torch.autograd.Function):
+    """Heaviside forward, sigmoid-derivative surrogate backward."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(4.0 * x)
+        return g * 4.0 * s * (1.0 - s)
+
+
+def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = Spike.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def two(x1: torch.Tensor, x2: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    a2 = 0.9 * a + x1 * torch.sigmoid(x2)
+    b2 = b * 0.8 + torch.tanh(x2) - 0.1 * a2
+    s = Spike.apply(a2 - b2)
+    return s, torch.exp(-b2.abs()) * x1, a2 * (1.0 - s), b2
+
+
+def hard(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A hard threshold: the spike output is not differentiable."""
+    h = 0.5 * v + x
+    s = (h >= 1.0).float()
+    return s, h * (1.0 - s)
+
+
+class Core(NamedTuple):
+    fn: Callable[..., Any]
+    ni: int
+    ns: int
+    no: int
+
+
+CORES = {"lif": Core(lif, 1, 1, 1), "two": Core(two, 2, 2, 2), "hard": Core(hard, 1, 1, 1)}
+
+
+def loop(core: Core, xs: Sequence[torch.Tensor], s0: Sequence[torch.Tensor]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    """Reference: ``(output_seqs, state_seqs)`` of a Python loop over time."""
+    states = list(s0)
+    outs: list[list[torch.Tensor]] = [[] for _ in range(core.no)]
+    seqs: list[list[torch.Tensor]] = [[] for _ in range(core.ns)]
+    for t in range(xs[0].shape[0]):
+        res = core.fn(*(x[t] for x in xs), *states)
+        states = list(res[core.no :])
+        for k in range(core.no):
+            outs[k].append(res[k])
+        for j in range(core.ns):
+            seqs[j].append(states[j])
+    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs]
+
+
+def loop_grads(
+    core: Core, xs: Sequence[torch.Tensor], s0: Sequence[torch.Tensor], out_grads: Sequence[torch.Tensor | None],
+    final_state: bool = False,
+) -> list[torch.Tensor]:
+    """Reference gradients of the inputs and initial states: autograd on the unrolled loop.
+
+    ``out_grads`` are gradients of ``(*output_seqs, *state_seqs)``, or with
+    ``final_state`` of ``(*output_seqs, *final_states)``.
+    """
+    leaves = [t.detach().clone().requires_grad_() for t in [*xs, *s0]]
+    outs, seqs = loop(core, leaves[: core.ni], leaves[core.ni :])
+    results = [*outs, *(s[-1] for s in seqs)] if final_state else [*outs, *seqs]
+    pairs = [(r, g) for r, g in zip(results, out_grads) if g is not None and r.requires_grad]
+    torch.autograd.backward([r for r, _ in pairs], [g for _, g in pairs])
+    return [t.grad if t.grad is not None else torch.zeros_like(t) for t in leaves]
+
+
+def make_data(core: Core, T: int, shape: tuple[int, ...], device: torch.device, dtype: torch.dtype = torch.float32,
+              seed: int = 0) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    g = torch.Generator().manual_seed(seed)
+    xs = [(torch.randn(T, *shape, generator=g) * 1.5 + 0.6).to(dtype).to(device) for _ in range(core.ni)]
+    s0 = [(torch.randn(*shape, generator=g) * 0.5).to(dtype).to(device) for _ in range(core.ns)]
+    return xs, s0
+
+
+def kernel_device() -> torch.device:
+    if torch.cuda.is_available() and not interpreter_enabled():
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+@pytest.fixture(scope="session")
+def device() -> torch.device:
+    return kernel_device()
+
+
+@pytest.fixture(scope="session")
+def kernels() -> dict[str, Any]:
+    """One FlexSNKernel per core, built once per session (building traces and renders three graphs)."""
+    from flexsn_runtime import FlexSNKernel
+
+    return {name: FlexSNKernel(c.fn, c.ni, c.ns, c.no) for name, c in CORES.items()}
+
+
+@pytest.fixture(scope="session")
+def ref() -> Any:
+    """The reference helpers, for test modules (conftest is not importable in importlib mode)."""
+
+    class Ref:
+        CORES = CORES
+        Core = Core
+        loop = staticmethod(loop)
+        loop_grads = staticmethod(loop_grads)
+        make_data = staticmethod(make_data)
+        lif = staticmethod(lif)
+        two = staticmethod(two)
+        hard = staticmethod(hard)
+        Spike = Spike
+
+    return Ref
