@@ -10,6 +10,7 @@ from .__about__ import __version__
 from .builders import (
     build_inference_final_state_kernel,
     build_inference_kernel,
+    build_inference_kernels,
     build_training_kernels,
     default_example_inputs,
 )
@@ -36,6 +37,7 @@ from .registry import (
     retain_flexsn_kernel_handle,
     retain_owner_flexsn_kernel_handle,
 )
+from .tracecache import core_fingerprint
 from .wrappers import (
     flexsn_backward,
     flexsn_backward_ncl_bucket,
@@ -54,7 +56,9 @@ __all__ = [
     "attach_flexsn_handle_finalizer",
     "build_inference_final_state_kernel",
     "build_inference_kernel",
+    "build_inference_kernels",
     "build_training_kernels",
+    "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
     "flexsn_backward",

@@ -20,6 +20,7 @@ from .launch import ScanKernel
 __all__ = [
     "build_inference_final_state_kernel",
     "build_inference_kernel",
+    "build_inference_kernels",
     "build_training_kernels",
     "default_example_inputs",
 ]
@@ -72,6 +73,27 @@ def _check_returns(count: int, num_outputs: int, num_states: int) -> None:
 
 def _name(core_fn: Callable[..., Any], suffix: str) -> str:
     return sanitize_name(f"{getattr(core_fn, '__name__', 'core')}_{suffix}")
+
+
+def build_inference_kernels(
+    core_fn: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None,
+) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
+    """Trace once, render both inference kernels: ``(sequences, final_state, info)``.
+
+    Same arguments and errors as :func:`build_inference_kernel`.
+    """
+    _check_arity(num_inputs, num_states, num_outputs)
+    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
+    _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
+    info = extract_info(graph, num_inputs, num_states, num_outputs)
+    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
+    seq = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, False)
+    fin = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, True)
+    return ScanKernel(*seq, "inference"), ScanKernel(*fin, "inference_final_state"), info
 
 
 def build_inference_kernel(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import warnings
 import weakref
 from typing import Any, Callable, Sequence
@@ -12,13 +11,66 @@ import torch
 
 from flexsn_codegen import UnsupportedOpError
 
-from .builders import build_inference_final_state_kernel, build_inference_kernel, build_training_kernels
-from .launch import kernels_usable
+from .builders import build_inference_kernels, build_training_kernels
+from .launch import ScanKernel, kernels_usable
 from .ops import run_inference, run_training
 from .reference import eager_loop
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
+from .tracecache import core_fingerprint, load_build, store_build
 
 __all__ = ["FlexSNKernel", "KERNEL_DTYPES", "validate_scan_args"]
+
+_KERNEL_NAMES = (
+    "inference",
+    "inference_final_state",
+    "forward",
+    "forward_final_state",
+    "backward",
+    "backward_final_state",
+)
+
+
+def _build(
+    core: Callable[..., Any],
+    arity: tuple[int, int, int],
+    example_inputs: Sequence[torch.Tensor] | None,
+    requires_grad: Sequence[bool] | None,
+) -> dict[str, Any]:
+    """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
+    build: dict[str, Any] = {name: None for name in _KERNEL_NAMES}
+    build.update(unsupported=None, inference_info=None, training_info=None)
+    try:
+        inf, fin, info = build_inference_kernels(core, *arity, example_inputs)
+    except UnsupportedOpError as exc:
+        build["unsupported"] = str(exc)
+        return build
+    build.update(inference=[inf.code, inf.name], inference_final_state=[fin.code, fin.name], inference_info=info)
+    try:
+        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad)
+    except UnsupportedOpError as exc:
+        build["unsupported"] = f"{exc} (in the backward pass)"
+        return build
+    except ValueError as exc:
+        if "differentiable" not in str(exc):
+            raise
+        return build  # no gradient flows through this core: inference kernels serve every call
+    assert fwd.final_state is not None and bwd.final_state is not None
+    build.update(
+        forward=[fwd.code, fwd.name],
+        forward_final_state=[fwd.final_state.code, fwd.final_state.name],
+        backward=[bwd.code, bwd.name],
+        backward_final_state=[bwd.final_state.code, bwd.final_state.name],
+        training_info=train_info,
+    )
+    return build
+
+
+def _scan_kernel(build: dict[str, Any], name: str) -> ScanKernel | None:
+    entry = build.get(name)
+    if entry is None:
+        return None
+    code, fn_name = entry
+    return ScanKernel(str(code), str(fn_name), name)
 
 #: Storage dtypes the generated kernels take (numerics are fp32 in-kernel).
 KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
@@ -133,35 +185,30 @@ class FlexSNKernel:
         self.fallback_reason: str | None = None
         self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
-        try:
-            inf, inf_info = build_inference_kernel(core, num_inputs, num_states, num_outputs, example_inputs)
-            fin, fin_info = build_inference_final_state_kernel(core, num_inputs, num_states, num_outputs, example_inputs)
-        except UnsupportedOpError as exc:
-            self.fallback_reason = str(exc)
-            self._warn(f"{exc}; this neuron runs on the eager PyTorch loop instead")
+        arity = (num_inputs, num_states, num_outputs)
+        key = core_fingerprint(core, arity, example_inputs, requires_grad)
+        build = load_build(key) if key is not None else None
+        if build is None:
+            build = _build(core, arity, example_inputs, requires_grad)
+            if key is not None:
+                store_build(key, build)
+        if build["unsupported"] is not None:
+            self.fallback_reason = build["unsupported"]
+            self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
-        fwd = bwd = None
-        train_info = None
-        try:
-            fwd, bwd, train_info = build_training_kernels(
-                core, num_inputs, num_states, num_outputs, example_inputs, requires_grad
-            )
-        except UnsupportedOpError as exc:
-            self.fallback_reason = str(exc)
-            self._warn(f"{exc} (in the backward pass); this neuron runs on the eager PyTorch loop instead")
-            return
-        except ValueError as exc:
-            if "differentiable" not in str(exc):
-                raise
-            # No gradient flows through this core: inference kernels serve all calls.
+        kernels = {name: _scan_kernel(build, name) for name in _KERNEL_NAMES}
+        fwd, bwd = kernels["forward"], kernels["backward"]
+        if fwd is not None and bwd is not None:
+            fwd.final_state = kernels["forward_final_state"]
+            bwd.final_state = kernels["backward_final_state"]
         self.handle = register_flexsn_kernel_handle(
-            inference_kernel=inf,
-            inference_info=inf_info,
-            inference_final_state_kernel=fin,
-            inference_final_state_info=fin_info,
+            inference_kernel=kernels["inference"],
+            inference_info=build["inference_info"],
+            inference_final_state_kernel=kernels["inference_final_state"],
+            inference_final_state_info=build["inference_info"],
             forward_kernel=fwd,
             backward_kernel=bwd,
-            training_info=train_info,
+            training_info=build["training_info"],
         )
         self.has_training_kernels = fwd is not None
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)

@@ -1,0 +1,272 @@
+"""Reuse traced kernels across processes: a fingerprint of the core -> kernel sources.
+
+Tracing a core (``make_fx`` and ``aot_function``) dominates start-up, and
+its result depends only on the core's code and the values it closes over.
+:func:`core_fingerprint` hashes exactly that, recursively: code objects,
+constants, closure cells, referenced globals (functions, classes such as
+``autograd.Function`` surrogates, scalars, small tensors), callable
+instances' attributes, plus the versions of torch, triton and the FlexSN
+layers' own source. Anything it cannot hash with certainty (large tensors,
+unknown objects) makes it return ``None``, and the core is traced as usual:
+a cache that might return a stale kernel is worse than no cache.
+
+Entries are JSON files next to the generated sources in ``cache_dir()``,
+written atomically. ``FLEXSN_TRACE_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import inspect
+import json
+import os
+import types
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import torch
+
+from flexsn_codegen import cache_dir
+from flexsn_trace import FlexSNInfo, SavedSource
+
+__all__ = ["core_fingerprint", "load_build", "store_build"]
+
+_MAX_DEPTH = 6
+# Callables whose behaviour is fixed by their name (no per-instance state).
+_STATELESS_CALLABLES = (
+    types.BuiltinFunctionType,
+    types.BuiltinMethodType,
+    torch._ops.OpOverload,
+    torch._ops.OpOverloadPacket,
+)
+_SIMPLE = (int, float, bool, str, bytes, type(None), complex)
+
+
+class _Unhashable(Exception):
+    pass
+
+
+def _package_sources_digest() -> str:
+    import flexsn_codegen
+    import flexsn_trace
+
+    h = hashlib.sha256()
+    for mod in (flexsn_trace, flexsn_codegen):
+        root = Path(mod.__file__ or "").parent
+        for path in sorted(root.glob("*.py")):
+            h.update(path.read_bytes())
+    h.update(Path(__file__).parent.joinpath("builders.py").read_bytes())
+    return h.hexdigest()
+
+
+_SOURCES: str | None = None
+
+
+def _versions() -> str:
+    global _SOURCES
+    if _SOURCES is None:
+        try:
+            import triton
+
+            triton_version = triton.__version__
+        except Exception:
+            triton_version = "none"
+        _SOURCES = f"{torch.__version__}|{triton_version}|{_package_sources_digest()}"
+    return _SOURCES
+
+
+class _Hasher:
+    def __init__(self) -> None:
+        self.h = hashlib.sha256()
+        self.seen: dict[int, int] = {}
+
+    def put(self, *parts: object) -> None:
+        for p in parts:
+            self.h.update(repr(p).encode())
+            self.h.update(b"\x00")
+
+    def obj(self, x: Any, depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            raise _Unhashable("too deep")
+        if isinstance(x, _SIMPLE):
+            self.put(type(x).__name__, x)
+            return
+        if isinstance(x, (tuple, list, frozenset, set)):
+            items = sorted(x, key=repr) if isinstance(x, (set, frozenset)) else x
+            self.put(type(x).__name__, len(items))
+            for item in items:
+                self.obj(item, depth + 1)
+            return
+        if isinstance(x, dict):
+            self.put("dict", len(x))
+            for k in sorted(x, key=repr):
+                self.obj(k, depth + 1)
+                self.obj(x[k], depth + 1)
+            return
+        if id(x) in self.seen:  # recursion (a function referring to itself)
+            self.put("seen", self.seen[id(x)])
+            return
+        self.seen[id(x)] = len(self.seen)
+        if isinstance(x, torch.dtype):
+            self.put("dtype", str(x))
+        elif isinstance(x, torch.Tensor):
+            if x.numel() > 64 or x.requires_grad or x.device.type == "meta":
+                raise _Unhashable("tensor")
+            self.put("tensor", x.dtype, tuple(x.shape), x.detach().cpu().tolist())
+        elif isinstance(x, types.ModuleType):
+            self.put("module", x.__name__)
+        elif isinstance(x, types.CodeType):
+            self.code(x, depth)
+        elif isinstance(x, types.FunctionType):
+            self.function(x, depth)
+        elif isinstance(x, types.MethodType):
+            self.put("method")
+            self.obj(x.__func__, depth + 1)
+            self.obj(x.__self__, depth + 1)
+        elif isinstance(x, torch.nn.Module):
+            raise _Unhashable("module instance (parameters may change)")
+        elif isinstance(x, functools.partial):
+            self.put("partial")
+            self.obj(x.func, depth + 1)
+            self.obj(x.args, depth + 1)
+            self.obj(dict(x.keywords), depth + 1)
+        elif isinstance(x, _STATELESS_CALLABLES):
+            self.put("builtin", getattr(x, "__module__", None), getattr(x, "__qualname__", None) or repr(x))
+        elif isinstance(x, type):
+            self.cls(x, depth)
+        elif hasattr(x, "__dict__"):
+            self.put("instance")
+            self.cls(type(x), depth + 1)
+            self.obj(dict(vars(x)), depth + 1)
+        else:
+            raise _Unhashable(type(x).__name__)
+
+    def code(self, co: types.CodeType, depth: int) -> None:
+        self.put("code", co.co_code, co.co_names, co.co_varnames, co.co_argcount, co.co_kwonlyargcount)
+        for c in co.co_consts:
+            self.obj(c, depth + 1)
+
+    def function(self, fn: types.FunctionType, depth: int) -> None:
+        self.put("function", fn.__module__, fn.__qualname__)
+        if _is_library(fn.__module__):
+            return
+        self.code(fn.__code__, depth)
+        self.obj(fn.__defaults__, depth + 1)
+        self.obj(fn.__kwdefaults__, depth + 1)
+        for cell in fn.__closure__ or ():
+            try:
+                self.obj(cell.cell_contents, depth + 1)
+            except ValueError:  # empty cell
+                self.put("empty-cell")
+        for name in _global_names(fn.__code__):
+            if name in fn.__globals__:
+                self.put("global", name)
+                self.obj(fn.__globals__[name], depth + 1)
+
+    def cls(self, c: type, depth: int) -> None:
+        self.put("class", c.__module__, c.__qualname__)
+        if _is_library(c.__module__):
+            return
+        for base in c.__mro__[1:]:
+            self.put("base", base.__module__, base.__qualname__)
+        for name, value in sorted(vars(c).items()):
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if isinstance(value, (types.FunctionType,) + _SIMPLE):
+                self.put("attr", name)
+                self.obj(value, depth + 1)
+
+
+def _is_library(module: str | None) -> bool:
+    root = (module or "").split(".")[0]
+    return root in {"torch", "triton", "math", "builtins", "numpy", "functools", "operator", "typing"}
+
+
+def _global_names(co: types.CodeType) -> list[str]:
+    names = list(co.co_names)
+    for c in co.co_consts:
+        if isinstance(c, types.CodeType):
+            names += _global_names(c)
+    return sorted(set(names))
+
+
+def core_fingerprint(
+    core: Callable[..., Any],
+    arity: tuple[int, int, int],
+    example_inputs: Sequence[torch.Tensor] | None,
+    requires_grad: Sequence[bool] | None,
+) -> str | None:
+    """A key that identifies what tracing ``core`` would produce, or ``None``.
+
+    Args:
+        core: the step function (function, bound method or callable object).
+        arity: ``(num_inputs, num_states, num_outputs)``.
+        example_inputs: the tracing examples (their shapes and dtypes count).
+        requires_grad: the training trace's flags.
+
+    Returns:
+        A hex digest, or ``None`` when caching is disabled or something the
+        core depends on cannot be hashed with certainty.
+    """
+    if os.environ.get("FLEXSN_TRACE_CACHE", "1") == "0":
+        return None
+    h = _Hasher()
+    try:
+        h.put(_versions(), arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
+        if example_inputs is None:
+            h.put("default-examples")
+        else:
+            for e in example_inputs:
+                h.put(tuple(e.shape), e.dtype)
+        if inspect.isclass(core):
+            return None
+        h.obj(core, 0)
+    except (_Unhashable, RecursionError, TypeError, ValueError, AttributeError):
+        return None
+    return h.h.hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / f"trace_{key[:40]}.json"
+
+
+def _info_to_json(info: FlexSNInfo | None) -> Any:
+    if info is None:
+        return None
+    d = info._asdict()
+    d["saved_sources"] = [list(s) for s in info.saved_sources]
+    return d
+
+
+def _info_from_json(d: Any) -> FlexSNInfo | None:
+    if d is None:
+        return None
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+    fields["saved_sources"] = tuple(SavedSource(str(k), int(i)) for k, i in d["saved_sources"])  # type: ignore[arg-type]
+    return FlexSNInfo(**fields)
+
+
+def store_build(key: str, build: dict[str, Any]) -> None:
+    """Persist a build (kernel sources and infos) under ``key``; errors are ignored (a cache)."""
+    data = {}
+    for name, value in build.items():
+        if isinstance(value, FlexSNInfo) or (value is None and name.endswith("info")):
+            data[name] = _info_to_json(value)
+        else:
+            data[name] = value
+    try:
+        from flexsn_codegen.cache import _atomic_write
+
+        _atomic_write(_path(key), json.dumps(data))
+    except OSError:
+        pass
+
+
+def load_build(key: str) -> dict[str, Any] | None:
+    """The build stored under ``key``, or ``None`` (missing or unreadable)."""
+    try:
+        data = json.loads(_path(key).read_text(encoding="utf-8"))
+        return {name: _info_from_json(v) if name.endswith("info") else v for name, v in data.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,114 @@
+"""The trace cache: fingerprints change with everything a trace depends on, and a warm build skips tracing."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import flexsn_runtime.kernel as kernel_mod
+from flexsn_runtime import FlexSNKernel, core_fingerprint, eager_loop
+
+ARITY = (1, 1, 1)
+SCALE = 0.5
+
+
+def make_core(decay: float):  # type: ignore[no-untyped-def]
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v * decay + x * SCALE
+        return torch.sigmoid(v), v
+
+    return core
+
+
+class Surrogate:
+    def __init__(self, alpha: float) -> None:
+        self.alpha = alpha
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(self.alpha * x)
+
+
+def test_same_code_and_values_give_the_same_key() -> None:
+    assert core_fingerprint(make_core(0.9), ARITY, None, None) == core_fingerprint(make_core(0.9), ARITY, None, None)
+
+
+def test_closure_values_globals_arity_and_examples_change_the_key() -> None:
+    base = core_fingerprint(make_core(0.9), ARITY, None, None)
+    assert base is not None
+    assert core_fingerprint(make_core(0.8), ARITY, None, None) != base
+    assert core_fingerprint(make_core(0.9), (1, 1, 2), None, None) != base
+    assert core_fingerprint(make_core(0.9), ARITY, (torch.zeros(3), torch.zeros(3)), None) != base
+    assert core_fingerprint(make_core(0.9), ARITY, None, (True, False)) != base
+    global SCALE
+    old = SCALE
+    try:
+        SCALE = 0.25
+        assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
+    finally:
+        SCALE = old
+
+
+def test_callable_instances_hash_their_attributes() -> None:
+    def with_sg(sg: Surrogate):  # type: ignore[no-untyped-def]
+        def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return sg(x + v), v * 0.5
+        return core
+
+    a = core_fingerprint(with_sg(Surrogate(4.0)), ARITY, None, None)
+    b = core_fingerprint(with_sg(Surrogate(2.0)), ARITY, None, None)
+    assert a is not None and b is not None and a != b
+
+
+def test_unhashable_dependencies_and_opt_out_disable_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    w = torch.randn(1000)
+
+    def big(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x * w[0], v
+
+    assert core_fingerprint(big, ARITY, None, None) is None
+    lin = torch.nn.Linear(2, 2)
+
+    def with_module(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x * lin.weight[0, 0], v
+
+    assert core_fingerprint(with_module, ARITY, None, None) is None
+    monkeypatch.setenv("FLEXSN_TRACE_CACHE", "0")
+    assert core_fingerprint(make_core(0.9), ARITY, None, None) is None
+
+
+def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    core = make_core(0.7)
+    cold = FlexSNKernel(core, *ARITY)
+    assert cold.handle is not None and list(tmp_path.glob("trace_*.json"))
+
+    def no_tracing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("a warm build must not trace")
+
+    monkeypatch.setattr(kernel_mod, "build_inference_kernels", no_tracing)
+    monkeypatch.setattr(kernel_mod, "build_training_kernels", no_tracing)
+    warm = FlexSNKernel(core, *ARITY)
+    assert warm.handle is not None and warm.has_training_kernels
+    if not warm.uses_kernels(torch.zeros(2, 3)):
+        pytest.skip("kernels need CUDA or TRITON_INTERPRET=1")
+    x = torch.randn(5, 3)
+    v0 = torch.randn(3)
+    got = warm(x, v0)
+    ref = eager_loop(core, *ARITY, [x], [v0])
+    for a, b in zip(got, ref):
+        torch.testing.assert_close(a, b)
+
+
+def test_unsupported_cores_are_remembered_too(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+
+    def odd(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + torch.cumsum(x, 0)
+        return v, v
+
+    with pytest.warns(RuntimeWarning, match="cumsum"):
+        FlexSNKernel(odd, *ARITY)
+    monkeypatch.setattr(kernel_mod, "build_inference_kernels", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
+    with pytest.warns(RuntimeWarning, match="cumsum"):
+        k = FlexSNKernel(odd, *ARITY)
+    assert k.handle is None
