@@ -1,0 +1,231 @@
+"""The kernel-handle registry (seed 001) and ``FlexSNKernel`` lifetimes.
+
+A handle lives while it has an owner (a ``FlexSNKernel`` or a deep copy)
+or an active reference (an autograd graph awaiting its backward); it is
+removed, and its kernels' ``close`` called, when both counts reach zero.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from flexsn_runtime import (
+    FlexSNKernel,
+    attach_flexsn_handle_finalizer,
+    lookup_flexsn_kernel_handle,
+    register_flexsn_kernel_handle,
+    registered_handles,
+    release_active_flexsn_kernel_handle,
+    release_flexsn_kernel_handle,
+    retain_flexsn_kernel_handle,
+    retain_owner_flexsn_kernel_handle,
+)
+
+
+class Closable:
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def register(*kernels: Any) -> int:
+    ks = list(kernels) + [None] * (4 - len(kernels))
+    return register_flexsn_kernel_handle(
+        inference_kernel=ks[0],
+        inference_info=None,
+        inference_final_state_kernel=ks[1],
+        inference_final_state_info=None,
+        forward_kernel=ks[2],
+        backward_kernel=ks[3],
+        training_info=None,
+    )
+
+
+def counts(handle: int) -> tuple[int, int]:
+    bundle = lookup_flexsn_kernel_handle(handle)
+    return bundle.owner_refs, bundle.active_refs
+
+
+def test_register_gives_fresh_handles_with_one_owner() -> None:
+    a, b = register(), register()
+    try:
+        assert isinstance(a, int) and b > a
+        assert {a, b} <= set(registered_handles())
+        assert counts(a) == (1, 0)
+    finally:
+        release_flexsn_kernel_handle(a)
+        release_flexsn_kernel_handle(b)
+    assert a not in registered_handles() and b not in registered_handles()
+
+
+def test_release_when_owner_and_active_both_reach_zero() -> None:
+    kernels = [Closable() for _ in range(4)]
+    h = register(*kernels)
+    retain_owner_flexsn_kernel_handle(h)
+    assert counts(h) == (2, 0)
+    retain_flexsn_kernel_handle(h)
+    assert counts(h) == (2, 1)
+    release_flexsn_kernel_handle(h)
+    release_flexsn_kernel_handle(h)
+    assert counts(h) == (0, 1) and h in registered_handles()  # a pending backward keeps it
+    assert all(k.closed == 0 for k in kernels)
+    release_active_flexsn_kernel_handle(h)
+    assert h not in registered_handles()
+    assert [k.closed for k in kernels] == [1, 1, 1, 1]
+
+
+def test_active_release_first_then_owner() -> None:
+    k = Closable()
+    h = register(k)
+    retain_flexsn_kernel_handle(h)
+    release_active_flexsn_kernel_handle(h)
+    assert counts(h) == (1, 0)
+    release_flexsn_kernel_handle(h)
+    assert h not in registered_handles() and k.closed == 1
+
+
+def test_unknown_handles() -> None:
+    h = register()
+    release_flexsn_kernel_handle(h)
+    with pytest.raises(RuntimeError, match=f"unknown FlexSN kernel handle {h}"):
+        lookup_flexsn_kernel_handle(h)
+    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+        retain_flexsn_kernel_handle(h)
+    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+        retain_owner_flexsn_kernel_handle(h)
+    # releasing twice (e.g. a finalizer after an explicit release) is harmless
+    release_flexsn_kernel_handle(h)
+    release_active_flexsn_kernel_handle(h)
+    release_flexsn_kernel_handle(10**12)
+
+
+def test_handle_forms() -> None:
+    h = register()
+    try:
+        for form in (h, torch.tensor(h), torch.tensor([h]), np.int64(h)):
+            assert lookup_flexsn_kernel_handle(form) is lookup_flexsn_kernel_handle(h)
+        with pytest.raises(TypeError, match="bool"):
+            lookup_flexsn_kernel_handle(True)
+        with pytest.raises(TypeError, match="one element"):
+            lookup_flexsn_kernel_handle(torch.tensor([h, h]))
+        with pytest.raises(TypeError, match="unsupported FlexSN kernel handle type"):
+            lookup_flexsn_kernel_handle("abc")
+    finally:
+        release_flexsn_kernel_handle(h)
+
+
+def test_finalizer_releases_with_its_owner() -> None:
+    class Owner:
+        pass
+
+    owner = Owner()
+    h = register()
+    attach_flexsn_handle_finalizer(owner, h)
+    assert h in registered_handles()
+    del owner
+    gc.collect()
+    assert h not in registered_handles()
+
+
+# ---------------------------------------------------------------- FlexSNKernel
+
+
+def test_kernel_owns_its_handle_and_deepcopies_share_it(ref: Any, device: torch.device) -> None:
+    lif_kernel = FlexSNKernel(ref.lif, 1, 1, 1)  # not a fixture: pytest would keep it alive
+    h = lif_kernel.handle
+    assert h is not None and counts(h) == (1, 0)
+    twin = copy.deepcopy(lif_kernel)
+    assert twin.handle == h and counts(h) == (2, 0)
+    del lif_kernel
+    gc.collect()
+    assert h in registered_handles()
+    x = torch.randn(5, 33, device=device)
+    v = torch.randn(33, device=device)
+    with torch.no_grad():
+        s, vs = twin(x, v)  # the copy still runs the kernels
+    (ws,), (wv,) = ref.loop(ref.CORES["lif"], [x], [v])
+    torch.testing.assert_close(s, ws)
+    torch.testing.assert_close(vs, wv)
+    del twin
+    gc.collect()
+    assert h not in registered_handles()
+
+
+def test_deepcopy_inside_a_container(ref: Any) -> None:
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    assert h is not None
+    holder = copy.deepcopy({"a": k, "b": [k]})
+    assert holder["a"] is holder["b"][0]  # one copy per object (memo)
+    assert counts(h) == (2, 0)
+    del k, holder
+    gc.collect()
+    assert h not in registered_handles()
+
+
+def test_pending_backward_keeps_the_handle(ref: Any, device: torch.device) -> None:
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    assert h is not None
+    x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
+    v = torch.randn(40, device=device).requires_grad_()
+    s, vs = k(x, v)
+    assert counts(h) == (1, 1)
+    del k
+    gc.collect()
+    assert h in registered_handles(), "the handle must outlive its owner while a backward is pending"
+    (s.sum() + 0.5 * vs.sum()).backward()
+    gc.collect()
+    assert h not in registered_handles()
+    gx, gv = ref.loop_grads(ref.CORES["lif"], [x], [v], [torch.ones_like(s), torch.full_like(vs, 0.5)])
+    torch.testing.assert_close(x.grad, gx, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(v.grad, gv, rtol=1e-4, atol=1e-5)
+
+
+def test_dropped_graph_releases_the_active_reference(ref: Any, device: torch.device) -> None:
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    assert h is not None
+    x = torch.randn(4, 20, device=device).requires_grad_()
+    out = k(x)
+    assert counts(h) == (1, 1)
+    del out
+    gc.collect()
+    assert counts(h) == (1, 0)
+    del k
+    gc.collect()
+    assert h not in registered_handles()
+
+
+def test_retain_graph_backward_twice(ref: Any, device: torch.device) -> None:
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    assert h is not None
+    x = (torch.randn(5, 30, device=device) + 0.8).requires_grad_()
+    s, vs = k(x)
+    loss = s.sum() + vs.sum()
+    loss.backward(retain_graph=True)
+    first = x.grad.clone()  # type: ignore[union-attr]
+    loss.backward()
+    torch.testing.assert_close(x.grad, 2 * first)
+    del loss, s, vs, k
+    gc.collect()
+    assert h not in registered_handles()
+
+
+def test_kernels_without_a_handle_register_nothing(ref: Any) -> None:
+    before = set(registered_handles())
+    with pytest.warns(RuntimeWarning):
+        k = FlexSNKernel(lambda x, v: (torch.cumsum(x, 0), v + x), 1, 1, 1)
+    assert k.handle is None
+    assert set(registered_handles()) == before
+    copy.deepcopy(k)
+    assert set(registered_handles()) == before
