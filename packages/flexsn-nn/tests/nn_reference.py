@@ -61,4 +61,7 @@ def python_loop(
         states = list(res[num_outputs:])
         for j, s in enumerate(states):
             seqs[j].append(s)
-    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs], states
+    x0 = input_seqs[0]
+    out_seqs = [torch.stack(o) if o else x0.new_empty(x0.shape) for o in outs]
+    state_seqs = [torch.stack(q) if q else s.new_empty((0, *s.shape)) for q, s in zip(seqs, init_states)]
+    return out_seqs, state_seqs, states

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nn_reference import CORES, lif_core, pick_device, python_loop, two_core
 
 from flexsn_nn import BACKENDS, FlexSN, FlexSNKernel, hop_available
@@ -369,3 +371,56 @@ def test_hop_env_switches_to_lowerable_scans(monkeypatch: pytest.MonkeyPatch, en
     with torch.no_grad():
         FlexSN(two_core, 2, 2, 2, backend="hop", store_state_seqs=True)(*xs)
     assert calls[-1] == "flex_sn_scan"
+
+
+@pytest.mark.parametrize("backend", [pytest.param("hop", marks=needs_hop), "triton"])
+def test_torch_compile_fullgraph_keeps_states(backend: str) -> None:
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    m = FlexSN(two_core, 2, 2, 2, backend=backend, store_state_seqs=True)
+    ref = FlexSN(two_core, 2, 2, 2, backend="torch", store_state_seqs=True)
+    compiled = torch.compile(m, backend="aot_eager", fullgraph=True)
+    xs = _inputs(2)
+    x1 = xs[0].requires_grad_()
+    x1r = x1.detach().clone().requires_grad_()
+    for _ in range(2):  # the second call starts from the first call's states
+        out = compiled(x1, xs[1])
+        r = ref(x1r, xs[1])
+        for a, b in zip(out, r):
+            torch.testing.assert_close(a, b, **TOL)
+    assert m.state_seqs is not None and ref.state_seqs is not None
+    torch.testing.assert_close(m.state_seqs[1], ref.state_seqs[1], **TOL)
+    (out[0].sum() + out[1].sum()).backward()
+    (r[0].sum() + r[1].sum()).backward()
+    assert x1.grad is not None and x1r.grad is not None
+    torch.testing.assert_close(x1.grad, x1r.grad, atol=1e-4, rtol=1e-4)
+    torch._dynamo.reset()
+
+
+_LIF_MODULES: dict[bool, FlexSN] = {}
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(
+    T=st.integers(0, 33),
+    shape=st.lists(st.integers(1, 9), min_size=1, max_size=3).map(tuple),
+    store=st.booleans(),
+)
+def test_triton_matches_loop_on_arbitrary_sizes(T: int, shape: tuple[int, ...], store: bool) -> None:
+    if store not in _LIF_MODULES:
+        _LIF_MODULES[store] = FlexSN(lif_core, 1, 1, 1, store_state_seqs=store)
+    m = _LIF_MODULES[store]
+    m.reset()
+    x = (torch.rand(T, *shape) * 3.0).to(DEV)
+    with torch.no_grad():
+        y = m(x)
+        m2 = m(x)  # continues from the first call's states
+    ref, ref_seqs, _ = python_loop(lif_core, 1, [torch.cat([x, x])], [torch.zeros(shape, device=DEV)])
+    assert isinstance(y, torch.Tensor) and isinstance(m2, torch.Tensor)
+    torch.testing.assert_close(torch.cat([y, m2]), ref[0], **TOL)
+    if T:
+        torch.testing.assert_close(m.states[0], ref_seqs[0][-1], **TOL)
+    if store:
+        assert m.state_seqs is not None
+        torch.testing.assert_close(m.state_seqs[0], ref_seqs[0][T:], **TOL)
