@@ -167,6 +167,9 @@ def build_training_kernels(
         core_fn, num_inputs, num_states, num_outputs, example_inputs: as in
             :func:`build_inference_kernel`.
         requires_grad: per input/state flags; ``None`` = all floating.
+            Only the input flags can drop gradients: states always carry
+            them through time (an initial state's flag only decides whether
+            autograd keeps its gradient).
 
     Returns:
         ``(forward_kernel, backward_kernel, info)``. The kernels carry their
@@ -179,9 +182,17 @@ def build_training_kernels(
         flexsn_codegen.UnsupportedOpError: an op has no lowering.
     """
     _check_arity(num_inputs, num_states, num_outputs)
-    graphs = trace_training_graphs(
-        core_fn, _examples(example_inputs, num_inputs, num_states), requires_grad, num_inputs=num_inputs
-    )
+    examples = _examples(example_inputs, num_inputs, num_states)
+    flags = None
+    if requires_grad is not None:
+        flags = [bool(r) for r in requires_grad]
+        if len(flags) == num_inputs + num_states:
+            # BPTT carries gradients through every (floating) state, whatever the
+            # initial state's flag: a state masked out of the per-step trace would
+            # cut the path from later outputs back to earlier inputs.
+            for j in range(num_states):
+                flags[num_inputs + j] = flags[num_inputs + j] or examples[num_inputs + j].is_floating_point()
+    graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs)
     _check_returns(graphs.num_results, num_outputs, num_states)
     info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs)
     fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
