@@ -1,0 +1,225 @@
+"""The ``flexsn::*`` custom ops (seed 001): opcheck, zero initial states
+materialized inside the op, final-state fast paths, non-differentiable
+outputs, ``requires_grad`` masks, and ``torch.compile``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from flexsn_codegen import backward_saved_args
+from flexsn_runtime import (
+    FlexSNKernel,
+    flexsn_backward_op,
+    flexsn_inference_final_state_op,
+    flexsn_inference_op,
+    flexsn_training_final_state_op,
+    flexsn_training_op,
+    lookup_flexsn_kernel_handle,
+)
+
+T, SHAPE = 5, (3, 11)
+
+
+def leaves(tensors: list[torch.Tensor]) -> list[torch.Tensor]:
+    return [t.detach().clone().requires_grad_() for t in tensors]
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
+@pytest.mark.parametrize("explicit_states", [True, False], ids=["states", "no-states"])
+@pytest.mark.parametrize("steps", [T, 0], ids=["T", "T0"])
+def test_opcheck_forward_ops(name: str, explicit_states: bool, steps: int, kernels: dict[str, Any], ref: Any,
+                             device: torch.device) -> None:
+    k = kernels[name]
+    xs, s0 = ref.make_data(ref.CORES[name], steps, SHAPE, device)
+    flat = [*xs, *s0] if explicit_states else xs
+    for op in (torch.ops.flexsn.inference, torch.ops.flexsn.inference_final_state):
+        torch.library.opcheck(op, (k.handle, flat))
+    for op in (torch.ops.flexsn.training, torch.ops.flexsn.training_final_state):
+        torch.library.opcheck(op, (k.handle, leaves(flat)))
+
+
+@pytest.mark.parametrize("final_state", [False, True])
+def test_opcheck_backward_op(final_state: bool, kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    k = kernels["two"]
+    c = ref.CORES["two"]
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+    info = lookup_flexsn_kernel_handle(k.handle).training_info
+    op = torch.ops.flexsn.training_final_state if final_state else torch.ops.flexsn.training
+    rets = op(k.handle, [*xs, *s0])
+    if final_state:
+        from flexsn_codegen import final_state_forward_returns
+
+        stored = final_state_forward_returns(info)
+        rets = {kk: (rets[kk] if kk < c.no else rets[c.ns + stored.index(kk)]) for kk in stored}
+    pool = {"input": xs, "return": rets, "init_state": s0}
+    saved = [pool[kind][idx] for kind, idx in backward_saved_args(info)]
+    g = torch.randn(T, *SHAPE, device=device)
+    gs = torch.randn(*SHAPE, device=device) if final_state else g
+    torch.library.opcheck(torch.ops.flexsn.backward, (k.handle, [g, None, gs, None], saved, [*xs, *s0], final_state))
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
+def test_omitted_initial_states_are_zeros(name: str, kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    k = kernels[name]
+    c = ref.CORES[name]
+    xs, _ = ref.make_data(c, T, SHAPE, device)
+    zeros = [torch.zeros(SHAPE, device=device) for _ in range(c.ns)]
+    for op in (flexsn_inference_op, flexsn_inference_final_state_op, flexsn_training_op, flexsn_training_final_state_op):
+        implicit = op(k.handle, xs)
+        explicit = op(k.handle, [*xs, *zeros])
+        assert len(implicit) == len(explicit)
+        for a, b in zip(implicit, explicit):
+            torch.testing.assert_close(a, b)
+
+    # and the gradients of the input sequences are the same too
+    xa, xb = leaves(xs), leaves(xs)
+    out_a = flexsn_training_op(k.handle, xa)[: c.no + c.ns]
+    out_b = flexsn_training_op(k.handle, [*xb, *zeros])[: c.no + c.ns]
+    torch.autograd.backward(out_a, [torch.ones_like(o) for o in out_a])
+    torch.autograd.backward(out_b, [torch.ones_like(o) for o in out_b])
+    for a, b in zip(xa, xb):
+        torch.testing.assert_close(a.grad, b.grad)
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
+def test_final_state_fast_paths_equal_the_last_row(name: str, kernels: dict[str, Any], ref: Any,
+                                                   device: torch.device) -> None:
+    k = kernels[name]
+    c = ref.CORES[name]
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+    seq = flexsn_inference_op(k.handle, [*xs, *s0])
+    fin = flexsn_inference_final_state_op(k.handle, [*xs, *s0])
+    for j in range(c.no):
+        torch.testing.assert_close(fin[j], seq[j])
+    for j in range(c.ns):
+        assert fin[c.no + j].shape == SHAPE
+        torch.testing.assert_close(fin[c.no + j], seq[c.no + j][-1])
+
+    # training: final-state outputs and their gradients equal the sequence path's last row
+    la, lb = leaves([*xs, *s0]), leaves([*xs, *s0])
+    full = flexsn_training_op(k.handle, la)[: c.no + c.ns]
+    last = flexsn_training_final_state_op(k.handle, lb)[: c.no + c.ns]
+    for j in range(c.no):
+        torch.testing.assert_close(last[j], full[j])
+    for j in range(c.ns):
+        torch.testing.assert_close(last[c.no + j], full[c.no + j][-1])
+    gen = torch.Generator().manual_seed(9)
+    gy = [torch.randn(T, *SHAPE, generator=gen).to(device) for _ in range(c.no)]
+    gf = [torch.randn(*SHAPE, generator=gen).to(device) for _ in range(c.ns)]
+    torch.autograd.backward([*full[: c.no], *(s[-1] for s in full[c.no :])], [*gy, *gf])
+    torch.autograd.backward(list(last), [*gy, *gf])
+    for a, b in zip(la, lb):
+        torch.testing.assert_close(b.grad, a.grad, rtol=1e-5, atol=1e-6)
+    want = ref.loop_grads(c, xs, s0, [*gy, *gf], final_state=True)
+    for a, w in zip(lb, want):
+        torch.testing.assert_close(a.grad, w, rtol=1e-4, atol=1e-5)
+
+
+def test_t0_final_state_training_passes_the_gradient_through(kernels: dict[str, Any], ref: Any,
+                                                             device: torch.device) -> None:
+    k = kernels["lif"]
+    xs, s0 = ref.make_data(ref.CORES["lif"], 0, SHAPE, device)
+    x, v = leaves([*xs, *s0])
+    s, vf = flexsn_training_final_state_op(k.handle, [x, v])[:2]
+    assert s.shape == (0, *SHAPE)
+    torch.testing.assert_close(vf, v.detach())
+    g = torch.randn(SHAPE, device=device)
+    vf.backward(g)
+    torch.testing.assert_close(v.grad, g)
+    assert x.grad is None or torch.count_nonzero(x.grad) == 0
+
+
+def test_hard_threshold_output_is_handled_by_the_backward_shim(kernels: dict[str, Any], ref: Any,
+                                                               device: torch.device) -> None:
+    k = kernels["hard"]
+    c = ref.CORES["hard"]
+    assert k.has_training_kernels
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+    x, v = leaves([*xs, *s0])
+    s, vs = k(x, v)
+    assert not s.requires_grad or s.grad_fn is not None
+    gen = torch.Generator().manual_seed(3)
+    gs, gv = torch.randn(T, *SHAPE, generator=gen).to(device), torch.randn(T, *SHAPE, generator=gen).to(device)
+    torch.autograd.backward([s, vs], [gs, gv]) if s.requires_grad else vs.backward(gv)
+    want = ref.loop_grads(c, xs, s0, [gs, gv])
+    torch.testing.assert_close(x.grad, want[0], rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(v.grad, want[1], rtol=1e-4, atol=1e-5)
+    want_out, want_seq = ref.loop(c, xs, s0)
+    torch.testing.assert_close(s.detach(), want_out[0])
+    torch.testing.assert_close(vs.detach(), want_seq[0])
+
+
+def test_requires_grad_mask(ref: Any, device: torch.device) -> None:
+    c = ref.CORES["two"]
+    k = FlexSNKernel(c.fn, c.ni, c.ns, c.no, requires_grad=[True, False, True, False])
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+    x1, a = leaves([xs[0], s0[0]])
+    outs = k(x1, xs[1], a, s0[1])
+    gen = torch.Generator().manual_seed(6)
+    grads = [torch.randn(T, *SHAPE, generator=gen).to(device) for _ in outs]
+    torch.autograd.backward([o for o in outs if o.requires_grad], [g for o, g in zip(outs, grads) if o.requires_grad])
+    want = ref.loop_grads(c, xs, s0, grads)
+    torch.testing.assert_close(x1.grad, want[0], rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(a.grad, want[2], rtol=1e-4, atol=1e-5)
+
+
+def test_inputs_without_grad_take_the_inference_kernel(kernels: dict[str, Any], ref: Any,
+                                                       device: torch.device) -> None:
+    k = kernels["lif"]
+    xs, s0 = ref.make_data(ref.CORES["lif"], T, SHAPE, device)
+    s, vs = k(*xs, *s0)
+    assert not s.requires_grad and not vs.requires_grad
+    with torch.no_grad():
+        s2, vs2 = k(*leaves(xs), *s0)
+    assert s2.grad_fn is None
+    torch.testing.assert_close(s, s2)
+
+
+def test_torch_compile_treats_the_ops_as_single_nodes(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    k = kernels["lif"]
+    c = ref.CORES["lif"]
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+
+    def step(x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        s, vs = k(x, v)
+        return s.sum() + 0.5 * vs.sum()
+
+    compiled = torch.compile(step, backend="aot_eager", fullgraph=True)
+    x, v = leaves([*xs, *s0])
+    compiled(x, v).backward()
+    gen_out = [torch.ones(T, *SHAPE, device=device), torch.full((T, *SHAPE), 0.5, device=device)]
+    want = ref.loop_grads(c, xs, s0, gen_out)
+    torch.testing.assert_close(x.grad, want[0], rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(v.grad, want[1], rtol=1e-4, atol=1e-5)
+    with torch.no_grad():
+        torch.testing.assert_close(compiled(*xs, *s0), step(*xs, *s0))
+
+
+def test_ops_reject_a_wrong_number_of_tensors(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    k = kernels["two"]
+    xs, s0 = ref.make_data(ref.CORES["two"], T, SHAPE, device)
+    with pytest.raises(ValueError, match="num_inputs=2 input sequences optionally followed by num_states=2"):
+        flexsn_inference_op(k.handle, [*xs, s0[0]])
+
+
+def test_ops_on_a_released_handle(ref: Any, device: torch.device) -> None:
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    del k
+    import gc
+
+    gc.collect()
+    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+        flexsn_inference_op(h, [torch.zeros(2, 3, device=device)])
+
+
+def test_backward_op_keeps_template_shapes(kernels: dict[str, Any], device: torch.device) -> None:
+    k = kernels["lif"]
+    x_t = torch.empty(0, *SHAPE, device=device)
+    s_t = torch.empty(SHAPE, device=device)
+    gx, gv = flexsn_backward_op(k.handle, [None, None], [], [x_t, s_t])
+    assert gx.shape == x_t.shape and gv.shape == s_t.shape
+    assert torch.count_nonzero(gx) == 0 and torch.count_nonzero(gv) == 0
