@@ -185,10 +185,9 @@ class FlexSN(nn.Module):
             tensors); passed to :class:`~flexsn_runtime.FlexSNKernel`.
         requires_grad: one flag per input and state: which ones the training
             kernels differentiate (default: all floating-point ones); passed
-            to :class:`~flexsn_runtime.FlexSNKernel`. A state flagged
-            ``False`` also stops gradients flowing back through time along
-            that state (the per-step trace has no derivative for it), so keep
-            states ``True`` for full BPTT.
+            to :class:`~flexsn_runtime.FlexSNKernel`. An input flagged
+            ``False`` gets no gradient; states always carry gradients through
+            time (a state's flag only decides whether its initial value gets one).
         step_mode: ``"m"`` (default) or ``"s"``.
         backend: ``"triton"`` (default), ``"inductor"``, ``"torch"`` or ``"hop"``.
         store_state_seqs: keep the state sequences of the last call in
@@ -545,6 +544,7 @@ class FlexSN(nn.Module):
         return new
 
     def extra_repr(self) -> str:
+        """Arity, step mode, backend and ``store_state_seqs`` (shown by ``repr``)."""
         return (
             f"num_inputs={self.num_inputs}, num_states={self.num_states}, num_outputs={self.num_outputs}, "
             f"step_mode={self._step_mode!r}, backend={self._backend!r}, store_state_seqs={self.store_state_seqs}"

@@ -76,6 +76,8 @@ class IFCore:
 
     Call with ``x``, ``v`` floating tensors of one shape ``[*shape]``;
     returns the spikes (0.0 / 1.0) and the new potential, same shape/dtype.
+    Source: SpikingJelly ``neuron.IFNode`` (``neuronal_charge``,
+    ``neuronal_fire``, ``neuronal_reset``).
     """
 
     __name__ = "if_core"
@@ -97,6 +99,7 @@ class IFCore:
         return v + x
 
     def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Charge, fire, reset: ``(X[t], V[t-1]) -> (S[t], V[t])``, all ``[*shape]``, ``x``'s dtype."""
         h = self.charge(x, v)
         spike = self.surrogate_function(h - self.v_threshold)
         s = spike.detach() if self.detach_reset else spike
@@ -114,6 +117,8 @@ class LIFCore(IFCore):
         tau: membrane time constant in time steps (> 1).
         decay_input: whether the input is divided by ``tau`` too.
         v_threshold, v_reset, surrogate_function, detach_reset: as :class:`IFCore`.
+
+    Source: SpikingJelly ``neuron.LIFNode`` (``neuronal_charge``).
     """
 
     __name__ = "lif_core"
@@ -226,6 +231,7 @@ class IFNode(FlexSN):
         return [x.new_full(x.shape[1:], v0)]
 
     def extra_repr(self) -> str:
+        """Neuron constants, step mode, backend and ``store_v_seq`` (shown by ``repr``)."""
         return (
             f"v_threshold={self.v_threshold}, v_reset={self.v_reset}, detach_reset={self.detach_reset}, "
             f"surrogate_function={self.surrogate_function!r}, step_mode={self.step_mode!r}, "
@@ -296,4 +302,5 @@ class LIFNode(IFNode):
         return core.decay_input
 
     def extra_repr(self) -> str:
+        """``tau`` and ``decay_input``, then :meth:`IFNode.extra_repr`."""
         return f"tau={self.tau}, decay_input={self.decay_input}, " + super().extra_repr()
