@@ -4,6 +4,7 @@ produce, naming, multi-output functions, constants, views, and errors."""
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -206,3 +207,23 @@ def test_unlowerable_argument_forms_name_the_op() -> None:
     with pytest.raises(UnsupportedOpError) as info:
         generate_triton_code_str(g, "bad")
     assert "aten.pow.Tensor_Scalar" in str(info.value)
+
+
+def test_boolean_placeholders_are_made_boolean(device: torch.device, run_elementwise: Callable[..., Any]) -> None:
+    """A mask the forward saved for the backward arrives as an fp32 block; tl.where
+    (deprecated on non-boolean conditions) and bitwise ops must get int1."""
+    g = fx.Graph()
+    m1, m2, x = g.placeholder("m1"), g.placeholder("m2"), g.placeholder("x")
+    for node, dtype in ((m1, torch.bool), (m2, torch.bool), (x, torch.float32)):
+        node.meta["val"] = torch.zeros(4, dtype=dtype)
+    both = g.call_function(A.bitwise_and.Tensor, (m1, m2))
+    both.meta["val"] = torch.zeros(4, dtype=torch.bool)
+    g.output(g.call_function(A.where.self, (both, x, g.call_function(A.neg.default, (x,)))))
+    gen = torch.Generator().manual_seed(0)
+    masks = [(torch.rand(N, generator=gen) > 0.5).float().to(device) for _ in range(2)]
+    xv = torch.randn(N, generator=gen).to(device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (got,) = run_elementwise(g, [*masks, xv], [torch.float32])
+    want = torch.where((masks[0] > 0) & (masks[1] > 0), xv, -xv)
+    torch.testing.assert_close(got, want)

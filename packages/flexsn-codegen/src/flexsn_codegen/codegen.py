@@ -121,9 +121,19 @@ def generate_step_body(graph: fx.Graph, indent: str = "    ") -> tuple[list[str]
         if node.op == "placeholder":
             names[node] = f"a_{sanitize_name(node.name)}"
             args.append(names[node])
+            val = _meta(node)
+            if val is not None and val.dtype == torch.bool:
+                # Placeholders arrive as fp32 blocks; a boolean one (a mask the
+                # forward saved for the backward) is made boolean again so
+                # tl.where and bitwise ops get the int1 they require.
+                lines.append(f"{indent}{names[node]} = {names[node]} != 0  # bool placeholder")
     if not args:
         raise ValueError("the graph has no placeholder: a step function needs at least one tensor argument")
-    like = args[0]
+    # block shape (and fp32 type) for constants: the first non-boolean placeholder
+    like = next(
+        (names[n] for n in graph.nodes if n.op == "placeholder" and getattr(_meta(n), "dtype", None) != torch.bool),
+        args[0],
+    )
 
     def fmt(a: Any) -> Any:
         if isinstance(a, fx.Node):
