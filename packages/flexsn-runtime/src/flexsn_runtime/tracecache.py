@@ -32,7 +32,7 @@ from flexsn_trace import FlexSNInfo, SavedSource
 
 __all__ = ["core_fingerprint", "load_build", "store_build"]
 
-_MAX_DEPTH = 6
+_MAX_DEPTH = 32
 # Callables whose behaviour is fixed by their name (no per-instance state).
 _STATELESS_CALLABLES = (
     types.BuiltinFunctionType,
@@ -87,11 +87,11 @@ class _Hasher:
             self.h.update(b"\x00")
 
     def obj(self, x: Any, depth: int) -> None:
-        if depth > _MAX_DEPTH:
-            raise _Unhashable("too deep")
         if isinstance(x, _SIMPLE):
             self.put(type(x).__name__, x)
             return
+        if depth > _MAX_DEPTH:
+            raise _Unhashable("too deep")
         if isinstance(x, (tuple, list, frozenset, set)):
             items = sorted(x, key=repr) if isinstance(x, (set, frozenset)) else x
             self.put(type(x).__name__, len(items))
@@ -135,10 +135,14 @@ class _Hasher:
             self.put("builtin", getattr(x, "__module__", None), getattr(x, "__qualname__", None) or repr(x))
         elif isinstance(x, type):
             self.cls(x, depth)
-        elif hasattr(x, "__dict__"):
+        elif hasattr(x, "__dict__") or _slots(type(x)):
             self.put("instance")
             self.cls(type(x), depth + 1)
-            self.obj(dict(vars(x)), depth + 1)
+            state = dict(vars(x)) if hasattr(x, "__dict__") else {}
+            for name in _slots(type(x)):
+                if hasattr(x, name):
+                    state[f"slot:{name}"] = getattr(x, name)
+            self.obj(state, depth + 1)
         else:
             raise _Unhashable(type(x).__name__)
 
@@ -173,9 +177,21 @@ class _Hasher:
         for name, value in sorted(vars(c).items()):
             if isinstance(value, (staticmethod, classmethod)):
                 value = value.__func__
-            if isinstance(value, (types.FunctionType,) + _SIMPLE):
+            if isinstance(value, property):
+                value = value.fget
+            if isinstance(value, (types.FunctionType, type) + _SIMPLE):
+                # class-valued attributes too: e.g. the autograd.Function a
+                # surrogate-spike class applies
                 self.put("attr", name)
                 self.obj(value, depth + 1)
+
+
+def _slots(c: type) -> list[str]:
+    names: list[str] = []
+    for k in c.__mro__:
+        slots = vars(k).get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else list(slots)
+    return [n for n in names if n not in ("__dict__", "__weakref__")]
 
 
 def _is_library(module: str | None) -> bool:
