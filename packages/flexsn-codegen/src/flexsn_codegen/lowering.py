@@ -296,7 +296,7 @@ def pow_tensor_scalar(x: str, e: object, ctx: Ctx | None = None) -> str:
     x = _let(ctx, x)
     small = {0: "(tl.zeros_like({x}) + 1.0)", 1: "{x}", 2: "({x} * {x})", 3: "({x} * {x} * {x})",
              4: "(({x} * {x}) * ({x} * {x}))", -1: "(1.0 / {x})", -2: "(1.0 / ({x} * {x}))",
-             0.5: "tl.sqrt({x})", -0.5: "tl.rsqrt({x})"}
+             0.5: "tl.sqrt_rn(tl.cast({x}, tl.float32))", -0.5: "tl.rsqrt({x})"}
     if e in small:  # as PyTorch: x ** 0.5 is sqrt(x) (nan at -inf, unlike C pow)
         return small[e].format(x=x)
     if math.isnan(e):
@@ -1007,7 +1007,8 @@ _TABLE: dict[str, Lowering] = {
     "logaddexp": _logaddexp(False),
     "logaddexp2": _logaddexp(True),
     "xlogy": _xlogy,
-    "sqrt": _unary("tl.sqrt({x})"),
+    # sqrt_rn: IEEE like PyTorch (tl.sqrt is sqrt.approx.f32 on NVIDIA GPUs)
+    "sqrt": _unary("tl.sqrt_rn(tl.cast({x}, tl.float32))"),
     "rsqrt": _unary("tl.rsqrt({x})"),
     "sin": _unary("tl.sin({x})"),
     "cos": _unary("tl.cos({x})"),
