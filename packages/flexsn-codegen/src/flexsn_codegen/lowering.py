@@ -11,8 +11,9 @@ that one generated source runs compiled on CUDA and under
 "Portability facts"). Functions without a core primitive (tanh, expm1,
 log1p, atan, pow, round, fmod, erfc, erfinv, ...) are written from exact
 identities or published approximations, and NaN semantics follow PyTorch
-explicitly (``tl.maximum`` propagates NaN under the interpreter but not
-when compiled, so it is never relied on).
+explicitly: ``tl.maximum``/``tl.minimum`` have IEEE maxNum semantics (a NaN
+operand is dropped; NumPy's ``fmax`` under the interpreter), PyTorch's
+``maximum``/``minimum``/``clamp`` propagate NaN.
 """
 
 from __future__ import annotations
@@ -260,8 +261,8 @@ def _is_nan_literal(v: object) -> bool:
 def nan_max(a: str, b: object, ctx: Ctx | None = None) -> str:
     """``torch.maximum``: NaN in either operand gives NaN.
 
-    ``tl.maximum`` alone is not portable: the interpreter propagates NaN
-    (NumPy) while compiled code returns the other operand.
+    ``tl.maximum`` alone would return the other operand (maxNum semantics,
+    compiled and interpreted alike), so NaN is tested for explicitly.
     """
     a = _let(ctx, a)
     if isinstance(b, (int, float)) and not isinstance(b, bool) and not _is_nan_literal(b):
