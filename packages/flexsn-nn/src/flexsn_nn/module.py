@@ -18,7 +18,9 @@ time loop runs (``backend``):
   with one warning (seeds 000, 001, 002);
 * ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
   (seed 003), or, with ``store_state_seqs=False``,
-  ``flexsn_hop.eager_scan_final_state``. The environment variables
+  ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``:
+  ``flex_sn_scan`` keeping the last step of the state sequences, so the
+  loop stays one graph node). The environment variables
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
   gradient to ``lowerable_while_loop_scan(_final_state)`` /
@@ -358,6 +360,17 @@ class FlexSN(nn.Module):
         x = input_seqs[0]
         return [x.new_zeros(x.shape[1:]) for _ in range(self.num_states)]
 
+    def _init_states_are_zeros(self) -> bool:
+        """Whether :meth:`init_states` returns zeros (``True`` unless a subclass overrides it).
+
+        When it does and no state is set, the ``triton`` / ``inductor``
+        backends pass only the input sequences to the kernels, which create
+        the zero states inside the op: compiled graphs then carry no zero
+        fill in front of the neuron. Subclasses whose :meth:`init_states`
+        returns zeros may override this to keep that fast path.
+        """
+        return type(self).init_states is FlexSN.init_states
+
     def _resolve_states(self, seqs: Sequence[torch.Tensor], step_shape: tuple[int, ...]) -> TensorList:
         """The initial states of this call (``self._states`` merged with init_states); mutates nothing."""
         current = list(self._states)
@@ -461,7 +474,14 @@ class FlexSN(nn.Module):
         seqs = self._check_inputs(inputs, sequences=True)
         x0 = seqs[0]
         step_shape = tuple(x0.shape[1:])
-        init = self._resolve_states(seqs, step_shape)
+        # Zero initial states of the kernel backends are created inside the op.
+        omit_init = (
+            self._backend in _KERNEL_BACKENDS
+            and x0.shape[0] != 0
+            and all(s is None for s in self._states)
+            and self._init_states_are_zeros()
+        )
+        init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
         if x0.shape[0] == 0:
             dtypes = self._output_dtypes or (x0.dtype,) * no
@@ -503,7 +523,17 @@ class FlexSN(nn.Module):
                 return hop.lowerable_while_loop_scan if store else hop.lowerable_while_loop_scan_final_state
             if _env_flag(ENV_LOWERABLE_SCAN) and hop.lowerable_scan_available():
                 return hop.lowerable_scan if store else hop.lowerable_scan_final_state
+        if not store and torch.compiler.is_compiling():
+            # eager_scan_final_state is a Python loop that Dynamo would unroll
+            # into T copies of the step: capture ONE flex_sn_scan node instead.
+            return self._hop_scan_final_state
         return hop.flex_sn_scan if store else hop.eager_scan_final_state
+
+    def _hop_scan_final_state(self, *args: Any, **kwargs: Any) -> tuple[torch.Tensor, ...]:
+        """``flex_sn_scan`` keeping the final states: ``(*output_seqs, *final_states)``."""
+        res = flexsn_hop.flex_sn_scan(*args, **kwargs)
+        no = self.num_outputs
+        return (*res[:no], *(s[-1] for s in res[no:]))
 
     def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
         flat = [*seqs, *init]

@@ -230,6 +230,10 @@ class IFNode(FlexSN):
         v0 = 0.0 if self.v_reset is None else self.v_reset
         return [x.new_full(x.shape[1:], v0)]
 
+    def _init_states_are_zeros(self) -> bool:
+        """``V[-1] == 0`` (soft reset or ``v_reset == 0``): the kernels then create it inside the op."""
+        return type(self).init_states is IFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)
+
     def extra_repr(self) -> str:
         """Neuron constants, step mode, backend and ``store_v_seq`` (shown by ``repr``)."""
         return (
