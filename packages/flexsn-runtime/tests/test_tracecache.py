@@ -48,6 +48,12 @@ def test_closure_values_globals_arity_and_examples_change_the_key() -> None:
         SCALE = old
 
 
+def test_template_switches_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = core_fingerprint(make_core(0.9), ARITY, None, None)
+    monkeypatch.setenv("FLEXSN_PREFETCH", "0")
+    assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
+
+
 def test_callable_instances_hash_their_attributes() -> None:
     def with_sg(sg: Surrogate):  # type: ignore[no-untyped-def]
         def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

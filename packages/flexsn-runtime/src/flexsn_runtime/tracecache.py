@@ -229,7 +229,9 @@ def core_fingerprint(
         return None
     h = _Hasher()
     try:
-        h.put(_versions(), arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
+        # template switches read at render time change the kernel source
+        h.put(_versions(), os.environ.get("FLEXSN_PREFETCH", "1") != "0")
+        h.put(arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
         if example_inputs is None:
             h.put("default-examples")
         else:
