@@ -18,6 +18,7 @@ untested.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -474,6 +475,11 @@ def test_op_fp32(case: Case, device: torch.device, run_elementwise: Callable[...
 
 
 HALF_CASES = [c for c in CASES if c.half]
+if torch.cuda.is_available() and os.environ.get("TRITON_INTERPRET", "0") not in ("1", "true", "yes", "on"):
+    # Compiled, every case is one more kernel compilation per dtype; the storage
+    # rounding under test is the same helper for all ops, so a sample (and every
+    # cast) keeps the GPU run short.
+    HALF_CASES = [c for i, c in enumerate(HALF_CASES) if i % 5 == 0 or c.op in ("_to_copy", "to")]
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
