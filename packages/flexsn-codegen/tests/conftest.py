@@ -23,19 +23,16 @@ import triton  # noqa: E402
 from flexsn_codegen import compile_triton_code_str, generate_triton_code_str, interpreter_enabled  # noqa: E402
 
 
-def test_device() -> torch.device:
+def kernel_device() -> torch.device:
     """CUDA unless the interpreter is on (then CPU)."""
     if torch.cuda.is_available() and not interpreter_enabled():
         return torch.device("cuda")
     return torch.device("cpu")
 
 
-test_device.__test__ = False  # type: ignore[attr-defined]
-
-
 @pytest.fixture(scope="session")
 def device() -> torch.device:
-    return test_device()
+    return kernel_device()
 
 
 _BLOCK = 64  # inputs are longer than one block and not a multiple of it
