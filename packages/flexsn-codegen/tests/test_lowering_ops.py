@@ -544,3 +544,34 @@ def test_unsupported_op_error_names_the_op(fn: Callable[..., Any], op: str) -> N
     assert info.value.op == op
     assert op in str(info.value)
     assert isinstance(info.value, NotImplementedError)
+
+
+def test_training_graphs_of_every_case_lower() -> None:
+    """The AOT forward and backward graphs of every differentiable case lower too.
+
+    A backward formula may use ops the forward does not (``hardswish_backward``,
+    ``empty_like`` for ``lerp``, ``_efficientzerotensor`` for ``sgn``); one
+    missing lowering sends every training call of such a core to the eager loop.
+    """
+    from flexsn_codegen import check_graph_supported
+    from flexsn_trace import trace_training_graphs
+
+    failures = []
+    traced = 0
+    for case in CASES:
+        if case.fn is None:
+            continue
+        g = torch.Generator().manual_seed(0)
+        examples = [torch.rand(4, generator=g) + 0.5 for _ in case.inputs]
+        try:
+            graphs = trace_training_graphs(case.fn, examples)
+        except ValueError:
+            continue  # no differentiable output (comparisons, rounding, ...)
+        traced += 1
+        for which, graph in (("forward", graphs.fwd), ("backward", graphs.bwd)):
+            try:
+                check_graph_supported(graph)
+            except UnsupportedOpError as exc:
+                failures.append(f"{case.name} ({which}): {exc.op}")
+    assert traced > 100
+    assert not failures, "training graphs with unlowered ops:\n" + "\n".join(failures)
