@@ -519,6 +519,12 @@ def _to_copy(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
 def _div_mode(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
     mode = kw.get("rounding_mode", args[2] if len(args) > 2 else None)
     if mode is None:
+        b = args[1]
+        if isinstance(b, (int, float)) and not isinstance(b, bool) and b != 0 and math.isfinite(b):
+            if abs(math.frexp(b)[0]) == 0.5:
+                # x / 2**k == x * 2**-k exactly (both correctly rounded), and a
+                # multiply is far cheaper than an IEEE division (LIF's "/ tau")
+                return f"(({_f(args[0])}) * {lit(1.0 / b)})"
         return fdiv(_f(args[0]), _f(args[1]))
     if mode == "trunc":
         return trunc(fdiv(_f(args[0]), _f(args[1])), ctx)
