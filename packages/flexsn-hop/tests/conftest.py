@@ -21,6 +21,7 @@ def _clean_hop_state() -> Iterator[None]:
     import flexsn_hop
 
     torch._dynamo.reset()
-    flexsn_hop.register_fused_impl(None)
+    previous = flexsn_hop.register_fused_impl(None)
     yield
-    flexsn_hop.register_fused_impl(None)
+    # restore the process's hook (the runtime kernels by default) for tests run after these
+    flexsn_hop.register_fused_impl(previous)
