@@ -325,14 +325,23 @@ def _check_graph(rec: Recorder, backend: str, layers: int) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_dynamo() -> Iterator[None]:
-    """A fresh Dynamo cache per test; full fp32 matmuls / convolutions on a GPU (no TF32)."""
+    """A fresh Dynamo cache per test; full fp32 matmuls / convolutions on a GPU (no TF32);
+    flex_sn_scan's fused-kernel hook installed (the default, whatever earlier tests left)."""
     torch._dynamo.reset()
     tf32 = torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32
     torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    hook = None
+    if hop_available():
+        import flexsn_hop
+
+        hook = flexsn_hop.get_fused_impl()
+        flexsn_hop.enable_fused_kernels(True)
     try:
         yield
     finally:
         torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = tf32
+        if hop_available():
+            flexsn_hop.register_fused_impl(hook)
         torch._dynamo.reset()
 
 
