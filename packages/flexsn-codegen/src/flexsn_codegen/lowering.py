@@ -809,8 +809,18 @@ def _acosh(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
 
 
 def _atanh(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
+    """``0.5 * (log1p(x) - log1p(-x))``: no quotient to round.
+
+    The former ``0.5 * log1p(2x / (1 - x))`` needs the quotient correctly
+    rounded: at ``x = -(1 - 2**-23)`` it is ``-(1 - 2**-24)`` and ``1 + q`` is
+    ``2**-24``, but compiled CUDA's approximate ``/`` (``div.full.f32``, up to
+    2 ulp) can round ``q`` to -1 and give ``log(0) = -inf``. Here ``1 + x`` and
+    ``1 - x`` are exact for ``|x| >= 0.5`` and the two logs have opposite
+    signs, so their difference never cancels (signed zeros survive too).
+    """
     x = _x(ctx, args)
-    return f"tl.where(tl.abs({x}) > 1.0, {_NAN}, 0.5 * {log1p(f'2.0 * {x} / (1.0 - {x})', ctx)})"
+    mag = f"0.5 * ({log1p(x, ctx)} - {log1p(f'-{x}', ctx)})"
+    return f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {mag})"
 
 
 def _sign(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
