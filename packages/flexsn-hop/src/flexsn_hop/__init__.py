@@ -6,7 +6,8 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
 
 * :data:`flex_sn_scan` (:class:`FlexSNScan`): the operator; eager, autograd,
   AOTAutograd / Inductor (by decomposing into the time loop) and
-  ``torch.compile`` (one graph node with a traced body);
+  ``torch.compile`` (one graph node with a traced body); ``final_state=True``
+  returns final states instead of state sequences;
 * :func:`eager_scan`, :func:`eager_scan_final_state`: the Python time loop;
 * :func:`lowerable_scan`, :func:`lowerable_while_loop_scan` and their
   ``_final_state`` forms: the loop through PyTorch's ``scan`` / ``while_loop``

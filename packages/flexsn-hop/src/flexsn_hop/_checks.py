@@ -4,7 +4,7 @@ All scans take the same flat calling convention::
 
     scan(core_fn, num_inputs, num_states, num_outputs,
          *input_seqs, *init_states, *lifted_args,
-         output_template_specs=None)
+         output_template_specs=None[, final_state=False])
 
 and apply the same rules, collected here so that the operator, the eager
 loops and the lowerable variants raise identical errors:
@@ -15,7 +15,8 @@ loops and the lowerable variants raise identical errors:
   positional arguments (checked against its signature when it has one);
 * all input sequences share the leading time dimension ``T``;
 * ``core_fn`` returns exactly ``num_outputs + num_states`` tensors per step;
-* when ``T == 0`` the outputs come from ``output_template_specs``.
+* when ``T == 0`` the outputs come from ``output_template_specs``;
+* ``final_state`` (``flex_sn_scan`` only) is a ``bool``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 
 __all__ = [
     "ScanArgs",
+    "check_final_state_flag",
     "check_step_results",
     "empty_outputs",
     "empty_state_seqs",
@@ -48,6 +50,22 @@ class ScanArgs:
     lifted_args: tuple[torch.Tensor, ...]
     T: int
     output_template_specs: OutputTemplateSpecs | None
+    #: ``True``: the call returns final states ``[*shape]`` instead of state
+    #: sequences ``[T, *shape]``.
+    final_state: bool = False
+
+
+def check_final_state_flag(value: object) -> bool:
+    """Validate ``flex_sn_scan``'s ``final_state`` keyword.
+
+    Raises ``TypeError`` unless it is a ``bool`` (``0`` / ``1`` or a tensor
+    would silently pick a result layout).
+    """
+    if not isinstance(value, bool):
+        raise TypeError(
+            f"flex_sn_scan: final_state must be a bool, got {type(value).__name__}"
+        )
+    return value
 
 
 def _check_count(name: str, value: object, minimum: int) -> int:
@@ -177,11 +195,12 @@ def prepare_scan_args(
     num_outputs: int,
     flat_args: Sequence[Any],
     output_template_specs: object = None,
+    final_state: object = False,
 ) -> ScanArgs:
     """Check one scan call against the seed-003 rules and split ``flat_args``.
 
-    Raises ``TypeError`` for a non-callable ``core_fn``, non-int counts or
-    non-tensor ``flat_args``; ``ValueError`` for too few tensors, no input
+    Raises ``TypeError`` for a non-callable ``core_fn``, non-int counts,
+    non-tensor ``flat_args`` or a non-bool ``final_state``; ``ValueError`` for too few tensors, no input
     sequence, a ``core_fn`` whose signature cannot take the arguments, a
     0-dim input sequence, input sequences with different ``T`` or malformed
     ``output_template_specs``.
@@ -191,6 +210,7 @@ def prepare_scan_args(
     _check_count("num_inputs", num_inputs, 0)
     _check_count("num_states", num_states, 0)
     _check_count("num_outputs", num_outputs, 0)
+    final = check_final_state_flag(final_state)
     expected = num_inputs + num_states
     if len(flat_args) < expected:
         raise ValueError(
@@ -223,7 +243,7 @@ def prepare_scan_args(
                 f"(the leading dim of input 0)"
             )
     specs = normalize_template_specs(output_template_specs, num_outputs)
-    return ScanArgs(input_seqs, init_states, lifted_args, T, specs)
+    return ScanArgs(input_seqs, init_states, lifted_args, T, specs, final)
 
 
 def check_step_results(

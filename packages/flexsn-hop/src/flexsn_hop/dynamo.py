@@ -9,14 +9,16 @@ emits ONE node::
 
     flex_sn_scan(body, num_inputs, num_states, num_outputs,
                  *input_seqs, *init_states, *lifted_args, *closure_tensors,
-                 output_template_specs=((shape, dtype), ...))
+                 output_template_specs=((shape, dtype), ...)[, final_state=True])
 
 Tensors the body captures from enclosing scopes (closures, globals,
 module parameters) become extra body inputs appended after the explicit
 arguments, which is the operator's lifted-freevar convention. The output
 templates are read from the traced step so that ``T == 0`` also works
-compiled. The node's example value comes from running the operator on
-fake tensors.
+compiled. ``final_state`` must be a constant ``bool``; it is recorded
+on the node only when ``True``. The node's example value comes from running
+the operator (with the same keywords) on fake tensors, so with
+``final_state=True`` the states come out as ``[*shape]`` final states.
 
 Everything here touches private Dynamo APIs. Any failure while installing
 is turned into a ``UserWarning``; ``dynamo_hop_available()`` then returns
@@ -33,7 +35,7 @@ from typing import Any
 
 import torch
 
-from ._checks import normalize_template_specs
+from ._checks import check_final_state_flag, normalize_template_specs
 from .scan import flex_sn_scan, hop_kernels_registered
 
 __all__ = ["dynamo_hop_available", "install_dynamo_support"]
@@ -111,6 +113,7 @@ def _make_variable_class(hov: Any) -> type:
             args = list(args)
             kwargs = dict(kwargs)
             specs_vt = kwargs.pop("output_template_specs", None)
+            final_state_vt = kwargs.pop("final_state", None)
             if kwargs:
                 fail(f"unexpected keyword arguments {sorted(kwargs)}")
             if len(args) < 4:
@@ -139,6 +142,15 @@ def _make_variable_class(hov: Any) -> type:
                         specs_vt.as_python_constant(), num_outputs
                     )
                 except (TypeError, ValueError) as exc:
+                    fail(str(exc))
+
+            final_state = False
+            if final_state_vt is not None:
+                if not final_state_vt.is_python_constant():
+                    fail("final_state must be a constant bool")
+                try:
+                    final_state = check_final_state_flag(final_state_vt.as_python_constant())
+                except TypeError as exc:
                     fail(str(exc))
 
             with discard_graph_changes(tx):
@@ -174,6 +186,11 @@ def _make_variable_class(hov: Any) -> type:
 
             body_gm = torch.fx.GraphModule(dict(tx.output.nn_modules), body_graph)
             body_name = tx.output.install_subgraph("flex_sn_scan_body", body_gm)
+            node_kwargs: dict[str, Any] = {}
+            if specs is not None:
+                node_kwargs["output_template_specs"] = specs
+            if final_state:
+                node_kwargs["final_state"] = True
             proxy = tx.output.create_proxy(
                 "call_function",
                 self.value,
@@ -185,7 +202,7 @@ def _make_variable_class(hov: Any) -> type:
                     *(arg.as_proxy() for arg in flat_args),
                     *lifted_freevars.keys(),
                 ),
-                kwargs={} if specs is None else {"output_template_specs": specs},
+                kwargs=node_kwargs,
             )
             return wrap_fx_proxy(tx=tx, proxy=proxy)
 

@@ -11,6 +11,8 @@ e.g. the runtime's fused Triton kernels, registers ONE function here::
         if not supported(call.core_fn):
             return None                      # -> eager loop
         return run_kernels(call)             # (*output_seqs, *state_seqs)
+                                             # or, with call.final_state,
+                                             # (*output_seqs, *final_states)
 
     register_fused_impl(fused)
 
@@ -25,8 +27,11 @@ the hook propagate: a hook that cannot build a kernel should warn and return
 What the hook must guarantee:
 
 * return ``num_outputs`` output sequences ``[T, *out_shape]`` followed by
-  ``num_states`` state sequences ``[T, *state_shape]`` (the operator checks
-  the count and raises ``RuntimeError`` otherwise);
+  ``num_states`` state sequences ``[T, *state_shape]`` or, when
+  ``call.final_state`` is set, ``num_states`` final states
+  ``[*state_shape]`` (``state_shape`` being each initial state's shape; the
+  operator checks the count and shapes and raises ``RuntimeError``
+  otherwise);
 * on ``call.dispatch == "autograd"`` with ``call.requires_grad`` the result
   must carry its own autograd (e.g. ``torch.library`` custom ops with a
   registered autograd formula), because the operator does not differentiate
@@ -82,7 +87,10 @@ class FusedScanCall:
     operator could not be registered as a HOP), ``requires_grad``
     says whether autograd must flow (only ever ``True`` on ``"autograd"``) and
     ``tracing`` whether the tensors are fake / proxied (AOTAutograd, Inductor,
-    ``make_fx``) rather than real. Seed 003, ``FlexSNScan``.
+    ``make_fx``) rather than real. ``final_state`` is the operator's
+    ``final_state`` keyword: the hook must then return the final states
+    ``[*state_shape]`` in place of the state sequences (state sequences
+    need not be computed at all). Seed 003, ``FlexSNScan``.
     """
 
     core_fn: CoreFn
@@ -97,6 +105,7 @@ class FusedScanCall:
     dispatch: DispatchPath
     requires_grad: bool
     tracing: bool
+    final_state: bool = False
 
     @property
     def flat_args(self) -> tuple[torch.Tensor, ...]:
@@ -104,8 +113,9 @@ class FusedScanCall:
         return (*self.input_seqs, *self.init_states, *self.lifted_args)
 
 
-#: A fused implementation: returns ``(*output_seqs, *state_seqs)`` or ``None``
-#: to decline (the operator then runs the eager loop).
+#: A fused implementation: returns ``(*output_seqs, *state_seqs)`` (with
+#: ``call.final_state``: ``(*output_seqs, *final_states)``) or ``None`` to
+#: decline (the operator then runs the eager loop).
 FusedScanImpl = Callable[[FusedScanCall], Sequence[torch.Tensor] | None]
 
 _fused_impl: FusedScanImpl | None = None
@@ -115,8 +125,8 @@ def register_fused_impl(fn: FusedScanImpl | None) -> FusedScanImpl | None:
     """Install ``fn`` as the fused implementation of ``flex_sn_scan``.
 
     ``fn(call: FusedScanCall)`` returns ``num_outputs + num_states`` tensors
-    (``[T, *shape]`` each, outputs first) or ``None`` to fall back to the
-    eager loop. ``None`` removes the hook. Returns the previously registered
+    (``[T, *shape]`` each, outputs first; the states ``[*shape]`` when
+    ``call.final_state``) or ``None`` to fall back to the eager loop. ``None`` removes the hook. Returns the previously registered
     function so callers can restore it. Raises ``TypeError`` when ``fn`` is
     neither callable nor ``None``. The seam left for wiring the runtime's
     Triton kernels to the seed-003 operator.
@@ -170,10 +180,14 @@ def run_fused_impl(
     output_template_specs: OutputTemplateSpecs | None,
     T: int,
     dispatch: DispatchPath,
+    final_state: bool = False,
 ) -> tuple[torch.Tensor, ...] | None:
     """Ask the registered hook; ``None`` when there is none or it declines.
 
-    Raises ``RuntimeError`` when the hook returns the wrong number of values.
+    Raises ``RuntimeError`` when the hook returns the wrong number of
+    values, an output whose leading dim is not ``T``, or states of the wrong
+    shape: ``[T, *init_state.shape]`` sequences, or with ``final_state``
+    ``[*init_state.shape]`` final states.
     """
     impl = _fused_impl
     if impl is None:
@@ -197,6 +211,7 @@ def run_fused_impl(
         dispatch=dispatch,
         requires_grad=requires_grad,
         tracing=_is_tracing(flat),
+        final_state=final_state,
     )
     result = impl(call)
     if result is None:
@@ -208,4 +223,28 @@ def run_fused_impl(
             f"flex_sn_scan fused impl returned {len(values)} values, expected "
             f"num_outputs + num_states = {expected} tensors"
         )
+    _check_result_shapes(values[:num_outputs], values[num_outputs:], init_states, T, final_state)
     return values
+
+
+def _check_result_shapes(
+    outputs: Sequence[torch.Tensor],
+    states: Sequence[torch.Tensor],
+    init_states: Sequence[torch.Tensor],
+    T: int,
+    final_state: bool,
+) -> None:
+    for i, y in enumerate(outputs):
+        if y.dim() == 0 or y.shape[0] != T:
+            raise RuntimeError(
+                f"flex_sn_scan fused impl returned output {i} of shape {tuple(y.shape)}, "
+                f"expected a sequence [T={T}, *shape]"
+            )
+    what = "final state" if final_state else "state sequence"
+    for j, (s, s0) in enumerate(zip(states, init_states)):
+        expected = tuple(s0.shape) if final_state else (T, *s0.shape)
+        if tuple(s.shape) != expected:
+            raise RuntimeError(
+                f"flex_sn_scan fused impl returned {what} {j} of shape {tuple(s.shape)}, "
+                f"expected {expected} (final_state={final_state})"
+            )

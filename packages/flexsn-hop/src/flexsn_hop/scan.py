@@ -156,10 +156,22 @@ def _decompose(
     num_outputs: int,
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
+    final_state: bool = False,
 ) -> ScanResult:
-    """What every operator kernel runs: validate, fused hook, else eager loop."""
+    """What every operator kernel runs: validate, fused hook, else eager loop.
+
+    Returns ``(*output_seqs, *state_seqs)`` or, with ``final_state``,
+    ``(*output_seqs, *final_states)`` (the loop of
+    :func:`eager_scan_final_state`).
+    """
     args = prepare_scan_args(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+        core_fn,
+        num_inputs,
+        num_states,
+        num_outputs,
+        flat_args,
+        output_template_specs,
+        final_state,
     )
     fused = run_fused_impl(
         core_fn,
@@ -172,10 +184,11 @@ def _decompose(
         args.output_template_specs,
         args.T,
         dispatch,
+        final_state=args.final_state,
     )
     if fused is not None:
         return fused
-    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=True)
+    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=not args.final_state)
 
 
 def _hop_base() -> tuple[type, bool]:
@@ -205,7 +218,8 @@ class FlexSNScan(_Base):
     """The ``flex_sn_scan`` higher-order operator (seed 003, ``FlexSNScan``).
 
     Call as ``flex_sn_scan(core_fn, num_inputs, num_states, num_outputs,
-    *input_seqs, *init_states, *lifted_args, output_template_specs=None)``.
+    *input_seqs, *init_states, *lifted_args, output_template_specs=None,
+    final_state=False)``.
     ``input_seqs`` are ``[T, *in_shape]`` tensors sharing ``T``,
     ``init_states`` ``[*state_shape]`` tensors and ``lifted_args`` tensors
     handed unchanged to every step (Dynamo appends captured closure tensors
@@ -216,9 +230,21 @@ class FlexSNScan(_Base):
     ``(shape, dtype, device)`` per output) builds the empty outputs when
     ``T == 0``; Dynamo fills it in from the traced body.
 
-    Semantics, autograd and errors are those of :func:`eager_scan`
-    (``ValueError`` for arity / ``T`` / template problems, ``TypeError`` for
-    non-tensors). Under ``torch.compile`` the call is captured as ONE graph
+    ``final_state=True`` (a ``bool``; beyond seed 003) returns
+    ``(*output_seqs, *final_states)`` instead, the final states ``[*shape]``
+    equal to the last step of the state sequences, exactly as
+    :func:`eager_scan_final_state` (``T == 0``: clones of the initial
+    states). State sequences are then never materialized: the fused kernels
+    run their final-state forms (``flexsn::training_final_state`` /
+    ``flexsn::inference_final_state``), whose backward is seeded by the
+    final-state gradient directly, so no ``[T, *shape]`` zero gradient is
+    built for unused state steps. Use it whenever only the last state is
+    needed (``FlexSN(backend="hop", store_state_seqs=False)`` does).
+
+    Semantics, autograd and errors are those of :func:`eager_scan` /
+    :func:`eager_scan_final_state` (``ValueError`` for arity / ``T`` /
+    template problems, ``TypeError`` for non-tensors or a non-bool
+    ``final_state``). Under ``torch.compile`` the call is captured as ONE graph
     node whose body is a ``GraphModule`` attribute (see ``flexsn_hop.dynamo``).
     """
 
@@ -237,6 +263,7 @@ class FlexSNScan(_Base):
         num_outputs: int,
         *flat_args: torch.Tensor,
         output_template_specs: OutputTemplateSpecs | None = None,
+        final_state: bool = False,
     ) -> ScanResult:
         if not _HOP_KERNELS_OK:
             return _decompose(
@@ -247,13 +274,23 @@ class FlexSNScan(_Base):
                 num_outputs,
                 *flat_args,
                 output_template_specs=output_template_specs,
+                final_state=final_state,
             )
         # Validate eagerly so bad calls fail before any dispatch machinery,
         # and hand the dispatcher hashable, normalized templates.
         args = prepare_scan_args(
-            core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
+            core_fn,
+            num_inputs,
+            num_states,
+            num_outputs,
+            flat_args,
+            output_template_specs,
+            final_state,
         )
         base: Any = super()
+        # ``final_state`` is passed only when set, so that the default call
+        # (and the graphs recorded from it) keeps seed 003's signature.
+        extra: dict[str, Any] = {"final_state": True} if args.final_state else {}
         result: ScanResult = base.__call__(
             core_fn,
             num_inputs,
@@ -261,6 +298,7 @@ class FlexSNScan(_Base):
             num_outputs,
             *flat_args,
             output_template_specs=args.output_template_specs,
+            **extra,
         )
         return tuple(result)
 
