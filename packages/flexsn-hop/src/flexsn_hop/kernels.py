@@ -7,7 +7,11 @@ body (the user's core, or the ``GraphModule`` Dynamo traced from it) lowers
 to Triton and the tensors can run the kernels, the operator becomes one
 ``flexsn::inference`` or ``flexsn::training`` custom-op node (opaque to
 Inductor, with the reverse-time backward kernel as its autograd formula)
-instead of ``T`` copies of the body. Everything else (lifted tensor
+instead of ``T`` copies of the body. ``flex_sn_scan(..., final_state=True)``
+maps to the final-state forms, ``flexsn::inference_final_state`` /
+``flexsn::training_final_state``: no state sequence is written, and the
+backward kernel is seeded by the final-state gradient (no ``[T, NCL]``
+zero gradient for the state sequence). Everything else (lifted tensor
 freevars, ``torch.func`` transforms, unsupported ops, dtypes or devices)
 declines, and the operator runs the eager loop as before.
 
@@ -28,7 +32,9 @@ import torch
 from flexsn_runtime import (
     KERNEL_DTYPES,
     FlexSNKernel,
+    flexsn_inference_final_state_op,
     flexsn_inference_op,
+    flexsn_training_final_state_op,
     flexsn_training_op,
     kernels_usable,
     run_inference,
@@ -123,15 +129,21 @@ def _fused(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs)
     if kernel is None or kernel.handle is None:
         return None
+    # The ops return (*output_seqs, *state_seqs_or_final_states) and, in
+    # training, the tensors saved for backward after them: keep the visible ones.
     n = call.num_outputs + call.num_states
     if call.requires_grad and not kernel.has_training_kernels:
         return None
+    final = call.final_state
     if call.tracing:
-        op = flexsn_training_op if call.requires_grad else flexsn_inference_op
+        if call.requires_grad:
+            op = flexsn_training_final_state_op if final else flexsn_training_op
+        else:
+            op = flexsn_inference_final_state_op if final else flexsn_inference_op
         return list(op(kernel.handle, tensors))[:n]
     if call.requires_grad:
-        return run_training(kernel.handle, tensors, False)[:n]
-    return run_inference(kernel.handle, tensors, False)
+        return run_training(kernel.handle, tensors, final)[:n]
+    return run_inference(kernel.handle, tensors, final)[:n]
 
 
 def enable_fused_kernels(enabled: bool = True) -> None:
