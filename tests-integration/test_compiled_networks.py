@@ -25,8 +25,11 @@ Checked on the captured graphs:
   ``reset()``);
 * ``triton`` / ``inductor``: one opaque ``flexsn::training_final_state``
   node per neuron layer, ``hop``: one ``flex_sn_scan`` node per neuron layer
-  and, in the AOTAutograd forward graph, one fused ``flexsn::training`` node
-  per layer (the fused path was taken); neither has any op of the neuron's
+  and, in the AOTAutograd forward graph, one fused
+  ``flexsn::training_final_state`` node per layer (the fused path was taken,
+  in its final-state form: the neurons keep no state sequences) and, in the
+  backward graph, no ``[T, ...]`` zero fill feeding ``flexsn::backward`` (no
+  zero gradient for an unused state sequence); neither has any op of the neuron's
   step in the top-level graph (the ``torch`` backend, which does unroll,
   checks that the detector finds them);
 * ``triton`` / ``inductor``: after ``reset()`` the op gets only the input
@@ -64,6 +67,9 @@ DEV = torch.device("cuda" if torch.cuda.is_available() and os.environ.get("TRITO
 ATOL = RTOL = 1e-5  # fp32
 KERNEL_OPS = ("flexsn.training_final_state", "flexsn.training", "flexsn.inference_final_state", "flexsn.inference")
 ZERO_FILLS = ("zeros", "zeros_like", "new_zeros", "full", "full_like", "new_full", "fill", "fill_", "zero_")
+#: how the gradient of ``state_seq[-1]`` becomes a zero-filled state-sequence gradient
+#: (``aot_eager`` keeps ``select_backward``; Inductor's decomposition fills zeros and scatters)
+SELECT_BACKWARDS = ("select_backward", "select_scatter")
 needs_hop = pytest.mark.skipif(not hop_available(), reason="flexsn_hop is not importable")
 BACKENDS = ["torch", "triton", "inductor", pytest.param("hop", marks=needs_hop)]
 
@@ -243,6 +249,14 @@ def _is_zero_fill(node: torch.fx.Node) -> bool:
     return False
 
 
+def _is_seq_grad_fill(node: torch.fx.Node) -> bool:
+    """A zero fill or ``select_backward`` producing a ``[T, ...]`` tensor (a state-sequence gradient)."""
+    if not (_is_zero_fill(node) or _target_name(node).split(".")[-1] in SELECT_BACKWARDS):
+        return False
+    val = node.meta.get("val")
+    return isinstance(val, torch.Tensor) and val.dim() > 0 and val.shape[0] == T
+
+
 # ---------------------------------------------------------------- the comparison
 
 
@@ -307,9 +321,15 @@ def _check_graph(rec: Recorder, backend: str, layers: int) -> None:
         # AOTAutograd's graphs (what aot_eager runs / Inductor compiles): the fused kernels
         fw, bw = rec.aot["fw"], rec.aot["bw"]
         assert len(fw) == 1 and len(bw) == 1, (len(fw), len(bw))
-        assert len(_calls(fw[0], "flexsn.training")) == layers, f"the fused path was not taken:\n{fw[0].code}"
+        assert len(_calls(fw[0], "flexsn.training_final_state")) == layers, f"the fused path was not taken:\n{fw[0].code}"
+        assert not _calls(fw[0], "flexsn.training"), f"state sequences were written:\n{fw[0].code}"
         assert not any(_calls(fw[0], name) for name in ("flex_sn_scan", "autograd_function_apply")), fw[0].code
-        assert len(_calls(bw[0], "flexsn.backward")) == layers, bw[0].code
+        backward_ops = _calls(bw[0], "flexsn.backward")
+        assert len(backward_ops) == layers, bw[0].code
+        for op in backward_ops:
+            assert op.args[-1] is True or op.kwargs.get("final_state") is True, op.format_node()
+            fills = [n for n in _producers(op) if _is_seq_grad_fill(n)]
+            assert not fills, f"[T, ...] zero fills feed {op.format_node()}: {_fmt(fills)}"
         return
     ops = _calls(gm, "flexsn.training_final_state")
     assert len(ops) == layers, gm.code
@@ -397,7 +417,7 @@ def test_hop_zero_initial_states_not_materialized() -> None:
     rec = Recorder("aot_eager")
     compiled = torch.compile(net, backend=rec, fullgraph=True)
     compiled(torch.rand(T, 3, 12, device=DEV, requires_grad=True)).sum().backward()
-    (op,) = _calls(rec.aot["fw"][0], "flexsn.training")
+    (op,) = _calls(rec.aot["fw"][0], "flexsn.training_final_state")
     assert not [n for n in _producers(op) if _is_zero_fill(n)]
 
 

@@ -18,9 +18,10 @@ time loop runs (``backend``):
   with one warning (seeds 000, 001, 002);
 * ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
   (seed 003), or, with ``store_state_seqs=False``,
-  ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``:
-  ``flex_sn_scan`` keeping the last step of the state sequences, so the
-  loop stays one graph node). The environment variables
+  ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``: the
+  operator's final-state form ``flex_sn_scan(..., final_state=True)``, one
+  graph node whose fused kernels write no state sequences and need no
+  ``[T, *shape]`` zero gradient for them). The environment variables
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
   gradient to ``lowerable_while_loop_scan(_final_state)`` /
@@ -162,8 +163,9 @@ class FlexSN(nn.Module):
     (zeros by default). With ``store_state_seqs=True``, :attr:`state_seqs`
     holds the last call's state sequences ``[T, *shape]`` (``[1, *shape]``
     in single-step mode); otherwise it is ``None`` and the final-state fast
-    path (``FlexSNKernel.final_state`` / ``eager_scan_final_state``) avoids
-    writing state sequences at all. States keep their autograd history, so
+    path (``FlexSNKernel.final_state`` / ``eager_scan_final_state``,
+    compiled ``flex_sn_scan(..., final_state=True)``) avoids writing state
+    sequences at all. States keep their autograd history, so
     call :meth:`reset` (or :func:`flexsn_nn.functional.reset_net`) between
     independent batches, as in SpikingJelly.
 
@@ -525,15 +527,19 @@ class FlexSN(nn.Module):
                 return hop.lowerable_scan if store else hop.lowerable_scan_final_state
         if not store and torch.compiler.is_compiling():
             # eager_scan_final_state is a Python loop that Dynamo would unroll
-            # into T copies of the step: capture ONE flex_sn_scan node instead.
+            # into T copies of the step: capture ONE flex_sn_scan node, in its
+            # final-state form (fused: flexsn::training_final_state, no state
+            # sequences written, no [T, NCL] zero gradient for them).
             return self._hop_scan_final_state
         return hop.flex_sn_scan if store else hop.eager_scan_final_state
 
-    def _hop_scan_final_state(self, *args: Any, **kwargs: Any) -> tuple[torch.Tensor, ...]:
-        """``flex_sn_scan`` keeping the final states: ``(*output_seqs, *final_states)``."""
-        res = flexsn_hop.flex_sn_scan(*args, **kwargs)
-        no = self.num_outputs
-        return (*res[:no], *(s[-1] for s in res[no:]))
+    @staticmethod
+    def _hop_scan_final_state(*args: Any, **kwargs: Any) -> tuple[torch.Tensor, ...]:
+        """``flex_sn_scan(..., final_state=True)``: ``(*output_seqs, *final_states)``.
+
+        Looked up on ``flexsn_hop`` at call time (tests substitute it).
+        """
+        return tuple(flexsn_hop.flex_sn_scan(*args, final_state=True, **kwargs))
 
     def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
         flat = [*seqs, *init]
