@@ -3,7 +3,7 @@
 The GPU run is the real benchmark (issue 4, item 5); this guards the tool so
 that it runs first time there: every (backend, T) measured, the captured
 graphs inspected (hop fused: one ``flex_sn_scan`` node, one
-``flexsn::training`` op), the numerical check against the eager backend
+``flexsn::training_final_state`` op), the numerical check against the eager backend
 passing, targets evaluated and the compact table printed last. Inductor's
 CPU compiler runs for the default network; the Linear network uses
 ``aot_eager`` to stay quick.
@@ -49,6 +49,7 @@ def _check_rows(data: dict[str, Any], backends: list[str], Ts: list[int]) -> Non
         assert r["ms"] > 0 and r["first_step_s"] >= r["first_call_s"] > 0 and r["compile_s"] >= 0
         assert r["dynamo_graphs"] == 1 and r["recompiles"] == 0, r
         assert r["fw_training_ops"] == 1 and r["bw_backward_ops"] == 1, r
+        assert r["fw_final_state_ops"] == 1, r  # no state sequences written (hop as triton)
         assert r["flex_sn_scan_nodes"] == (1 if backend == "hop" else 0), r
         assert r["fused"] is True, r
         check = r["check"]

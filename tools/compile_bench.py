@@ -16,7 +16,9 @@ and 64) it compiles a small training network with
   nodes in the Dynamo graph, and the ``flexsn::training*`` /
   ``flexsn::backward`` ops in AOTAutograd's forward / backward graphs (for
   ``hop``, exactly one training op means the fused kernel path was taken
-  instead of ``T`` unrolled steps);
+  instead of ``T`` unrolled steps; ``fw_final_state_ops`` counts the
+  ``flexsn::training_final_state`` ones: both backends keep no state
+  sequences, so hop must take the final-state form, like triton);
 * a numerical check of the loss and the input gradient against the eager
   ``torch`` backend.
 
@@ -259,6 +261,7 @@ def graph_summary(rec: Recorder) -> dict[str, Any]:
         "fw_graphs": len(rec.aot["fw"]),
         "fw_nodes": len(fw.graph.nodes) if fw is not None else 0,
         "fw_training_ops": _count(fw, TRAINING_OPS),
+        "fw_final_state_ops": _count(fw, ("flexsn.training_final_state",)),
         "bw_backward_ops": _count(bw, ("flexsn.backward",)),
     }
 
