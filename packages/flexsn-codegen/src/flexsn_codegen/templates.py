@@ -6,7 +6,9 @@ into a module that also defines one scan kernel. Each program owns
 registers, so a sequence is read once and written once. Addresses use plain
 pointer arithmetic with masks (``tl.make_block_ptr`` is gone in Triton
 3.9); step ``t`` of a sequence starts at ``t * NCL`` computed in int64, so
-``T * NCL`` may exceed 2**31.
+``T * NCL`` may exceed 2**31. The time loop is ``for i in range(T)``, or an
+equivalent ``while`` loop when rendered under ``TRITON_INTERPRET=1`` (Triton
+3.6's interpreter cannot take ``range`` of a runtime int with NumPy >= 2.4).
 
 Kernel calling conventions (``T`` and ``NCL`` runtime ints, then the
 constexpr ``BLOCK_NCL``):
@@ -34,7 +36,7 @@ from typing import Any, Literal, Sequence
 
 from flexsn_trace import FlexSNInfo
 
-from .cache import compile_triton_code_str
+from .cache import compile_triton_code_str, interpreter_enabled
 from .lowering import STORAGE_CAST
 
 __all__ = [
@@ -146,7 +148,13 @@ def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse:
     first, nxt = ("T - 1", "t - 1") if reverse else ("0", "t + 1")
     if _prefetch():
         lines += [f"    nx_{var} = {_seq_load(ptr, first, shift)}" for var, ptr, shift in loads]
-    lines.append("    for i in range(T):")
+    if interpreter_enabled():
+        # Triton 3.6's interpreter evaluates range(T) as int() of T's one-element
+        # array, which NumPy >= 2.4 rejects ("only 0-dimensional arrays ...");
+        # a while loop only compares tensors. Compiled kernels keep the for loop.
+        lines += ["    i = -1", "    while i < T - 1:", "        i += 1"]
+    else:
+        lines.append("    for i in range(T):")
     lines.append("        t = T - 1 - i" if reverse else "        t = i")
     lines.append("        base = tl.cast(t, tl.int64) * NCL")
     if _prefetch():
