@@ -666,9 +666,9 @@ def measure(b: Bench, case: str, dtype_name: str, T: int, impl: str) -> dict[str
         elif impl == "torch":
             impl_fn = make_loop(neuron)
         elif impl == "compile":
-            import torch._dynamo
+            import torch._dynamo as torch_dynamo  # "import torch._dynamo" would make torch local to measure()
 
-            torch._dynamo.reset()
+            torch_dynamo.reset()
             impl_fn = torch.compile(make_loop(neuron), dynamic=False)
         else:
             raise ValueError(f"unknown impl {impl!r}")
