@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 
@@ -51,6 +53,10 @@ def test_closure_values_globals_arity_and_examples_change_the_key() -> None:
 def test_template_switches_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     base = core_fingerprint(make_core(0.9), ARITY, None, None)
     monkeypatch.setenv("FLEXSN_PREFETCH", "0")
+    assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
+    monkeypatch.delenv("FLEXSN_PREFETCH")
+    interp = os.environ.get("TRITON_INTERPRET", "0")
+    monkeypatch.setenv("TRITON_INTERPRET", "0" if interp == "1" else "1")
     assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
 
 

@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_codegen import cache_dir
+from flexsn_codegen import cache_dir, interpreter_enabled
 from flexsn_trace import FlexSNInfo, SavedSource
 
 __all__ = ["core_fingerprint", "load_build", "store_build"]
@@ -229,8 +229,9 @@ def core_fingerprint(
         return None
     h = _Hasher()
     try:
-        # template switches read at render time change the kernel source
-        h.put(_versions(), os.environ.get("FLEXSN_PREFETCH", "1") != "0")
+        # switches read at render time change the kernel source (the templates
+        # render a different time loop for Triton's interpreter)
+        h.put(_versions(), os.environ.get("FLEXSN_PREFETCH", "1") != "0", interpreter_enabled())
         h.put(arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
         if example_inputs is None:
             h.put("default-examples")
