@@ -33,19 +33,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from flexsn_codegen import interpreter_enabled  # noqa: E402
 from flexsn_runtime import FlexSNKernel  # noqa: E402
-
-
-class Spike(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
-        (x,) = ctx.saved_tensors
-        s = torch.sigmoid(4.0 * x)
-        return g * 4.0 * s * (1.0 - s)
+from flexsn_trace.testing import Spike  # noqa: E402
 
 
 # Each op keeps |result| at most linear in |operands| and stays in its domain.

@@ -23,32 +23,7 @@ from flexsn_trace import (
     placeholders,
     trace_training_graphs,
 )
-
-
-class Spike(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
-        (x,) = ctx.saved_tensors
-        s = torch.sigmoid(4.0 * x)
-        return g * 4.0 * s * (1.0 - s)
-
-
-def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v + (x - v) / 2.0
-    s = Spike.apply(h - 1.0)
-    return s, h * (1.0 - s)
-
-
-def two(x1: torch.Tensor, x2: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    a2 = 0.9 * a + x1 * torch.sigmoid(x2)
-    b2 = b * 0.8 + torch.tanh(x2) - 0.1 * a2
-    s = Spike.apply(a2 - b2)
-    return s, torch.exp(-b2.abs()) * x1, a2 * (1.0 - s), b2
+from flexsn_trace.testing import Spike, lif_core as lif, two_by_two_core as two
 
 
 def saves_input_and_prev_state(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

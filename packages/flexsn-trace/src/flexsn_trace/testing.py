@@ -1,0 +1,63 @@
+"""Reference neuron cores for tests and for checking an installation.
+
+Small, fixed step functions that exercise what FlexSN must handle: a
+surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
+(no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
+a core with two inputs, two states and two outputs. FlexSN's own test suites
+share them (every layer may import this lowest layer), so a reference is
+written once. Shapes: any per-step shape, all arguments alike; dtypes:
+floating point; the results have the inputs' shape and dtype.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+__all__ = ["Spike", "lif_core", "two_by_two_core"]
+
+
+class Spike(torch.autograd.Function):
+    """Heaviside spike ``(x >= 0)`` with a sigmoid surrogate gradient (alpha = 4).
+
+    Forward: ``x -> (x >= 0).to(x.dtype)``. Backward:
+    ``g -> g * 4 * sigmoid(4x) * (1 - sigmoid(4x))``, the surrogate of
+    Neftci et al. (2019), "Surrogate Gradient Learning in SNNs". Call as
+    ``Spike.apply(x)``.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(4.0 * x)
+        return g * 4.0 * s * (1.0 - s)
+
+
+def lif_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """One LIF step (tau = 2, threshold 1, hard reset to 0): ``(x, v) -> (spike, v_next)``.
+
+    ``h = v + (x - v) / tau``; ``spike = Θ(h - 1)``; ``v_next = h (1 - spike)``.
+    """
+    h = v + (x - v) / 2.0
+    s: torch.Tensor = Spike.apply(h - 1.0)  # type: ignore[no-untyped-call]
+    return s, h * (1.0 - s)
+
+
+def two_by_two_core(
+    x1: torch.Tensor, x2: torch.Tensor, a: torch.Tensor, b: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Two inputs, two states, two outputs: ``(x1, x2, a, b) -> (spike, y, a_next, b_next)``.
+
+    Exercises sigmoid, tanh, exp and abs inside one step, a spike from the
+    difference of the states, and an output that is not a state.
+    """
+    a2 = 0.9 * a + x1 * torch.sigmoid(x2)
+    b2 = b * 0.8 + torch.tanh(x2) - 0.1 * a2
+    s: torch.Tensor = Spike.apply(a2 - b2)  # type: ignore[no-untyped-call]
+    return s, torch.exp(-b2.abs()) * x1, a2 * (1.0 - s), b2
