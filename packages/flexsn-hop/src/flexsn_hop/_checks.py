@@ -4,7 +4,7 @@ All scans take the same flat calling convention::
 
     scan(core_fn, num_inputs, num_states, num_outputs,
          *input_seqs, *init_states, *lifted_args,
-         output_template_specs=None[, final_state=False])
+         output_template_specs=None[, final_state=False, zero_init_states=False])
 
 and apply the same rules, collected here so that the operator, the eager
 loops and the lowerable variants raise identical errors:
@@ -16,7 +16,11 @@ loops and the lowerable variants raise identical errors:
 * all input sequences share the leading time dimension ``T``;
 * ``core_fn`` returns exactly ``num_outputs + num_states`` tensors per step;
 * when ``T == 0`` the outputs come from ``output_template_specs``;
-* ``final_state`` (``flex_sn_scan`` only) is a ``bool``.
+* ``final_state`` (``flex_sn_scan`` only) is a ``bool``;
+* ``zero_init_states`` (``flex_sn_scan`` only) is a ``bool``; when set no
+  initial states are passed (``flat_args`` is ``(*input_seqs, *lifted_args)``)
+  and the states start as zeros ``[*shape]`` of input 0's per-step shape,
+  dtype and device.
 """
 
 from __future__ import annotations
@@ -33,11 +37,13 @@ from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 __all__ = [
     "ScanArgs",
     "check_final_state_flag",
+    "check_zero_init_states_flag",
     "check_step_results",
     "empty_outputs",
     "empty_state_seqs",
     "normalize_template_specs",
     "prepare_scan_args",
+    "zero_states_like",
 ]
 
 
@@ -53,6 +59,30 @@ class ScanArgs:
     #: ``True``: the call returns final states ``[*shape]`` instead of state
     #: sequences ``[T, *shape]``.
     final_state: bool = False
+    #: ``True``: no initial states were passed (``init_states`` is empty);
+    #: the states start as zeros of input 0's per-step shape, dtype and
+    #: device (:meth:`states0` builds them, for the eager loop only).
+    zero_init_states: bool = False
+
+    def states0(self, num_states: int) -> tuple[torch.Tensor, ...]:
+        """The initial states: ``init_states``, or zeros with ``zero_init_states``."""
+        if self.zero_init_states:
+            return zero_states_like(self.input_seqs[0], num_states)
+        return self.init_states
+
+
+def zero_states_like(x: torch.Tensor, num_states: int) -> tuple[torch.Tensor, ...]:
+    """``num_states`` zero states ``[*x.shape[1:]]`` of ``x``'s dtype and device."""
+    return tuple(x.new_zeros(x.shape[1:]) for _ in range(num_states))
+
+
+def check_zero_init_states_flag(value: object) -> bool:
+    """Validate ``flex_sn_scan``'s ``zero_init_states`` keyword (``TypeError`` unless a ``bool``)."""
+    if not isinstance(value, bool):
+        raise TypeError(
+            f"flex_sn_scan: zero_init_states must be a bool, got {type(value).__name__}"
+        )
+    return value
 
 
 def check_final_state_flag(value: object) -> bool:
@@ -196,11 +226,13 @@ def prepare_scan_args(
     flat_args: Sequence[Any],
     output_template_specs: object = None,
     final_state: object = False,
+    zero_init_states: object = False,
 ) -> ScanArgs:
     """Check one scan call against the seed-003 rules and split ``flat_args``.
 
     Raises ``TypeError`` for a non-callable ``core_fn``, non-int counts,
-    non-tensor ``flat_args`` or a non-bool ``final_state``; ``ValueError`` for too few tensors, no input
+    non-tensor ``flat_args`` or a non-bool ``final_state`` /
+    ``zero_init_states``; ``ValueError`` for too few tensors, no input
     sequence, a ``core_fn`` whose signature cannot take the arguments, a
     0-dim input sequence, input sequences with different ``T`` or malformed
     ``output_template_specs``.
@@ -211,11 +243,16 @@ def prepare_scan_args(
     _check_count("num_states", num_states, 0)
     _check_count("num_outputs", num_outputs, 0)
     final = check_final_state_flag(final_state)
-    expected = num_inputs + num_states
+    zero_init = check_zero_init_states_flag(zero_init_states)
+    expected = num_inputs if zero_init else num_inputs + num_states
     if len(flat_args) < expected:
+        detail = (
+            f"num_inputs={num_inputs}; zero_init_states=True: no initial states"
+            if zero_init
+            else f"num_inputs={num_inputs} + num_states={num_states}"
+        )
         raise ValueError(
-            f"flex_sn_scan: expected at least {expected} tensor args "
-            f"(num_inputs={num_inputs} + num_states={num_states}), got {len(flat_args)}"
+            f"flex_sn_scan: expected at least {expected} tensor args ({detail}), got {len(flat_args)}"
         )
     if num_inputs == 0:
         raise ValueError(
@@ -243,7 +280,7 @@ def prepare_scan_args(
                 f"(the leading dim of input 0)"
             )
     specs = normalize_template_specs(output_template_specs, num_outputs)
-    return ScanArgs(input_seqs, init_states, lifted_args, T, specs, final)
+    return ScanArgs(input_seqs, init_states, lifted_args, T, specs, final, zero_init)
 
 
 def check_step_results(

@@ -9,7 +9,8 @@ emits ONE node::
 
     flex_sn_scan(body, num_inputs, num_states, num_outputs,
                  *input_seqs, *init_states, *lifted_args, *closure_tensors,
-                 output_template_specs=((shape, dtype), ...)[, final_state=True])
+                 output_template_specs=((shape, dtype), ...)[, final_state=True]
+                 [, zero_init_states=True])
 
 Tensors the body captures from enclosing scopes (closures, globals,
 module parameters) become extra body inputs appended after the explicit
@@ -19,6 +20,9 @@ compiled. ``final_state`` must be a constant ``bool``; it is recorded
 on the node only when ``True``. The node's example value comes from running
 the operator (with the same keywords) on fake tensors, so with
 ``final_state=True`` the states come out as ``[*shape]`` final states.
+``zero_init_states`` (a constant ``bool``, recorded only when ``True``)
+means no initial states are among the tensors; the body is speculated on
+zero states of the first step's shape.
 
 Everything here touches private Dynamo APIs. Any failure while installing
 is turned into a ``UserWarning``; ``dynamo_hop_available()`` then returns
@@ -35,7 +39,7 @@ from typing import Any
 
 import torch
 
-from ._checks import check_final_state_flag, normalize_template_specs
+from ._checks import check_final_state_flag, check_zero_init_states_flag, normalize_template_specs
 from .scan import flex_sn_scan, hop_kernels_registered
 
 __all__ = ["dynamo_hop_available", "install_dynamo_support"]
@@ -114,6 +118,7 @@ def _make_variable_class(hov: Any) -> type:
             kwargs = dict(kwargs)
             specs_vt = kwargs.pop("output_template_specs", None)
             final_state_vt = kwargs.pop("final_state", None)
+            zero_init_vt = kwargs.pop("zero_init_states", None)
             if kwargs:
                 fail(f"unexpected keyword arguments {sorted(kwargs)}")
             if len(args) < 4:
@@ -125,10 +130,20 @@ def _make_variable_class(hov: Any) -> type:
                 return fail("num_inputs / num_states / num_outputs must be constant ints")
             num_inputs, num_states, num_outputs = counts
             flat_args = args[4:]
-            if num_inputs < 1 or len(flat_args) < num_inputs + num_states:
+            zero_init = False
+            if zero_init_vt is not None:
+                if not zero_init_vt.is_python_constant():
+                    fail("zero_init_states must be a constant bool")
+                try:
+                    zero_init = check_zero_init_states_flag(zero_init_vt.as_python_constant())
+                except TypeError as exc:
+                    fail(str(exc))
+            needed = num_inputs if zero_init else num_inputs + num_states
+            if num_inputs < 1 or len(flat_args) < needed:
                 fail(
-                    f"expected at least {num_inputs + num_states} tensor args and "
-                    f"num_inputs >= 1, got {len(flat_args)} (num_inputs={num_inputs})"
+                    f"expected at least {needed} tensor args and "
+                    f"num_inputs >= 1, got {len(flat_args)} (num_inputs={num_inputs}, "
+                    f"zero_init_states={zero_init})"
                 )
             for arg in flat_args:
                 if not isinstance(_example_value(arg), torch.Tensor):
@@ -155,7 +170,11 @@ def _make_variable_class(hov: Any) -> type:
 
             with discard_graph_changes(tx):
                 steps = [step_template(tx, seq) for seq in flat_args[:num_inputs]]
-            body_args = [*steps, *flat_args[num_inputs:]]
+                zero_states = [
+                    steps[0].call_method(tx, "new_zeros", [steps[0].call_method(tx, "size", [], {})], {})
+                    for _ in range(num_states if zero_init else 0)
+                ]
+            body_args = [*steps, *zero_states, *flat_args[num_inputs:]]
 
             options: dict[str, Any] = {
                 "source_target": self.value,
@@ -191,6 +210,8 @@ def _make_variable_class(hov: Any) -> type:
                 node_kwargs["output_template_specs"] = specs
             if final_state:
                 node_kwargs["final_state"] = True
+            if zero_init:
+                node_kwargs["zero_init_states"] = True
             proxy = tx.output.create_proxy(
                 "call_function",
                 self.value,

@@ -90,7 +90,11 @@ class FusedScanCall:
     ``make_fx``) rather than real. ``final_state`` is the operator's
     ``final_state`` keyword: the hook must then return the final states
     ``[*state_shape]`` in place of the state sequences (state sequences
-    need not be computed at all). Seed 003, ``FlexSNScan``.
+    need not be computed at all). ``zero_init_states`` is the operator's
+    ``zero_init_states`` keyword: no initial states were passed, so
+    ``init_states`` is empty and the states start as zeros of input 0's
+    per-step shape, dtype and device; a hook should create them inside its
+    op (a hook that cannot should return ``None``). Seed 003, ``FlexSNScan``.
     """
 
     core_fn: CoreFn
@@ -106,6 +110,7 @@ class FusedScanCall:
     requires_grad: bool
     tracing: bool
     final_state: bool = False
+    zero_init_states: bool = False
 
     @property
     def flat_args(self) -> tuple[torch.Tensor, ...]:
@@ -181,13 +186,15 @@ def run_fused_impl(
     T: int,
     dispatch: DispatchPath,
     final_state: bool = False,
+    zero_init_states: bool = False,
 ) -> tuple[torch.Tensor, ...] | None:
     """Ask the registered hook; ``None`` when there is none or it declines.
 
     Raises ``RuntimeError`` when the hook returns the wrong number of
     values, an output whose leading dim is not ``T``, or states of the wrong
     shape: ``[T, *init_state.shape]`` sequences, or with ``final_state``
-    ``[*init_state.shape]`` final states.
+    ``[*init_state.shape]`` final states (with ``zero_init_states``, the
+    state shape is input 0's per-step shape).
     """
     impl = _fused_impl
     if impl is None:
@@ -212,6 +219,7 @@ def run_fused_impl(
         requires_grad=requires_grad,
         tracing=_is_tracing(flat),
         final_state=final_state,
+        zero_init_states=zero_init_states,
     )
     result = impl(call)
     if result is None:
@@ -223,14 +231,19 @@ def run_fused_impl(
             f"flex_sn_scan fused impl returned {len(values)} values, expected "
             f"num_outputs + num_states = {expected} tensors"
         )
-    _check_result_shapes(values[:num_outputs], values[num_outputs:], init_states, T, final_state)
+    if zero_init_states:
+        step_shape = tuple(input_seqs[0].shape[1:])
+        state_shapes = [step_shape] * num_states
+    else:
+        state_shapes = [tuple(s.shape) for s in init_states]
+    _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, T, final_state)
     return values
 
 
 def _check_result_shapes(
     outputs: Sequence[torch.Tensor],
     states: Sequence[torch.Tensor],
-    init_states: Sequence[torch.Tensor],
+    state_shapes: Sequence[tuple[int, ...]],
     T: int,
     final_state: bool,
 ) -> None:
@@ -241,8 +254,8 @@ def _check_result_shapes(
                 f"expected a sequence [T={T}, *shape]"
             )
     what = "final state" if final_state else "state sequence"
-    for j, (s, s0) in enumerate(zip(states, init_states)):
-        expected = tuple(s0.shape) if final_state else (T, *s0.shape)
+    for j, (s, shape0) in enumerate(zip(states, state_shapes)):
+        expected = tuple(shape0) if final_state else (T, *shape0)
         if tuple(s.shape) != expected:
             raise RuntimeError(
                 f"flex_sn_scan fused impl returned {what} {j} of shape {tuple(s.shape)}, "

@@ -14,6 +14,8 @@ backward kernel is seeded by the final-state gradient (no ``[T, NCL]``
 zero gradient for the state sequence). Everything else (lifted tensor
 freevars, ``torch.func`` transforms, unsupported ops, dtypes or devices)
 declines, and the operator runs the eager loop as before.
+``flex_sn_scan(..., zero_init_states=True)`` passes only the input
+sequences to the ops, which create the zero states inside.
 
 Set ``FLEXSN_HOP_FUSED=0`` before import to keep the seed behaviour.
 """
@@ -120,6 +122,8 @@ def _fused(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     x = tensors[0]
     if x.dtype not in KERNEL_DTYPES or any(t.dtype != x.dtype or t.device != x.device for t in tensors):
         return None
+    if not call.zero_init_states and len(call.init_states) != call.num_states:
+        return None
     if any(tuple(s.shape) != tuple(x.shape[1:]) for s in call.init_states):
         return None
     if any(tuple(t.shape) != tuple(x.shape) for t in call.input_seqs):
@@ -135,6 +139,8 @@ def _fused(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     if call.requires_grad and not kernel.has_training_kernels:
         return None
     final = call.final_state
+    # zero_init_states: only the input sequences are passed, and the ops
+    # create the zero states inside (no zero fill in a traced graph).
     if call.tracing:
         if call.requires_grad:
             op = flexsn_training_final_state_op if final else flexsn_training_op

@@ -60,12 +60,15 @@ def _run_loop(
     Returns ``(*output_seqs, *state_seqs)`` or, with ``state_seqs=False``,
     ``(*output_seqs, *final_states)``.
     """
+    init_states = args.states0(num_states)
     if args.T == 0:
         outputs = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs)
         if state_seqs:
-            return (*outputs, *empty_state_seqs(args.init_states))
-        return (*outputs, *(s.clone() for s in args.init_states))
-    states: tuple[torch.Tensor, ...] = args.init_states
+            return (*outputs, *empty_state_seqs(init_states))
+        if args.zero_init_states:
+            return (*outputs, *init_states)
+        return (*outputs, *(s.clone() for s in init_states))
+    states: tuple[torch.Tensor, ...] = init_states
     output_steps: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
     state_steps: list[list[torch.Tensor]] = [[] for _ in range(num_states)]
     for t in range(args.T):
@@ -157,6 +160,7 @@ def _decompose(
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
     final_state: bool = False,
+    zero_init_states: bool = False,
 ) -> ScanResult:
     """What every operator kernel runs: validate, fused hook, else eager loop.
 
@@ -172,6 +176,7 @@ def _decompose(
         flat_args,
         output_template_specs,
         final_state,
+        zero_init_states,
     )
     fused = run_fused_impl(
         core_fn,
@@ -185,6 +190,7 @@ def _decompose(
         args.T,
         dispatch,
         final_state=args.final_state,
+        zero_init_states=args.zero_init_states,
     )
     if fused is not None:
         return fused
@@ -219,7 +225,7 @@ class FlexSNScan(_Base):
 
     Call as ``flex_sn_scan(core_fn, num_inputs, num_states, num_outputs,
     *input_seqs, *init_states, *lifted_args, output_template_specs=None,
-    final_state=False)``.
+    final_state=False, zero_init_states=False)``.
     ``input_seqs`` are ``[T, *in_shape]`` tensors sharing ``T``,
     ``init_states`` ``[*state_shape]`` tensors and ``lifted_args`` tensors
     handed unchanged to every step (Dynamo appends captured closure tensors
@@ -240,6 +246,13 @@ class FlexSNScan(_Base):
     final-state gradient directly, so no ``[T, *shape]`` zero gradient is
     built for unused state steps. Use it whenever only the last state is
     needed (``FlexSN(backend="hop", store_state_seqs=False)`` does).
+
+    ``zero_init_states=True`` (a ``bool``; beyond seed 003): pass no
+    initial states (``*input_seqs, *lifted_args``); the states start as
+    zeros of input 0's per-step shape ``x.shape[1:]``, dtype and device.
+    The fused kernels then create the zeros inside the op, so compiled
+    graphs carry no zero fill in front of it (``FlexSN(backend="hop")``
+    after ``reset()`` uses it). Results equal passing explicit zeros.
 
     Semantics, autograd and errors are those of :func:`eager_scan` /
     :func:`eager_scan_final_state` (``ValueError`` for arity / ``T`` /
@@ -264,6 +277,7 @@ class FlexSNScan(_Base):
         *flat_args: torch.Tensor,
         output_template_specs: OutputTemplateSpecs | None = None,
         final_state: bool = False,
+        zero_init_states: bool = False,
     ) -> ScanResult:
         if not _HOP_KERNELS_OK:
             return _decompose(
@@ -275,6 +289,7 @@ class FlexSNScan(_Base):
                 *flat_args,
                 output_template_specs=output_template_specs,
                 final_state=final_state,
+                zero_init_states=zero_init_states,
             )
         # Validate eagerly so bad calls fail before any dispatch machinery,
         # and hand the dispatcher hashable, normalized templates.
@@ -286,11 +301,15 @@ class FlexSNScan(_Base):
             flat_args,
             output_template_specs,
             final_state,
+            zero_init_states,
         )
         base: Any = super()
-        # ``final_state`` is passed only when set, so that the default call
-        # (and the graphs recorded from it) keeps seed 003's signature.
+        # ``final_state`` / ``zero_init_states`` are passed only when set, so
+        # that the default call (and the graphs recorded from it) keeps seed
+        # 003's signature.
         extra: dict[str, Any] = {"final_state": True} if args.final_state else {}
+        if args.zero_init_states:
+            extra["zero_init_states"] = True
         result: ScanResult = base.__call__(
             core_fn,
             num_inputs,
