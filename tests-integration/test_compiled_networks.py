@@ -32,7 +32,8 @@ Checked on the captured graphs:
   zero gradient for an unused state sequence); neither has any op of the neuron's
   step in the top-level graph (the ``torch`` backend, which does unroll,
   checks that the detector finds them);
-* ``triton`` / ``inductor``: after ``reset()`` the op gets only the input
+* ``triton`` / ``inductor`` / ``hop`` (``flex_sn_scan(...,
+  zero_init_states=True)``): after ``reset()`` the op gets only the input
   sequence, no zero-fill node feeds it (the zero initial state is created
   inside the op).
 
@@ -407,12 +408,9 @@ def test_compiled_network_inductor(net_name: str, backend: str) -> None:
 
 
 @needs_hop
-@pytest.mark.xfail(
-    strict=True,
-    reason="flex_sn_scan takes its initial states explicitly, so the hop backend still builds zero states in the graph",
-)
 def test_hop_zero_initial_states_not_materialized() -> None:
-    """Known limitation: the ``hop`` backend's zero initial states are graph nodes feeding the fused op."""
+    """After reset(), the ``hop`` backend passes no initial states (``zero_init_states=True``):
+    the zero states are created inside the fused op, so no zero fill feeds it."""
     net = LinearNet("hop").to(DEV)
     rec = Recorder("aot_eager")
     compiled = torch.compile(net, backend=rec, fullgraph=True)

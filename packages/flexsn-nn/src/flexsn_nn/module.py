@@ -21,7 +21,10 @@ time loop runs (``backend``):
   ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``: the
   operator's final-state form ``flex_sn_scan(..., final_state=True)``, one
   graph node whose fused kernels write no state sequences and need no
-  ``[T, *shape]`` zero gradient for them). The environment variables
+  ``[T, *shape]`` zero gradient for them). With fresh zero states (after
+  ``reset()``, default ``init_states``) ``flex_sn_scan`` gets
+  ``zero_init_states=True`` and no state tensors, so the fused op creates
+  the zeros (no zero fill in compiled graphs). The environment variables
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
   gradient to ``lowerable_while_loop_scan(_final_state)`` /
@@ -476,9 +479,10 @@ class FlexSN(nn.Module):
         seqs = self._check_inputs(inputs, sequences=True)
         x0 = seqs[0]
         step_shape = tuple(x0.shape[1:])
-        # Zero initial states of the kernel backends are created inside the op.
+        # Zero initial states of the kernel backends (and of the hop backend's
+        # flex_sn_scan, zero_init_states=True) are created inside the op.
         omit_init = (
-            self._backend in _KERNEL_BACKENDS
+            (self._backend in _KERNEL_BACKENDS or self._backend == "hop")
             and x0.shape[0] != 0
             and all(s is None for s in self._states)
             and self._init_states_are_zeros()
@@ -542,14 +546,24 @@ class FlexSN(nn.Module):
         return tuple(flexsn_hop.flex_sn_scan(*args, final_state=True, **kwargs))
 
     def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
-        flat = [*seqs, *init]
-        needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
+        """Run the hop backend; ``init == []`` with ``num_states > 0`` means fresh zero states."""
+        needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in [*seqs, *init])
         fn = self._hop_function(needs_grad)
         x0 = seqs[0]
         step_shape = tuple(x0.shape[1:])
+        kwargs: dict[str, Any] = {}
+        if len(init) != self.num_states:
+            if fn is flexsn_hop.flex_sn_scan or fn is self._hop_scan_final_state:
+                # flex_sn_scan creates the zero states itself (inside the fused op).
+                kwargs["zero_init_states"] = True
+            else:
+                init = self._resolve_states(seqs, step_shape)
         dtypes = self._output_dtypes or (x0.dtype,) * self.num_outputs
         specs = tuple((step_shape, dt, x0.device) for dt in dtypes)
-        return tuple(fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *flat, output_template_specs=specs))
+        flat = [*seqs, *init]
+        return tuple(
+            fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *flat, output_template_specs=specs, **kwargs)
+        )
 
     def uses_kernels(self, *input_seqs: torch.Tensor) -> bool:
         """Whether a multi-step call with these inputs runs the generated Triton kernels.
