@@ -34,13 +34,10 @@ import torch
 from flexsn_runtime import (
     KERNEL_DTYPES,
     FlexSNKernel,
-    flexsn_inference_final_state_op,
-    flexsn_inference_op,
-    flexsn_training_final_state_op,
-    flexsn_training_op,
     kernels_usable,
     run_inference,
     run_training,
+    validate_scan_args,
 )
 
 from .fused import FusedScanCall, get_fused_impl, register_fused_impl
@@ -118,38 +115,29 @@ def fused_kernel_for(core_fn: Any, num_inputs: int, num_states: int, num_outputs
 def _fused(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     if call.lifted_args or call.dispatch == "functorch" or call.T == 0:
         return None
-    tensors = [*call.input_seqs, *call.init_states]
-    x = tensors[0]
-    if x.dtype not in KERNEL_DTYPES or any(t.dtype != x.dtype or t.device != x.device for t in tensors):
-        return None
     if not call.zero_init_states and len(call.init_states) != call.num_states:
         return None
-    if any(tuple(s.shape) != tuple(x.shape[1:]) for s in call.init_states):
+    tensors = [*call.input_seqs, *call.init_states]
+    try:
+        # the kernels' own argument rules: one T, one per-step shape, device and dtype
+        validate_scan_args(tensors, call.num_inputs, call.num_states)
+    except (TypeError, ValueError):
         return None
-    if any(tuple(t.shape) != tuple(x.shape) for t in call.input_seqs):
-        return None
-    if not kernels_usable(x.device):
+    x = tensors[0]
+    # cheap checks first: building a kernel traces the body
+    if x.dtype not in KERNEL_DTYPES or not kernels_usable(x.device):
         return None
     kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs)
     if kernel is None or kernel.handle is None:
         return None
-    # The ops return (*output_seqs, *state_seqs_or_final_states) and, in
-    # training, the tensors saved for backward after them: keep the visible ones.
-    n = call.num_outputs + call.num_states
     if call.requires_grad and not kernel.has_training_kernels:
         return None
-    final = call.final_state
-    # zero_init_states: only the input sequences are passed, and the ops
-    # create the zero states inside (no zero fill in a traced graph).
-    if call.tracing:
-        if call.requires_grad:
-            op = flexsn_training_final_state_op if final else flexsn_training_op
-        else:
-            op = flexsn_inference_final_state_op if final else flexsn_inference_op
-        return list(op(kernel.handle, tensors))[:n]
-    if call.requires_grad:
-        return run_training(kernel.handle, tensors, final)[:n]
-    return run_inference(kernel.handle, tensors, final)[:n]
+    # With zero_init_states only the input sequences are passed and the ops
+    # create the zero states inside (no zero fill in a traced graph). The ops
+    # return the visible results, then (training) the tensors saved for backward.
+    n = call.num_outputs + call.num_states
+    run = run_training if call.requires_grad else run_inference
+    return run(kernel.handle, tensors, call.final_state, tracing=call.tracing)[:n]
 
 
 def enable_fused_kernels(enabled: bool = True) -> None:

@@ -330,25 +330,36 @@ class _EagerTraining(torch.autograd.Function):
         return (None, None, *_backward(ctx, grad_out, _backward_impl))
 
 
-def run_inference(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    """Inference scan, through the custom op when compiling, directly otherwise.
+def _use_op(tracing: bool | None) -> bool:
+    return torch.compiler.is_compiling() if tracing is None else tracing
 
+
+def run_inference(
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, tracing: bool | None = None
+) -> list[torch.Tensor]:
+    """Inference scan, through the custom op when traced, directly otherwise.
+
+    ``tracing=None`` means "while Dynamo compiles"; callers that know they run
+    under another tracer (AOTAutograd, make_fx, fake tensors) pass ``True``.
     Returns ``[*output_seqs, *state_seqs]`` or, with ``final_state``,
     ``[*output_seqs, *final_states]``.
     """
-    if torch.compiler.is_compiling():
+    if _use_op(tracing):
         op = flexsn_inference_final_state_op if final_state else flexsn_inference_op
         return list(op(handle, list(flat_args)))
     return _inference_impl(handle, flat_args, final_state)
 
 
-def run_training(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    """Training forward with BPTT autograd, through the custom op when compiling.
+def run_training(
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, tracing: bool | None = None
+) -> list[torch.Tensor]:
+    """Training forward with BPTT autograd, through the custom op when traced.
 
-    Returns the op's outputs: ``[*output_seqs, *state_seqs_or_final_states, *saved]``;
-    callers keep the first ``num_outputs + num_states``.
+    ``tracing`` as in :func:`run_inference`. Returns the op's outputs:
+    ``[*output_seqs, *state_seqs_or_final_states, *saved]``; callers keep
+    the first ``num_outputs + num_states``.
     """
-    if torch.compiler.is_compiling():
+    if _use_op(tracing):
         op = flexsn_training_final_state_op if final_state else flexsn_training_op
         return list(op(handle, list(flat_args)))
     out: tuple[torch.Tensor, ...] = _EagerTraining.apply(handle, final_state, *flat_args)  # type: ignore[no-untyped-call]
