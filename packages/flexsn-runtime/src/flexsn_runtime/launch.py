@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -12,7 +13,10 @@ import triton
 
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
-__all__ = ["ScanKernel", "kernels_usable", "ncl_bucket"]
+__all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "kernels_usable", "ncl_bucket"]
+
+#: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
+ENV_DIRECT_LAUNCH = "FLEXSN_DIRECT_LAUNCH"
 
 _SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
 
@@ -75,6 +79,8 @@ class ScanKernel:
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
     _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _direct: dict[tuple[Any, ...], Callable[..., Any]] = field(default_factory=dict, repr=False)
+    _direct_block: dict[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
 
     def jit_function(self) -> Any:
         """The ``triton.JITFunction`` for the current execution mode."""
@@ -118,10 +124,23 @@ class ScanKernel:
     def persist_config(self, ref: torch.Tensor, ncl: int, config: dict[str, int]) -> None:
         """Store ``config`` as the launch configuration for ``ref``'s device/dtype and NCL bucket."""
         self._fast[(ref.device.index, ref.dtype, ncl_bucket(ncl))] = dict(config)
+        with self._lock:
+            self._direct.clear()  # cached launchers carry the old block size
+            self._direct_block.clear()
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
     def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
+
+        On CUDA, the first launch of each specialisation goes through
+        ``JITFunction`` (compiling if needed); later launches with the same
+        device, ``T``, ``NCL``, argument dtypes and 16-byte alignments call
+        the returned ``CompiledKernel``'s launcher directly, skipping
+        Triton's argument binding and cache-key hashing (tens of
+        microseconds per call, as much as a small kernel). The key holds
+        everything Triton specialises on for these signatures, so the
+        cached launcher is the one ``JITFunction`` would pick.
+        ``FLEXSN_DIRECT_LAUNCH=0`` turns this off.
 
         Args:
             args: tensor arguments in the kernel's calling convention
@@ -130,19 +149,40 @@ class ScanKernel:
             ncl: elements per step (> 0).
             ref: a tensor whose device/dtype select the configuration.
         """
-        cfg = self.config(ref, ncl)
-        block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
-        grid = (triton.cdiv(ncl, block),)
-        fn = self.jit_function()
-        if ref.device.type == "cuda":
-            if ref.device.index is None or ref.device.index == torch.cuda.current_device():
-                fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
-            else:
-                # Triton launches on the current device's stream
-                with torch.cuda.device(ref.device):
-                    fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
-        else:
+        if ref.device.type != "cuda":
+            cfg = self.config(ref, ncl)
+            block = cfg["BLOCK_NCL"]
             # The interpreter evaluates both sides of tl.where with NumPy; the
             # unselected side may divide by zero, which is not an error here.
             with np.errstate(all="ignore"):
-                fn[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
+                self.jit_function()[(triton.cdiv(ncl, block),)](*args, T, ncl, BLOCK_NCL=block, num_warps=cfg["num_warps"])
+            return
+        index = ref.device.index
+        if index is not None and index != torch.cuda.current_device():
+            with torch.cuda.device(ref.device):  # Triton launches on the current device's stream
+                self._launch_cuda(args, T, ncl, ref, index)
+        else:
+            self._launch_cuda(args, T, ncl, ref, torch.cuda.current_device())
+
+    def _launch_cuda(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int) -> None:
+        key = (device, ref.dtype, T, ncl, *[(a.dtype, a.data_ptr() % 16 == 0) for a in args])
+        runner = self._direct.get(key)
+        if runner is not None:
+            runner(*args, T, ncl, self._direct_block[key])
+            return
+        cfg = self.config(ref, ncl)
+        block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
+        grid = (triton.cdiv(ncl, block),)
+        compiled = self.jit_function()[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
+        if os.environ.get(ENV_DIRECT_LAUNCH, "1") == "0" or interpreter_enabled():
+            return
+        try:
+            direct = compiled[grid]
+        except Exception:  # noqa: BLE001 - a Triton without CompiledKernel.__getitem__: keep the JIT path
+            return
+        with self._lock:
+            if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
+                self._direct.clear()
+                self._direct_block.clear()
+            self._direct_block[key] = block
+            self._direct[key] = direct

@@ -23,6 +23,7 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
+from .plan import TrainingPlan, cached_zeros, plan_backward_launch, plan_for, plan_forward
 from .registry import (
     FlexSNKernelHandle,
     lookup_flexsn_kernel_handle,
@@ -70,7 +71,9 @@ def _with_states(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> list[to
             f"num_states={info.num_states} initial states; got {len(flat_args)} tensors"
         )
     x = flat_args[0]
-    return [*flat_args, *(x.new_zeros(x.shape[1:]) for _ in range(info.num_states))]
+    # kernels only read initial states: one shared zero tensor serves every call
+    zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device)
+    return [*flat_args, *(zero for _ in range(info.num_states))]
 
 
 def _final_state_extras(info: FlexSNInfo) -> list[int]:
@@ -93,16 +96,14 @@ def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state:
 
 
 def _training_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = _info(bundle, "training")
-    fwd = bundle.forward_kernel
-    if fwd is None:
-        raise RuntimeError("the FlexSN training kernels are unavailable for this handle")
-    args = _with_states(info, flat_args)
+    plan = plan_for(handle, final_state)
+    args = _with_states(plan.info, flat_args)
+    out = plan_forward(plan, args)
+    if out is not None:
+        return out
     if final_state:
-        assert fwd.final_state is not None
-        return list(flexsn_forward_final_state(fwd.final_state, info, *args))
-    return list(flexsn_forward(fwd, info, *args))
+        return list(flexsn_forward_final_state(plan.forward, plan.info, *args))
+    return list(flexsn_forward(plan.forward, plan.info, *args))
 
 
 def _backward_impl(
@@ -234,40 +235,48 @@ def _template(spec: Spec) -> torch.Tensor:
 
 
 def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:
-    info = _info(lookup_flexsn_kernel_handle(handle), "training")
+    plan = plan_for(handle, final_state)
     retain_flexsn_kernel_handle(handle)
     # Release the active reference even if backward never runs.
     ctx.finalizer = weakref.finalize(ctx, release_active_flexsn_kernel_handle, handle)
+    ctx.plan = plan
     ctx.handle = handle
     ctx.final_state = final_state
     ctx.n_flat = len(flat_args)
-    ctx.n_inputs = info.num_inputs
-    ctx.n_grads = info.num_outputs + info.num_states
+    ni, ns = plan.n_inputs, plan.n_states
+    ctx.n_inputs = ni
+    ctx.n_grads = plan.n_grads
     x = flat_args[0]
-    explicit = len(flat_args) == info.num_inputs + info.num_states
-    ctx.specs = [_spec(t) for t in flat_args[: info.num_inputs]] + [
-        _spec(flat_args[info.num_inputs + j]) if explicit else (tuple(x.shape[1:]), x.dtype, x.device)
-        for j in range(info.num_states)
+    explicit = len(flat_args) == ni + ns
+    ctx.specs = [_spec(t) for t in flat_args[:ni]] + [
+        _spec(flat_args[ni + j]) if explicit else (tuple(x.shape[1:]), x.dtype, x.device) for j in range(ns)
     ]
-    if final_state:
-        vis = info.num_outputs + info.num_states
-        returns = {k: output[k] for k in range(info.num_outputs)}
-        returns.update({k: output[vis + i] for i, k in enumerate(_final_state_extras(info))})
-    else:
-        returns = dict(enumerate(output))
     tensors: list[torch.Tensor | None] = []
     ctx.zero_init = []
-    for kind, idx in backward_saved_args(info):
+    for kind, idx in plan.saved:
         if kind == "input":
             tensors.append(flat_args[idx])
         elif kind == "return":
-            tensors.append(returns[idx])
+            tensors.append(output[plan.output_of_return[idx]])
         elif explicit:
-            tensors.append(flat_args[info.num_inputs + idx])
+            tensors.append(flat_args[ni + idx])
         else:
             tensors.append(None)
             ctx.zero_init.append(idx)  # the omitted initial state j was zeros
     ctx.save_for_backward(*tensors)
+
+
+def _saved(ctx: Any, shared_zeros: bool) -> list[torch.Tensor]:
+    zero_init = iter(ctx.zero_init)
+    saved: list[torch.Tensor] = []
+    for t in ctx.saved_tensors:
+        if t is None:
+            # the omitted initial state was zeros: rebuild it rather than keep it alive
+            shape, dtype, device = ctx.specs[ctx.n_inputs + next(zero_init)]
+            # eagerly the kernel only reads it (a shared tensor); traced, a real zeros node
+            t = cached_zeros(shape, dtype, device) if shared_zeros else torch.zeros(shape, dtype=dtype, device=device)
+        saved.append(t)
+    return saved
 
 
 def _backward(
@@ -275,24 +284,39 @@ def _backward(
     grad_out: Sequence[torch.Tensor | None],
     backward_fn: Callable[..., list[torch.Tensor]],
 ) -> list[torch.Tensor]:
-    zero_init = iter(ctx.zero_init)
-    saved: list[torch.Tensor] = []
-    for t in ctx.saved_tensors:
-        if t is None:
-            # the omitted initial state was zeros: rebuild it rather than keep it alive
-            shape, dtype, device = ctx.specs[ctx.n_inputs + next(zero_init)]
-            t = torch.zeros(shape, dtype=dtype, device=device)
-        saved.append(t)
+    saved = _saved(ctx, False)
     templates = [_template(s) for s in ctx.specs]
+    return _counted(ctx, lambda: backward_fn(ctx.handle, list(grad_out[: ctx.n_grads]), saved, templates, ctx.final_state))
+
+
+def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
+    """Run a backward holding an active reference to the handle (seed 001)."""
     try:
         if ctx.finalizer.alive:
             ctx.finalizer.detach()
         else:
             retain_flexsn_kernel_handle(ctx.handle)  # a second backward (retain_graph=True)
-        grads = backward_fn(ctx.handle, list(grad_out[: ctx.n_grads]), saved, templates, ctx.final_state)
+        grads = run()
     finally:
         release_active_flexsn_kernel_handle(ctx.handle)
     return list(grads[: ctx.n_flat])
+
+
+def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[torch.Tensor]:
+    """``_backward`` without the dispatcher or template tensors on the common path."""
+    plan: TrainingPlan = ctx.plan
+    saved = _saved(ctx, True)
+    grads = list(grad_out[: ctx.n_grads])
+
+    def run() -> list[torch.Tensor]:
+        _, dtype, device = ctx.specs[0]
+        out = plan_backward_launch(plan, grads, saved, [s[0] for s in ctx.specs[: ctx.n_inputs]], dtype, device)
+        if out is not None:
+            return out
+        templates = [_template(s) for s in ctx.specs]
+        return _backward_impl(ctx.handle, grads, saved, templates, ctx.final_state)
+
+    return _counted(ctx, run)
 
 
 def _op_setup(final_state: bool) -> Callable[[Any, tuple[Any, ...], list[torch.Tensor]], None]:
@@ -327,7 +351,7 @@ class _EagerTraining(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
-        return (None, None, *_backward(ctx, grad_out, _backward_impl))
+        return (None, None, *_eager_backward(ctx, grad_out))
 
 
 def _use_op(tracing: bool | None) -> bool:

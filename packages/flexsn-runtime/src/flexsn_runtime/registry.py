@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
@@ -51,6 +51,8 @@ class FlexSNKernelHandle:
     training_info: FlexSNInfo | None
     owner_refs: int = 1
     active_refs: int = 0
+    #: per-call bookkeeping worked out once (``flexsn_runtime.plan``), keyed by its user
+    plans: dict[Any, Any] = field(default_factory=dict, repr=False)
 
 
 _REGISTRY: dict[int, FlexSNKernelHandle] = {}

@@ -1,0 +1,211 @@
+"""Training-call bookkeeping worked out once per handle, and the hot path that uses it.
+
+A training step of a small layer is host-bound: the forward and backward
+kernels take microseconds, so every lookup, template tensor and zero fill
+around them shows up in the step time (``tools/host_probe.py``). A
+:class:`TrainingPlan` holds what the wrappers would recompute per call
+(kernel choice, which forward returns are stored, which tensors the
+backward reads), and :func:`plan_forward` / :func:`plan_backward` launch
+the kernels with nothing else on the common path. Unusual calls (``T == 0``,
+empty layers, no incoming gradient) go through the general wrappers of
+:mod:`flexsn_runtime.wrappers`, which implement seed 000's rules.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Sequence
+
+import torch
+
+from flexsn_codegen import backward_saved_args, final_state_forward_returns
+from flexsn_trace import FlexSNInfo
+
+from .launch import ScanKernel
+from .registry import lookup_flexsn_kernel_handle
+
+__all__ = ["TrainingPlan", "cached_zeros", "plan_for", "plan_forward", "plan_backward_launch"]
+
+_ZEROS: "OrderedDict[tuple[object, ...], torch.Tensor]" = OrderedDict()
+_ZEROS_LOCK = threading.Lock()
+_ZEROS_MAX = 8
+
+
+def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A zero tensor of one time step's shape, shared between calls; READ-ONLY.
+
+    Only kernel arguments that the kernels never write get it (omitted
+    initial states, missing final-state gradients): a zero fill is a kernel
+    launch, as costly on the host as the scan itself for small layers. Keyed
+    by the current stream too, so a tensor is only used on the stream that
+    allocated it, and never cached while a CUDA graph is being captured
+    (memory allocated then belongs to the graph's private pool). At most
+    eight are kept (least recently used dropped).
+    """
+    if device.type == "cuda":
+        if torch.cuda.is_current_stream_capturing():
+            return torch.zeros(shape, dtype=dtype, device=device)
+        stream = torch.cuda.current_stream(device).cuda_stream
+    else:
+        stream = 0
+    key = (shape, dtype, device, stream)
+    with _ZEROS_LOCK:
+        z = _ZEROS.get(key)
+        if z is not None:
+            _ZEROS.move_to_end(key)
+            return z
+    z = torch.zeros(shape, dtype=dtype, device=device)
+    with _ZEROS_LOCK:
+        _ZEROS[key] = z
+        while len(_ZEROS) > _ZEROS_MAX:
+            _ZEROS.popitem(last=False)
+    return z
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    """One handle's training kernels and their calling convention, for one ``final_state`` flag.
+
+    Attributes:
+        handle: the registry handle (seed 001).
+        info: the training :class:`~flexsn_trace.FlexSNInfo`.
+        forward, backward: the kernels for this flag.
+        final_state: state sequences are not stored; final states are returned.
+        n_inputs, n_states, n_outputs: the core's arity.
+        n_seqs: sequences the forward kernel writes (outputs first).
+        output_of_return: forward-kernel return ``k`` -> index in the op's outputs
+            (only for returns the op outputs).
+        saved: :func:`flexsn_codegen.backward_saved_args` of ``info``.
+    """
+
+    handle: int
+    info: FlexSNInfo
+    forward: ScanKernel
+    backward: ScanKernel
+    final_state: bool
+    n_inputs: int
+    n_states: int
+    n_outputs: int
+    n_seqs: int
+    output_of_return: dict[int, int]
+    saved: tuple[tuple[str, int], ...]
+
+    @property
+    def n_grads(self) -> int:
+        """Gradients the backward takes: outputs then states (sequences or final states)."""
+        return self.n_outputs + self.n_states
+
+
+def plan_for(handle: int, final_state: bool) -> TrainingPlan:
+    """The (cached) :class:`TrainingPlan` of ``handle``.
+
+    Raises:
+        RuntimeError: unknown handle, or a handle without training kernels.
+    """
+    bundle = lookup_flexsn_kernel_handle(handle)
+    plan: TrainingPlan | None = bundle.plans.get(("training", final_state))
+    if plan is not None:
+        return plan
+    info, fwd, bwd = bundle.training_info, bundle.forward_kernel, bundle.backward_kernel
+    if info is None or fwd is None or bwd is None:
+        raise RuntimeError("the FlexSN training kernels are unavailable for this handle")
+    if final_state:
+        assert fwd.final_state is not None and bwd.final_state is not None
+        fwd, bwd = fwd.final_state, bwd.final_state
+        stored = final_state_forward_returns(info)
+        vis = info.num_outputs + info.num_states
+        extras = [k for k in stored if k >= info.num_outputs]
+        output_of_return = {k: k for k in range(info.num_outputs)}
+        output_of_return.update({k: vis + i for i, k in enumerate(extras)})
+        n_seqs = len(stored)
+    else:
+        n_seqs = info.num_fwd_kernel_returns
+        output_of_return = {k: k for k in range(n_seqs)}
+    plan = TrainingPlan(
+        handle=handle,
+        info=info,
+        forward=fwd,
+        backward=bwd,
+        final_state=final_state,
+        n_inputs=info.num_inputs,
+        n_states=info.num_states,
+        n_outputs=info.num_outputs,
+        n_seqs=n_seqs,
+        output_of_return=output_of_return,
+        saved=tuple(backward_saved_args(info)),
+    )
+    bundle.plans[("training", final_state)] = plan
+    return plan
+
+
+def plan_forward(plan: TrainingPlan, args: Sequence[torch.Tensor]) -> list[torch.Tensor] | None:
+    """Launch the forward kernel on ``[*input_seqs, *init_states]``; ``None`` for calls the wrappers handle.
+
+    Returns:
+        ``[*output_seqs, *state_seqs, *saved]`` (all forward returns), or with
+        ``plan.final_state`` ``[*output_seqs, *final_states, *saved_seqs]``;
+        ``None`` when ``T == 0`` or the layer is empty (seed 000's special
+        cases, left to :mod:`flexsn_runtime.wrappers`).
+    """
+    x = args[0]
+    T = x.shape[0]
+    if T == 0 or x.numel() == 0:
+        return None
+    ncl = x.numel() // T
+    c = [a.contiguous() for a in args]
+    seqs = [torch.empty_like(c[0]) for _ in range(plan.n_seqs)]
+    if not plan.final_state:
+        plan.forward.launch([*c, *seqs], T, ncl, x)
+        return seqs
+    finals = [torch.empty_like(s) for s in c[plan.n_inputs :]]
+    plan.forward.launch([*c, *seqs, *finals], T, ncl, x)
+    no = plan.n_outputs
+    return [*seqs[:no], *finals, *seqs[no:]]
+
+
+def plan_backward_launch(
+    plan: TrainingPlan,
+    grads: Sequence[torch.Tensor | None],
+    saved: Sequence[torch.Tensor],
+    input_shapes: Sequence[tuple[int, ...]],
+    dtype: torch.dtype,
+    device: torch.device,
+) -> list[torch.Tensor] | None:
+    """Launch the BPTT kernel; ``None`` for calls the general wrapper handles.
+
+    Args:
+        grads: ``n_outputs + n_states`` incoming gradients (``None`` = zero).
+        saved: the tensors ``plan.saved`` lists, in order.
+        input_shapes: shapes of the input sequences ``[T, *shape]``.
+        dtype, device: of the gradients to produce.
+
+    Returns:
+        ``[*grad_input_seqs, *grad_init_states]``, or ``None`` when ``T == 0``,
+        the layer is empty, or no gradient arrived (left to
+        :func:`flexsn_runtime.wrappers.flexsn_backward`).
+    """
+    shape = input_shapes[0]
+    T = shape[0]
+    step = shape[1:]
+    ncl = 1
+    for d in step:
+        ncl *= d
+    if T == 0 or ncl == 0 or all(g is None for g in grads):
+        return None
+    no = plan.n_outputs
+    kernel_grads: list[torch.Tensor] = []
+    for k, g in enumerate(grads):
+        if g is not None:
+            kernel_grads.append(g.contiguous())
+        elif k >= no and plan.final_state:
+            kernel_grads.append(cached_zeros(step, dtype, device))
+        else:
+            kernel_grads.append(torch.zeros(shape, dtype=dtype, device=device))
+    grad_inputs = [torch.empty(s, dtype=dtype, device=device) for s in input_shapes]
+    grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+    plan.backward.launch(
+        [*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], T, ncl, grad_inputs[0]
+    )
+    return [*grad_inputs, *grad_states]

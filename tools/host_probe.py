@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Where the host time of one FlexSN call goes (CUDA only).
+
+A small training step (``FlexSN`` forward + backward of a LIF layer) on a
+tiny layer is host-bound: the GPU finishes each kernel before Python has
+queued the next, so wall time per step is the Python + PyTorch + Triton
+launch overhead that also caps the copy ratio of short sequences (T=8 in
+``tools/bench.py``). This probe times, per step, with one synchronise per
+loop of ``--n`` steps:
+
+* ``train``: ``FlexSN(..., backend="triton", store_state_seqs=False)``
+  forward + ``torch.autograd.backward`` (the bench's training step);
+* ``train_jit_launch``: the same with ``FLEXSN_DIRECT_LAUNCH=0`` (every
+  launch through ``JITFunction.__getitem__``);
+* ``train_no_launch``: the same with kernel launches replaced by nothing
+  (Python + PyTorch only);
+* ``infer``: the inference step under ``torch.no_grad()``;
+* ``autograd_floor``: a two-``empty_like`` ``autograd.Function`` forward +
+  backward (what any custom autograd step costs);
+* ``launch_jit`` / ``launch_direct``: one forward-kernel launch through
+  ``JITFunction`` and through the cached ``CompiledKernel`` launcher.
+
+It also prints a cProfile of the training step (top entries by own time)
+and, with ``--full``, the bench's full-size training copy ratio for both
+launch paths. Results go to ``--out/host_probe.json``.
+
+Usage::
+
+    PYTHONPATH=$(ls -d packages/*/src | tr '\\n' ':') python3 tools/host_probe.py --out OUT
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+
+def _per_step_us(fn: Callable[[], Any], n: int, device: torch.device) -> float:
+    for _ in range(20):
+        fn()
+    torch.cuda.synchronize(device)
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        torch.cuda.synchronize(device)
+        best = min(best, (time.perf_counter() - t0) / n * 1e6)
+    return best
+
+
+def _module(dtype: torch.dtype, device: torch.device) -> Any:
+    from flexsn_nn import FlexSN
+    from flexsn_trace.testing import lif_core
+
+    return FlexSN(lif_core, 1, 1, 1, backend="triton", store_state_seqs=False, step_mode="m").to(device)
+
+
+def _train_step(mod: Any, x: torch.Tensor, g: torch.Tensor) -> Callable[[], None]:
+    def step() -> None:
+        x.grad = None
+        mod.reset()
+        out = mod(x)
+        torch.autograd.backward([out], [g])
+
+    return step
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--n", type=int, default=500, help="steps per timed loop")
+    p.add_argument("--T", type=int, default=8)
+    p.add_argument("--ncl", type=int, default=4096, help="elements per step of the small (host-bound) layer")
+    p.add_argument("--full", action="store_true", help="also the bench's full-size training copy ratio")
+    a = p.parse_args()
+    if not torch.cuda.is_available():
+        raise SystemExit("host_probe needs CUDA")
+    device = torch.device("cuda")
+    dtype = torch.bfloat16
+    from flexsn_runtime import launch as launch_mod
+
+    res: dict[str, Any] = {"T": a.T, "ncl": a.ncl, "dtype": str(dtype), "gpu": torch.cuda.get_device_name()}
+    x = torch.randn(a.T, a.ncl, device=device).to(dtype).requires_grad_()
+    g = torch.randn(a.T, a.ncl, device=device).to(dtype)
+
+    os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
+    mod = _module(dtype, device)
+    res["train"] = _per_step_us(_train_step(mod, x, g), a.n, device)
+
+    def infer() -> None:
+        mod.reset()
+        with torch.no_grad():
+            mod(x)
+
+    res["infer"] = _per_step_us(infer, a.n, device)
+
+    os.environ["FLEXSN_DIRECT_LAUNCH"] = "0"
+    mod_jit = _module(dtype, device)
+    res["train_jit_launch"] = _per_step_us(_train_step(mod_jit, x, g), a.n, device)
+    os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
+
+    real_launch = launch_mod.ScanKernel.launch
+    launch_mod.ScanKernel.launch = lambda self, args, T, ncl, ref: None  # type: ignore[method-assign]
+    try:
+        res["train_no_launch"] = _per_step_us(_train_step(_module(dtype, device), x, g), a.n, device)
+    finally:
+        launch_mod.ScanKernel.launch = real_launch  # type: ignore[method-assign]
+
+    class Floor(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, t: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+            v = torch.empty_like(t)
+            ctx.save_for_backward(v)
+            return torch.empty_like(t)
+
+        @staticmethod
+        def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+            (v,) = ctx.saved_tensors
+            return torch.empty_like(v)
+
+    def floor() -> None:
+        x.grad = None
+        torch.autograd.backward([Floor.apply(x)], [g])
+
+    res["autograd_floor"] = _per_step_us(floor, a.n, device)
+
+    # raw launches of the inference kernel
+    from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+
+    k = lookup_flexsn_kernel_handle(mod.kernel.handle).inference_final_state_kernel
+    xd = x.detach()
+    s0 = torch.zeros(a.ncl, device=device, dtype=dtype)
+    o, fin = torch.empty_like(xd), torch.empty_like(s0)
+    cfg = k.config(xd, a.ncl)
+    grid = ((a.ncl + cfg["BLOCK_NCL"] - 1) // cfg["BLOCK_NCL"],)
+    fn = k.jit_function()
+
+    def jit_launch() -> None:
+        fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])
+
+    res["launch_jit"] = _per_step_us(jit_launch, a.n, device)
+    runner = fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])[grid]
+
+    def direct_launch() -> None:
+        runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
+
+    res["launch_direct"] = _per_step_us(direct_launch, a.n, device)
+    # the direct launcher computes what the JIT path does
+    o2, fin2 = torch.empty_like(o), torch.empty_like(fin)
+    fn[grid](xd, s0, o2, fin2, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])
+    runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
+    res["direct_matches_jit"] = bool(torch.equal(o, o2) and torch.equal(fin, fin2))
+
+    prof = cProfile.Profile()
+    step = _train_step(mod, x, g)
+    prof.enable()
+    for _ in range(200):
+        step()
+    prof.disable()
+    torch.cuda.synchronize(device)
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(25)
+    res["profile"] = buf.getvalue()
+
+    if a.full:
+        import triton.testing as tt
+
+        ncl = 4_194_304
+        xf = torch.randn(a.T, ncl, device=device).to(dtype).requires_grad_()
+        gf = torch.randn(a.T, ncl, device=device).to(dtype)
+        clone = tt.do_bench(lambda: xf.detach().clone(), return_mode="median")
+        for name, direct in (("full_direct", "1"), ("full_jit", "0")):
+            os.environ["FLEXSN_DIRECT_LAUNCH"] = direct
+            ms = tt.do_bench(_train_step(_module(dtype, device), xf, gf), return_mode="median")
+            res[name] = {"ms": ms, "copy_ratio": clone / ms}
+        os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
+        res["full_clone_ms"] = clone
+
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "host_probe.json").write_text(json.dumps(res, indent=1))
+    print(res.pop("profile"))
+    print(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
