@@ -149,7 +149,7 @@ def main() -> int:
         fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])
 
     res["launch_jit"] = _per_step_us(jit_launch, a.n, device)
-    runner = fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])[grid]
+    runner = fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])[(grid[0], 1, 1)]
 
     def direct_launch() -> None:
         runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])

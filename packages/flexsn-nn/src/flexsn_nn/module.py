@@ -347,8 +347,11 @@ class FlexSN(nn.Module):
 
     def reset(self) -> None:
         """Forget the states (and state sequences): the next call starts from :meth:`init_states`."""
-        self._states = []
-        self._state_seqs = [] if self.store_state_seqs else None
+        # plain attributes, never parameters/buffers/modules: skip nn.Module.__setattr__'s
+        # checks (called every step; microseconds that show in host-bound short sequences)
+        _set = object.__setattr__
+        _set(self, "_states", [])
+        _set(self, "_state_seqs", [] if self.store_state_seqs else None)
 
     def init_states(self, *input_seqs: torch.Tensor) -> TensorList:
         """Initial states for a call; override to change them (e.g. ``v = v_reset``).
@@ -506,8 +509,9 @@ class FlexSN(nn.Module):
         return outs
 
     def _commit(self, states: TensorList, state_seqs: TensorList | None) -> None:
-        self._states = list(states)
-        self._state_seqs = list(state_seqs or []) if self.store_state_seqs else None
+        _set = object.__setattr__  # as in reset()
+        _set(self, "_states", list(states))
+        _set(self, "_state_seqs", list(state_seqs or []) if self.store_state_seqs else None)
 
     def _run_backend(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
         ni, ns, no = self.num_inputs, self.num_states, self.num_outputs

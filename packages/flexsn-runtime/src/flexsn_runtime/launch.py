@@ -13,10 +13,27 @@ import triton
 
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
-__all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "kernels_usable", "ncl_bucket"]
+__all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket"]
 
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
 ENV_DIRECT_LAUNCH = "FLEXSN_DIRECT_LAUNCH"
+
+def _find_raw_stream() -> Callable[[int], int]:
+    try:  # what Triton's own driver uses: no torch.cuda.Stream object per call
+        from torch._C import _cuda_getCurrentRawStream
+
+        return _cuda_getCurrentRawStream  # type: ignore[no-any-return, unused-ignore]
+    except ImportError:  # pragma: no cover - a torch without it
+        return lambda index: int(torch.cuda.current_stream(index).cuda_stream)
+
+
+_raw_stream = _find_raw_stream()
+
+
+def current_raw_stream(index: int) -> int:
+    """The ``cudaStream_t`` (as an int) of CUDA device ``index``'s current stream."""
+    return int(_raw_stream(index))
+
 
 _SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
 
@@ -81,6 +98,7 @@ class ScanKernel:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _direct: dict[tuple[Any, ...], Callable[..., Any]] = field(default_factory=dict, repr=False)
     _direct_block: dict[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+    _direct_off: bool = field(default=False, repr=False)
 
     def jit_function(self) -> Any:
         """The ``triton.JITFunction`` for the current execution mode."""
@@ -168,16 +186,21 @@ class ScanKernel:
         key = (device, ref.dtype, T, ncl, *[(a.dtype, a.data_ptr() % 16 == 0) for a in args])
         runner = self._direct.get(key)
         if runner is not None:
-            runner(*args, T, ncl, self._direct_block[key])
-            return
+            try:
+                runner(*args, T, ncl, self._direct_block[key], stream=_raw_stream(device))
+                return
+            except Exception:  # noqa: BLE001 - a launcher convention we do not know: JIT path from now on
+                self._direct_off = True
+                with self._lock:
+                    self._direct.clear()
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
         compiled = self.jit_function()[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
-        if os.environ.get(ENV_DIRECT_LAUNCH, "1") == "0" or interpreter_enabled():
+        if self._direct_off or os.environ.get(ENV_DIRECT_LAUNCH, "1") == "0" or interpreter_enabled():
             return
         try:
-            direct = compiled[grid]
+            direct = compiled[(grid[0], 1, 1)]  # CompiledKernel's runner reads all three dimensions
         except Exception:  # noqa: BLE001 - a Triton without CompiledKernel.__getitem__: keep the JIT path
             return
         with self._lock:

@@ -234,11 +234,33 @@ def _template(spec: Spec) -> torch.Tensor:
     return torch.empty((), dtype=dtype, device=device).expand(shape)
 
 
+class _ActiveRef:
+    """One active reference to a handle held by an autograd context (seed 001).
+
+    Dropped when the context dies without a backward (a forward whose graph
+    is freed); cheaper per call than ``weakref.finalize``.
+    """
+
+    __slots__ = ("handle", "live")
+
+    def __init__(self, handle: int) -> None:
+        self.handle = handle
+        self.live = True
+
+    def __del__(self) -> None:
+        if self.live:
+            self.live = False
+            try:
+                release_active_flexsn_kernel_handle(self.handle)
+            except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to release
+                pass
+
+
 def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:
     plan = plan_for(handle, final_state)
     retain_flexsn_kernel_handle(handle)
-    # Release the active reference even if backward never runs.
-    ctx.finalizer = weakref.finalize(ctx, release_active_flexsn_kernel_handle, handle)
+    # Released by the backward, or when the graph is freed without one.
+    ctx.active = _ActiveRef(handle)
     ctx.plan = plan
     ctx.handle = handle
     ctx.final_state = final_state
@@ -292,8 +314,8 @@ def _backward(
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
     """Run a backward holding an active reference to the handle (seed 001)."""
     try:
-        if ctx.finalizer.alive:
-            ctx.finalizer.detach()
+        if ctx.active.live:
+            ctx.active.live = False  # this backward releases it
         else:
             retain_flexsn_kernel_handle(ctx.handle)  # a second backward (retain_graph=True)
         grads = run()
@@ -310,7 +332,9 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
 
     def run() -> list[torch.Tensor]:
         _, dtype, device = ctx.specs[0]
-        out = plan_backward_launch(plan, grads, saved, [s[0] for s in ctx.specs[: ctx.n_inputs]], dtype, device)
+        shapes = [s[0] for s in ctx.specs[: ctx.n_inputs]]
+        # omitted (zero) initial states get no gradient: the kernel writes it to scratch
+        out = plan_backward_launch(plan, grads, saved, shapes, dtype, device, ctx.n_flat > ctx.n_inputs)
         if out is not None:
             return out
         templates = [_template(s) for s in ctx.specs]
@@ -345,9 +369,8 @@ class _EagerTraining(torch.autograd.Function):
         ctx.set_materialize_grads(False)
         output = _training_impl(handle, flat_args, final_state)
         _setup(ctx, handle, flat_args, output, final_state)
-        if len(output) > ctx.n_grads:
-            ctx.mark_non_differentiable(*output[ctx.n_grads :])
-        return tuple(output)
+        # tensors saved for backward only are intermediates here, not outputs
+        return tuple(output[: ctx.n_grads])
 
     @staticmethod
     def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
@@ -379,9 +402,10 @@ def run_training(
 ) -> list[torch.Tensor]:
     """Training forward with BPTT autograd, through the custom op when traced.
 
-    ``tracing`` as in :func:`run_inference`. Returns the op's outputs:
-    ``[*output_seqs, *state_seqs_or_final_states, *saved]``; callers keep
-    the first ``num_outputs + num_states``.
+    ``tracing`` as in :func:`run_inference`. Returns
+    ``[*output_seqs, *state_seqs_or_final_states]``, followed, when traced,
+    by the op's tensors saved for backward; callers keep the first
+    ``num_outputs + num_states``.
     """
     if _use_op(tracing):
         op = flexsn_training_final_state_op if final_state else flexsn_training_op

@@ -23,14 +23,36 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
-from .launch import ScanKernel
+from .launch import ScanKernel, current_raw_stream
 from .registry import lookup_flexsn_kernel_handle
 
-__all__ = ["TrainingPlan", "cached_zeros", "plan_for", "plan_forward", "plan_backward_launch"]
+__all__ = ["TrainingPlan", "cached_scratch", "cached_zeros", "plan_for", "plan_forward", "plan_backward_launch"]
 
-_ZEROS: "OrderedDict[tuple[object, ...], torch.Tensor]" = OrderedDict()
-_ZEROS_LOCK = threading.Lock()
-_ZEROS_MAX = 8
+_CACHE: "OrderedDict[tuple[object, ...], torch.Tensor]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_MAX = 16
+
+
+def _cached(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, tag: object) -> torch.Tensor | None:
+    if device.type == "cuda":
+        if torch.cuda.is_current_stream_capturing():
+            return None  # memory allocated now belongs to the graph's private pool
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        stream = current_raw_stream(index)
+    else:
+        stream = 0
+    key = (shape, dtype, device, stream, tag)
+    with _CACHE_LOCK:
+        t = _CACHE.get(key)
+        if t is not None:
+            _CACHE.move_to_end(key)
+            return t
+    t = torch.zeros(shape, dtype=dtype, device=device)
+    with _CACHE_LOCK:
+        _CACHE[key] = t
+        while len(_CACHE) > _CACHE_MAX:
+            _CACHE.popitem(last=False)
+    return t
 
 
 def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
@@ -38,30 +60,24 @@ def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.devic
 
     Only kernel arguments that the kernels never write get it (omitted
     initial states, missing final-state gradients): a zero fill is a kernel
-    launch, as costly on the host as the scan itself for small layers. Keyed
-    by the current stream too, so a tensor is only used on the stream that
-    allocated it, and never cached while a CUDA graph is being captured
-    (memory allocated then belongs to the graph's private pool). At most
-    eight are kept (least recently used dropped).
+    launch, as costly on the host as the scan itself for small layers.
+    Cached tensors are keyed by the current stream, so each is only used on
+    the stream that allocated it (freeing one is then ordered after its last
+    use), and never cached while a CUDA graph is being captured. At most 16
+    are kept (least recently used dropped).
     """
-    if device.type == "cuda":
-        if torch.cuda.is_current_stream_capturing():
-            return torch.zeros(shape, dtype=dtype, device=device)
-        stream = torch.cuda.current_stream(device).cuda_stream
-    else:
-        stream = 0
-    key = (shape, dtype, device, stream)
-    with _ZEROS_LOCK:
-        z = _ZEROS.get(key)
-        if z is not None:
-            _ZEROS.move_to_end(key)
-            return z
-    z = torch.zeros(shape, dtype=dtype, device=device)
-    with _ZEROS_LOCK:
-        _ZEROS[key] = z
-        while len(_ZEROS) > _ZEROS_MAX:
-            _ZEROS.popitem(last=False)
-    return z
+    t = _cached(shape, dtype, device, "zeros")
+    return t if t is not None else torch.zeros(shape, dtype=dtype, device=device)
+
+
+def cached_scratch(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, slot: int) -> torch.Tensor:
+    """A per-step-shaped tensor kernels may write and nobody reads (gradients that are dropped).
+
+    Shared between calls like :func:`cached_zeros` (``slot`` tells apart
+    several in one launch); its contents are garbage.
+    """
+    t = _cached(shape, dtype, device, ("scratch", slot))
+    return t if t is not None else torch.empty(shape, dtype=dtype, device=device)
 
 
 @dataclass(frozen=True)
@@ -172,6 +188,7 @@ def plan_backward_launch(
     input_shapes: Sequence[tuple[int, ...]],
     dtype: torch.dtype,
     device: torch.device,
+    state_grads: bool = True,
 ) -> list[torch.Tensor] | None:
     """Launch the BPTT kernel; ``None`` for calls the general wrapper handles.
 
@@ -180,6 +197,9 @@ def plan_backward_launch(
         saved: the tensors ``plan.saved`` lists, in order.
         input_shapes: shapes of the input sequences ``[T, *shape]``.
         dtype, device: of the gradients to produce.
+        state_grads: ``False`` when nobody reads the initial states' gradients
+            (they were omitted zeros): the kernel writes them to a shared
+            scratch tensor, which is returned in their place.
 
     Returns:
         ``[*grad_input_seqs, *grad_init_states]``, or ``None`` when ``T == 0``,
@@ -204,7 +224,10 @@ def plan_backward_launch(
         else:
             kernel_grads.append(torch.zeros(shape, dtype=dtype, device=device))
     grad_inputs = [torch.empty(s, dtype=dtype, device=device) for s in input_shapes]
-    grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+    if state_grads:
+        grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+    else:
+        grad_states = [cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
     plan.backward.launch(
         [*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], T, ncl, grad_inputs[0]
     )
