@@ -22,6 +22,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import triton.language as tl
+
+from .lowering import ROUND_BY_HAND
+
 __all__ = [
     "cache_dir",
     "compile_triton_code_str",
@@ -93,6 +97,11 @@ def compile_triton_code_str(
         name_space: optional dict updated with the module's globals (so
             callers can reach helper functions defined next to the kernel).
 
+    A module defining ``FLEXSN_ROUND_BY_HAND`` (generated sources do) gets it
+    set to ``tl.constexpr(interpreted)`` on loading: ``flexsn_to_storage``
+    then rounds bfloat16 by hand only in Triton's interpreter, whose casts
+    truncate; compiled casts round to nearest even natively.
+
     Returns:
         The ``triton.JITFunction`` (an interpreted function when
         ``TRITON_INTERPRET=1`` is set at the time of the first compile of
@@ -131,6 +140,9 @@ def compile_triton_code_str(
             except BaseException:
                 sys.modules.pop(mod_name, None)
                 raise
+            if hasattr(module, ROUND_BY_HAND):
+                # read when kernels compile: by-hand bfloat16 rounding only where casts truncate
+                setattr(module, ROUND_BY_HAND, tl.constexpr(interp))
             _MODULES[key] = module
     fn = getattr(module, kernel_name, None)
     if fn is None:

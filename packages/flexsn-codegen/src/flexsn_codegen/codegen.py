@@ -10,24 +10,29 @@ from typing import Any
 import torch
 from torch import fx
 
-from .lowering import STORAGE_CAST, VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
+from .lowering import ROUND_BY_HAND, STORAGE_CAST, VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
 
 __all__ = ["check_graph_supported", "generate_step_body", "generate_triton_code_str", "sanitize_name"]
 
 _HEADER = f'''import triton
 import triton.language as tl
 
+# Triton's interpreter truncates fp32 -> bfloat16 casts (and turns int1 into
+# denormals) while compiled code rounds to nearest even in one instruction:
+# round bfloat16 by hand only when interpreted. compile_triton_code_str sets
+# this to whether the module runs in the interpreter.
+{ROUND_BY_HAND} = tl.constexpr(True)
+
 
 @triton.jit
 def {STORAGE_CAST}(x, dtype: tl.constexpr):
-    # fp32 -> storage dtype, rounding to nearest even. bfloat16 is rounded by
-    # hand: Triton's interpreter truncates fp32 -> bfloat16 casts (and turns
-    # int1 into denormals) while compiled code rounds.
+    # fp32 -> storage dtype, rounding to nearest even.
     x = x.to(tl.float32)
-    if dtype == tl.bfloat16:
-        bits = x.to(tl.int32, bitcast=True)
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
-        x = tl.where(x != x, x, bits.to(tl.float32, bitcast=True))
+    if {ROUND_BY_HAND}:
+        if dtype == tl.bfloat16:
+            bits = x.to(tl.int32, bitcast=True)
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & -65536
+            x = tl.where(x != x, x, bits.to(tl.float32, bitcast=True))
     return x.to(dtype)
 '''
 

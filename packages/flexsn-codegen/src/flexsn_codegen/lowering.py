@@ -126,6 +126,8 @@ _TL_DTYPES = {
 #: ``flexsn_codegen.codegen``): ``STORAGE_CAST(x, dtype)`` converts a value to
 #: a storage dtype rounding to nearest even, also under the interpreter.
 STORAGE_CAST = "flexsn_to_storage"
+#: Module-level ``tl.constexpr`` of generated sources: round bfloat16 by hand (interpreter only).
+ROUND_BY_HAND = "FLEXSN_ROUND_BY_HAND"
 
 
 def cast(x: str, dtype: torch.dtype) -> str:
