@@ -18,7 +18,9 @@ loop of ``--n`` steps:
 * ``autograd_floor``: a two-``empty_like`` ``autograd.Function`` forward +
   backward (what any custom autograd step costs);
 * ``launch_jit`` / ``launch_direct``: one forward-kernel launch through
-  ``JITFunction`` and through the cached ``CompiledKernel`` launcher.
+  ``JITFunction`` and through the cached ``CompiledKernel`` launcher;
+* ``python_sum_range_1e5_us`` and ``load_avg``: how fast and how busy the
+  host is (host-bound timings differ between machines by as much).
 
 It also prints a cProfile of the training step (top entries by own time)
 and, with ``--full``, the bench's full-size training copy ratio for both
@@ -90,6 +92,12 @@ def main() -> int:
     from flexsn_runtime import launch as launch_mod
 
     res: dict[str, Any] = {"T": a.T, "ncl": a.ncl, "dtype": str(dtype), "gpu": torch.cuda.get_device_name()}
+    # host speed calibration: the same pure-Python work on every machine
+    t0 = time.perf_counter()
+    for _ in range(20):
+        sum(range(100_000))
+    res["python_sum_range_1e5_us"] = (time.perf_counter() - t0) / 20 * 1e6
+    res["load_avg"] = os.getloadavg()
     x = torch.randn(a.T, a.ncl, device=device).to(dtype).requires_grad_()
     g = torch.randn(a.T, a.ncl, device=device).to(dtype)
 
