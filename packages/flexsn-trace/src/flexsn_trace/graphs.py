@@ -7,6 +7,7 @@ forward/backward pair used by BPTT training.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -206,6 +207,9 @@ def trace_training_graphs(
             return tensors, or no output is differentiable.
     """
     from functorch.compile import aot_function, make_boxed_func, min_cut_rematerialization_partition
+    from torch._functorch import config as _aot_config
+
+    no_cse = _aot_config.patch(cse=False) if hasattr(_aot_config, "cse") else contextlib.nullcontext()
 
     examples = _check_example_inputs(example_inputs)
     if requires_grad is None:
@@ -252,7 +256,11 @@ def trace_training_graphs(
     )
     leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
     try:
-        with torch.enable_grad(), warnings.catch_warnings():
+        # cse=False: the partitioner's CSE pass imports torch._inductor's pattern
+        # matcher (about 1 s, most of a cold FlexSN construction); step graphs are
+        # tiny and saved values are minimised below, and for every core in the
+        # tests the kernels come out identical without it.
+        with torch.enable_grad(), warnings.catch_warnings(), no_cse:
             warnings.simplefilter("ignore")
             outs = compiled(*leaves)
             diff = [o for o in outs if o.requires_grad]
