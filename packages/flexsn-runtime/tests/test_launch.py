@@ -1,0 +1,123 @@
+"""``ScanKernel``'s cached direct launchers, with a stand-in for Triton's JIT and compiled kernels.
+
+The CUDA launch path cannot run on a CPU-only machine; these tests drive its
+bookkeeping (what is cached under which key, when the JIT path is taken
+again) with fakes, and the GPU suite checks the real launches' results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from flexsn_runtime import launch
+from flexsn_runtime.launch import ScanKernel
+
+
+class FakeCompiled:
+    def __init__(self, log: list[tuple[str, Any]], fail: bool = False) -> None:
+        self.log, self.fail = log, fail
+
+    def __getitem__(self, grid: tuple[int, ...]) -> Any:
+        assert len(grid) == 3, "CompiledKernel runners index all three grid dimensions"
+
+        def runner(*args: Any, stream: Any = None) -> None:
+            if self.fail:
+                raise TypeError("launcher convention mismatch")
+            self.log.append(("direct", (grid, len(args), args[-1], stream)))
+
+        return runner
+
+
+class FakeJit:
+    def __init__(self, log: list[tuple[str, Any]], fail_direct: bool = False) -> None:
+        self.log, self.fail_direct = log, fail_direct
+
+    def __getitem__(self, grid: tuple[int, ...]) -> Any:
+        def run(*args: Any, BLOCK_NCL: int, num_warps: int) -> FakeCompiled:
+            self.log.append(("jit", (grid, len(args), BLOCK_NCL, num_warps)))
+            return FakeCompiled(self.log, self.fail_direct)
+
+        return run
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setattr(launch, "interpreter_enabled", lambda: False)
+    monkeypatch.setattr(launch, "_raw_stream", lambda index: 1234)
+    monkeypatch.delenv(launch.ENV_DIRECT_LAUNCH, raising=False)
+
+    def make(fail_direct: bool = False) -> tuple[ScanKernel, list[tuple[str, Any]]]:
+        log: list[tuple[str, Any]] = []
+        k = ScanKernel("# no source", "k", "inference")
+        jit = FakeJit(log, fail_direct)
+        monkeypatch.setattr(k, "jit_function", lambda: jit)
+        return k, log
+
+    return make
+
+
+def _args(n: int = 3, offset: int = 0) -> list[torch.Tensor]:
+    base = torch.zeros(4 * 64 + offset)
+    return [base[offset : offset + 4 * 64].view(4, 64)] + [torch.zeros(4, 64) for _ in range(n - 1)]
+
+
+def test_first_launch_jits_then_the_launcher_is_reused(fake: Any) -> None:
+    k, log = fake()
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k._launch_cuda(_args(), 4, 64, args[0], 0)  # other tensors, same key
+    assert [kind for kind, _ in log] == ["jit", "direct", "direct"]
+    grid, nargs, block, stream = log[1][1]
+    assert grid[1:] == (1, 1) and nargs == len(args) + 3 and stream == 1234
+    assert block == log[0][1][2]  # the BLOCK_NCL the JIT call used
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda a: (a, 5, 64),  # another T
+        lambda a: (a, 4, 63),  # another NCL
+        lambda a: ([t.to(torch.float16) for t in a], 4, 64),  # another dtype
+        lambda a: (_args(offset=1), 4, 64),  # a tensor off 16-byte alignment
+    ],
+)
+def test_any_specialisation_change_goes_through_the_jit(fake: Any, change: Any) -> None:
+    k, log = fake()
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    new_args, T, ncl = change(args)
+    k._launch_cuda(new_args, T, ncl, new_args[0], 0)
+    assert [kind for kind, _ in log] == ["jit", "jit"]
+
+
+def test_env_switch_turns_direct_launch_off(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(launch.ENV_DIRECT_LAUNCH, "0")
+    k, log = fake()
+    args = _args()
+    for _ in range(3):
+        k._launch_cuda(args, 4, 64, args[0], 0)
+    assert [kind for kind, _ in log] == ["jit"] * 3
+
+
+def test_a_failing_launcher_falls_back_for_good(fake: Any) -> None:
+    k, log = fake(fail_direct=True)
+    args = _args()
+    for _ in range(3):
+        k._launch_cuda(args, 4, 64, args[0], 0)
+    # JIT, failed direct -> JIT again, then never direct again
+    assert [kind for kind, _ in log] == ["jit", "jit", "jit"]
+
+
+def test_persisting_a_config_drops_cached_launchers(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    k, log = fake()
+    monkeypatch.setattr(launch, "store_launch_config", lambda code, key, cfg: None)
+    monkeypatch.setattr(ScanKernel, "_config_key", lambda self, ref, ncl: "key")
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k.persist_config(args[0], 64, {"BLOCK_NCL": 32, "num_warps": 1})
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    assert [kind for kind, _ in log] == ["jit", "jit"]

@@ -1,0 +1,90 @@
+"""The eager training hot path (``flexsn_runtime.plan``) against the unrolled loop, and its shared tensors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from flexsn_runtime import FlexSNKernel
+from flexsn_runtime.plan import cached_scratch, cached_zeros, plan_for
+
+T, NCL = 7, 37
+
+
+def test_cached_zeros_are_shared_zeros_per_shape_and_dtype() -> None:
+    a = cached_zeros((3, 5), torch.float32, torch.device("cpu"))
+    assert torch.equal(a, torch.zeros(3, 5))
+    assert cached_zeros((3, 5), torch.float32, torch.device("cpu")) is a
+    assert cached_zeros((5, 3), torch.float32, torch.device("cpu")) is not a
+    b = cached_zeros((3, 5), torch.bfloat16, torch.device("cpu"))
+    assert b.dtype == torch.bfloat16 and b is not a
+
+
+def test_cached_scratch_never_aliases_the_zeros() -> None:
+    z = cached_zeros((11,), torch.float32, torch.device("cpu"))
+    s0 = cached_scratch((11,), torch.float32, torch.device("cpu"), 0)
+    s1 = cached_scratch((11,), torch.float32, torch.device("cpu"), 1)
+    assert len({z.data_ptr(), s0.data_ptr(), s1.data_ptr()}) == 3
+    assert cached_scratch((11,), torch.float32, torch.device("cpu"), 0) is s0
+
+
+def test_cache_is_bounded() -> None:
+    first = cached_zeros((1, 1, 1), torch.float32, torch.device("cpu"))
+    for n in range(2, 40):
+        cached_zeros((n,), torch.float32, torch.device("cpu"))
+    assert cached_zeros((1, 1, 1), torch.float32, torch.device("cpu")) is not first
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
+def test_repeated_steps_with_omitted_states_match_the_loop(ref: Any, device: torch.device, kernels: dict[str, Any], name: str) -> None:
+    """Omitted (zero) initial states and dropped final-state gradients use the shared tensors; repeated
+    steps must neither corrupt them nor drift from autograd on the unrolled loop."""
+    core, k = ref.CORES[name], kernels[name]
+    for seed in range(3):
+        xs, _ = ref.make_data(core, T, (NCL,), device, seed=seed)
+        leaves = [x.clone().requires_grad_() for x in xs]
+        res = k.final_state(*leaves)
+        assert len(res) == core.no + core.ns  # saved-for-backward tensors are not outputs
+        g = torch.Generator().manual_seed(100 + seed)
+        grads = [torch.randn(T, NCL, generator=g).to(device) for _ in range(core.no)]
+        torch.autograd.backward(list(res[: core.no]), grads)
+        zeros = [torch.zeros(NCL, device=device) for _ in range(core.ns)]
+        (outs, seqs) = ref.loop(core, xs, zeros)
+        for got, want in zip(res, [*outs, *(s[-1] for s in seqs)]):
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+        want_grads = ref.loop_grads(core, xs, zeros, [*grads, *([None] * core.ns)], final_state=True)
+        for leaf, want in zip(leaves, want_grads):
+            torch.testing.assert_close(leaf.grad, want, rtol=1e-4, atol=1e-5)
+        assert torch.count_nonzero(cached_zeros((NCL,), torch.float32, device)) == 0
+
+
+def test_state_gradients_flow_when_states_are_given(ref: Any, device: torch.device, kernels: dict[str, Any]) -> None:
+    core, k = ref.CORES["two"], kernels["two"]
+    xs, s0 = ref.make_data(core, T, (NCL,), device, seed=5)
+    leaves = [t.clone().requires_grad_() for t in [*xs, *s0]]
+    res = k.final_state(*leaves)
+    grads = [torch.full_like(r, 0.25) for r in res]
+    torch.autograd.backward(list(res), grads)
+    want = ref.loop_grads(core, xs, s0, grads, final_state=True)
+    for leaf, w in zip(leaves, want):
+        torch.testing.assert_close(leaf.grad, w, rtol=1e-4, atol=1e-5)
+
+
+def test_plan_needs_training_kernels(device: torch.device) -> None:
+    def counter(x: torch.Tensor, n: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        fired = (x > 0).float()
+        return fired, (n + fired).detach()
+
+    k = FlexSNKernel(counter, 1, 1, 1)
+    assert k.handle is not None
+    with pytest.raises(RuntimeError, match="training kernels are unavailable"):
+        plan_for(k.handle, True)
+
+
+def test_plan_is_worked_out_once_per_flag(kernels: dict[str, Any]) -> None:
+    h = kernels["lif"].handle
+    assert plan_for(h, True) is plan_for(h, True)
+    assert plan_for(h, False) is not plan_for(h, True)
+    assert plan_for(h, True).n_seqs < plan_for(h, False).n_seqs  # no state sequence kept
