@@ -88,3 +88,13 @@ def test_plan_is_worked_out_once_per_flag(kernels: dict[str, Any]) -> None:
     assert plan_for(h, True) is plan_for(h, True)
     assert plan_for(h, False) is not plan_for(h, True)
     assert plan_for(h, True).n_seqs < plan_for(h, False).n_seqs  # no state sequence kept
+
+
+def test_no_shared_tensors_under_fake_mode() -> None:
+    from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
+
+    real = cached_zeros((6,), torch.float32, torch.device("cpu"))
+    with FakeTensorMode():
+        fake = cached_zeros((6,), torch.float32, torch.device("cpu"))
+        assert isinstance(fake, FakeTensor)
+    assert cached_zeros((6,), torch.float32, torch.device("cpu")) is real

@@ -33,7 +33,12 @@ _CACHE_LOCK = threading.Lock()
 _CACHE_MAX = 16
 
 
+_dispatch_depth = getattr(torch._C, "_len_torch_dispatch_stack", None)
+
+
 def _cached(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, tag: object) -> torch.Tensor | None:
+    if _dispatch_depth is None or _dispatch_depth() > 0:
+        return None  # under a tracer or fake mode (or a torch we cannot ask): no shared tensors
     if device.type == "cuda":
         if torch.cuda.is_current_stream_capturing():
             return None  # memory allocated now belongs to the graph's private pool
@@ -48,6 +53,8 @@ def _cached(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, ta
             _CACHE.move_to_end(key)
             return t
     t = torch.zeros(shape, dtype=dtype, device=device)
+    if type(t) is not torch.Tensor:  # a tensor subclass (mode or subclass input): not shareable
+        return t
     with _CACHE_LOCK:
         _CACHE[key] = t
         while len(_CACHE) > _CACHE_MAX:
@@ -63,7 +70,8 @@ def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.devic
     launch, as costly on the host as the scan itself for small layers.
     Cached tensors are keyed by the current stream, so each is only used on
     the stream that allocated it (freeing one is then ordered after its last
-    use), and never cached while a CUDA graph is being captured. At most 16
+    use); nothing is shared while a CUDA graph is being captured or a
+    ``TorchDispatchMode`` (fake tensors, ``make_fx``) is active. At most 16
     are kept (least recently used dropped).
     """
     t = _cached(shape, dtype, device, "zeros")
