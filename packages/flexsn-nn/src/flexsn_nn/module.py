@@ -411,6 +411,11 @@ class FlexSN(nn.Module):
     # ------------------------------------------------------------------ input checks
 
     def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> TensorList:
+        if len(inputs) == 1 == self.num_inputs:
+            # one input: only its own type, rank and dtype to check (the common call, kept cheap)
+            x = inputs[0]
+            if isinstance(x, torch.Tensor) and x.is_floating_point() and (x.dim() >= 1 or not sequences):
+                return [x]
         what = "input sequence" if sequences else "input"
         if len(inputs) != self.num_inputs:
             form = "[T, *shape]" if sequences else "[*shape]"

@@ -97,6 +97,11 @@ def validate_scan_args(
             the per-step shape, tensors on different devices.
     """
     n = len(args)
+    if n == 1 and num_inputs == 1 and (num_states == 0 or allow_missing_states):
+        # one sequence and no states: nothing to compare it with (the common call, kept cheap)
+        x = args[0]
+        if isinstance(x, torch.Tensor) and x.dim() >= 1:
+            return [x], None
     if n != num_inputs + num_states and not (allow_missing_states and n == num_inputs):
         raise ValueError(
             f"expected {num_inputs} input sequence(s)"

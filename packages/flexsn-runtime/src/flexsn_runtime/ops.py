@@ -95,8 +95,11 @@ def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state:
     return list(flexsn_inference(bundle.inference_kernel, info, *_with_states(info, flat_args)))
 
 
-def _training_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    plan = plan_for(handle, final_state)
+def _training_impl(
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, plan: TrainingPlan | None = None
+) -> list[torch.Tensor]:
+    if plan is None:
+        plan = plan_for(handle, final_state)
     args = _with_states(plan.info, flat_args)
     out = plan_forward(plan, args)
     if out is not None:
@@ -256,8 +259,16 @@ class _ActiveRef:
                 pass
 
 
-def _setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:
-    plan = plan_for(handle, final_state)
+def _setup(
+    ctx: Any,
+    handle: int,
+    flat_args: Sequence[torch.Tensor],
+    output: Sequence[torch.Tensor],
+    final_state: bool,
+    plan: TrainingPlan | None = None,
+) -> None:
+    if plan is None:
+        plan = plan_for(handle, final_state)
     retain_flexsn_kernel_handle(handle)
     # Released by the backward, or when the graph is freed without one.
     ctx.active = _ActiveRef(handle)
@@ -367,8 +378,9 @@ class _EagerTraining(torch.autograd.Function):
         # Gradients we do not get stay None: the backward wrapper treats None
         # as zero without a [T, NCL] zero fill per output (seed 000's rule).
         ctx.set_materialize_grads(False)
-        output = _training_impl(handle, flat_args, final_state)
-        _setup(ctx, handle, flat_args, output, final_state)
+        plan = plan_for(handle, final_state)
+        output = _training_impl(handle, flat_args, final_state, plan)
+        _setup(ctx, handle, flat_args, output, final_state, plan)
         # tensors saved for backward only are intermediates here, not outputs
         return tuple(output[: ctx.n_grads])
 
