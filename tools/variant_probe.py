@@ -104,7 +104,6 @@ def main() -> int:
         for T in a.T:
             x0 = torch.randn(T, a.ncl, device=dev).to(dtype)
             clone = tt.do_bench(lambda: x0.clone(), return_mode="median")
-            del x0
             for case in a.cases:
                 neuron = bench.NEURONS[case.split("-")[0]]
                 training = case.endswith("train")
@@ -156,8 +155,6 @@ def main() -> int:
                         rows.append(row)
                         print(f"{dname} T={T:<3} {case:<9} {variant:<22} {cfg:<7} {ms:8.4f} ms  ratio {clone / ms:.3f}"
                               f"  {'same' if same else 'DIFFERS'}", flush=True)
-                del xs, gs
-                torch.cuda.empty_cache()
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "variant_probe.json").write_text(json.dumps(rows, indent=1))
     return 0

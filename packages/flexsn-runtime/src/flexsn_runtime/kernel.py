@@ -116,7 +116,7 @@ def validate_scan_args(
     states = list(args[num_inputs:]) if n > num_inputs else None
     x0 = seqs[0]
     if x0.dim() < 1:
-        raise ValueError(f"input sequences must be [T, *shape]; input 0 is a 0-d tensor")
+        raise ValueError("input sequences must be [T, *shape]; input 0 is a 0-d tensor")
     T, step_shape = x0.shape[0], tuple(x0.shape[1:])
     for i, x in enumerate(seqs):
         if x.dim() < 1 or x.shape[0] != T:

@@ -18,6 +18,7 @@ __all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "current_raw_stream", "kernels_usa
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
 ENV_DIRECT_LAUNCH = "FLEXSN_DIRECT_LAUNCH"
 
+
 def _find_raw_stream() -> Callable[[int], int]:
     try:  # what Triton's own driver uses: no torch.cuda.Stream object per call
         from torch._C import _cuda_getCurrentRawStream

@@ -15,12 +15,11 @@ whole small kernel) but share every line of numerics and bookkeeping.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from flexsn_codegen import backward_saved_args, final_state_forward_returns
+from flexsn_codegen import final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .plan import TrainingPlan, cached_zeros, plan_backward_launch, plan_for, plan_forward
