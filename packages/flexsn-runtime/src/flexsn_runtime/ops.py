@@ -19,10 +19,9 @@ from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from flexsn_codegen import final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
-from .plan import TrainingPlan, cached_zeros, plan_backward_launch, plan_for, plan_forward
+from .plan import TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for
 from .registry import (
     FlexSNKernelHandle,
     lookup_flexsn_kernel_handle,
@@ -75,11 +74,6 @@ def _with_states(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> list[to
     return [*flat_args, *(zero for _ in range(info.num_states))]
 
 
-def _final_state_extras(info: FlexSNInfo) -> list[int]:
-    """Forward-kernel returns, past the outputs, that the final-state forward also returns."""
-    return [k for k in final_state_forward_returns(info) if k >= info.num_outputs]
-
-
 # ---------------------------------------------------------------- implementations
 
 
@@ -100,9 +94,6 @@ def _training_impl(
     if plan is None:
         plan = plan_for(handle, final_state)
     args = _with_states(plan.info, flat_args)
-    out = plan_forward(plan, args)
-    if out is not None:
-        return out
     if final_state:
         return list(flexsn_forward_final_state(plan.forward, plan.info, *args))
     return list(flexsn_forward(plan.forward, plan.info, *args))
@@ -192,7 +183,7 @@ def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
     return (
         [x.new_empty(x.shape) for _ in range(info.num_outputs)]
         + [x.new_empty(x.shape[1:]) for _ in range(info.num_states)]
-        + [x.new_empty(x.shape) for _ in _final_state_extras(info)]
+        + [x.new_empty(x.shape) for _ in final_state_extras(info)]
     )
 
 

@@ -4,11 +4,13 @@ A training step of a small layer is host-bound: the forward and backward
 kernels take microseconds, so every lookup, template tensor and zero fill
 around them shows up in the step time (``tools/host_probe.py``). A
 :class:`TrainingPlan` holds what the wrappers would recompute per call
-(kernel choice, which forward returns are stored, which tensors the
-backward reads), and :func:`plan_forward` / :func:`plan_backward` launch
-the kernels with nothing else on the common path. Unusual calls (``T == 0``,
-empty layers, no incoming gradient) go through the general wrappers of
-:mod:`flexsn_runtime.wrappers`, which implement seed 000's rules.
+(kernel choice, where the forward's returns land among the op's outputs,
+which tensors the backward reads). The forward runs through the general
+wrappers of :mod:`flexsn_runtime.wrappers`; :func:`plan_backward_launch`
+launches the BPTT kernel without the template tensors those wrappers take.
+Unusual backward calls (``T == 0``, empty layers, no incoming gradient) go
+through :func:`flexsn_runtime.wrappers.flexsn_backward`, which implements
+seed 000's rules.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from flexsn_trace import FlexSNInfo
 from .launch import ScanKernel, current_raw_stream
 from .registry import lookup_flexsn_kernel_handle
 
-__all__ = ["TrainingPlan", "cached_scratch", "cached_zeros", "plan_for", "plan_forward", "plan_backward_launch"]
+__all__ = ["TrainingPlan", "cached_scratch", "cached_zeros", "final_state_extras", "plan_for", "plan_backward_launch"]
 
 _CACHE: "OrderedDict[tuple[object, ...], torch.Tensor]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
@@ -98,7 +100,6 @@ class TrainingPlan:
         forward, backward: the kernels for this flag.
         final_state: state sequences are not stored; final states are returned.
         n_inputs, n_states, n_outputs: the core's arity.
-        n_seqs: sequences the forward kernel writes (outputs first).
         output_of_return: forward-kernel return ``k`` -> index in the op's outputs
             (only for returns the op outputs).
         saved: :func:`flexsn_codegen.backward_saved_args` of ``info``.
@@ -112,7 +113,6 @@ class TrainingPlan:
     n_inputs: int
     n_states: int
     n_outputs: int
-    n_seqs: int
     output_of_return: dict[int, int]
     saved: tuple[tuple[str, int], ...]
 
@@ -120,6 +120,11 @@ class TrainingPlan:
     def n_grads(self) -> int:
         """Gradients the backward takes: outputs then states (sequences or final states)."""
         return self.n_outputs + self.n_states
+
+
+def final_state_extras(info: FlexSNInfo) -> list[int]:
+    """Forward-kernel returns, past the outputs, that the final-state forward also returns (saved for backward)."""
+    return [k for k in final_state_forward_returns(info) if k >= info.num_outputs]
 
 
 def plan_for(handle: int, final_state: bool) -> TrainingPlan:
@@ -138,15 +143,11 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
     if final_state:
         assert fwd.final_state is not None and bwd.final_state is not None
         fwd, bwd = fwd.final_state, bwd.final_state
-        stored = final_state_forward_returns(info)
         vis = info.num_outputs + info.num_states
-        extras = [k for k in stored if k >= info.num_outputs]
         output_of_return = {k: k for k in range(info.num_outputs)}
-        output_of_return.update({k: vis + i for i, k in enumerate(extras)})
-        n_seqs = len(stored)
+        output_of_return.update({k: vis + i for i, k in enumerate(final_state_extras(info))})
     else:
-        n_seqs = info.num_fwd_kernel_returns
-        output_of_return = {k: k for k in range(n_seqs)}
+        output_of_return = {k: k for k in range(info.num_fwd_kernel_returns)}
     plan = TrainingPlan(
         handle=handle,
         info=info,
@@ -156,37 +157,11 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
         n_inputs=info.num_inputs,
         n_states=info.num_states,
         n_outputs=info.num_outputs,
-        n_seqs=n_seqs,
         output_of_return=output_of_return,
         saved=tuple(backward_saved_args(info)),
     )
     bundle.plans[("training", final_state)] = plan
     return plan
-
-
-def plan_forward(plan: TrainingPlan, args: Sequence[torch.Tensor]) -> list[torch.Tensor] | None:
-    """Launch the forward kernel on ``[*input_seqs, *init_states]``; ``None`` for calls the wrappers handle.
-
-    Returns:
-        ``[*output_seqs, *state_seqs, *saved]`` (all forward returns), or with
-        ``plan.final_state`` ``[*output_seqs, *final_states, *saved_seqs]``;
-        ``None`` when ``T == 0`` or the layer is empty (seed 000's special
-        cases, left to :mod:`flexsn_runtime.wrappers`).
-    """
-    x = args[0]
-    T = x.shape[0]
-    if T == 0 or x.numel() == 0:
-        return None
-    ncl = x.numel() // T
-    c = [a.contiguous() for a in args]
-    seqs = [torch.empty_like(c[0]) for _ in range(plan.n_seqs)]
-    if not plan.final_state:
-        plan.forward.launch([*c, *seqs], T, ncl, x)
-        return seqs
-    finals = [torch.empty_like(s) for s in c[plan.n_inputs :]]
-    plan.forward.launch([*c, *seqs, *finals], T, ncl, x)
-    no = plan.n_outputs
-    return [*seqs[:no], *finals, *seqs[no:]]
 
 
 def plan_backward_launch(
