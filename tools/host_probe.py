@@ -60,7 +60,7 @@ def _per_step_us(fn: Callable[[], Any], n: int, device: torch.device) -> float:
     return best
 
 
-def _module(dtype: torch.dtype, device: torch.device) -> Any:
+def _module(device: torch.device) -> Any:
     from flexsn_nn import FlexSN
     from flexsn_trace.testing import lif_core
 
@@ -102,7 +102,7 @@ def main() -> int:
     g = torch.randn(a.T, a.ncl, device=device).to(dtype)
 
     os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
-    mod = _module(dtype, device)
+    mod = _module(device)
     res["train"] = _per_step_us(_train_step(mod, x, g), a.n, device)
 
     def infer() -> None:
@@ -113,14 +113,14 @@ def main() -> int:
     res["infer"] = _per_step_us(infer, a.n, device)
 
     os.environ["FLEXSN_DIRECT_LAUNCH"] = "0"
-    mod_jit = _module(dtype, device)
+    mod_jit = _module(device)
     res["train_jit_launch"] = _per_step_us(_train_step(mod_jit, x, g), a.n, device)
     os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
 
     real_launch = launch_mod.ScanKernel.launch
     launch_mod.ScanKernel.launch = lambda self, args, T, ncl, ref: None  # type: ignore[method-assign]
     try:
-        res["train_no_launch"] = _per_step_us(_train_step(_module(dtype, device), x, g), a.n, device)
+        res["train_no_launch"] = _per_step_us(_train_step(_module(device), x, g), a.n, device)
     finally:
         launch_mod.ScanKernel.launch = real_launch  # type: ignore[method-assign]
 
@@ -189,7 +189,7 @@ def main() -> int:
         clone = tt.do_bench(lambda: xf.detach().clone(), return_mode="median")
         for name, direct in (("full_direct", "1"), ("full_jit", "0")):
             os.environ["FLEXSN_DIRECT_LAUNCH"] = direct
-            ms = tt.do_bench(_train_step(_module(dtype, device), xf, gf), return_mode="median")
+            ms = tt.do_bench(_train_step(_module(device), xf, gf), return_mode="median")
             res[name] = {"ms": ms, "copy_ratio": clone / ms}
         os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
         res["full_clone_ms"] = clone

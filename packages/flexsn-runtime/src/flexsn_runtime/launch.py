@@ -97,8 +97,8 @@ class ScanKernel:
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
     _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _direct: dict[tuple[Any, ...], Callable[..., Any]] = field(default_factory=dict, repr=False)
-    _direct_block: dict[tuple[Any, ...], int] = field(default_factory=dict, repr=False)
+    #: specialisation key -> (CompiledKernel launcher, its BLOCK_NCL)
+    _direct: dict[tuple[Any, ...], tuple[Callable[..., Any], int]] = field(default_factory=dict, repr=False)
     _direct_off: bool = field(default=False, repr=False)
 
     def jit_function(self) -> Any:
@@ -145,7 +145,6 @@ class ScanKernel:
         self._fast[(ref.device.index, ref.dtype, ncl_bucket(ncl))] = dict(config)
         with self._lock:
             self._direct.clear()  # cached launchers carry the old block size
-            self._direct_block.clear()
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
     def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor) -> None:
@@ -185,10 +184,11 @@ class ScanKernel:
 
     def _launch_cuda(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int) -> None:
         key = (device, ref.dtype, T, ncl, *[(a.dtype, a.data_ptr() % 16 == 0) for a in args])
-        runner = self._direct.get(key)
-        if runner is not None:
+        hit = self._direct.get(key)
+        if hit is not None:
+            runner, cached_block = hit
             try:
-                runner(*args, T, ncl, self._direct_block[key], stream=_raw_stream(device))
+                runner(*args, T, ncl, cached_block, stream=_raw_stream(device))
                 return
             except Exception:  # noqa: BLE001 - a launcher convention we do not know: JIT path from now on
                 self._direct_off = True
@@ -207,6 +207,4 @@ class ScanKernel:
         with self._lock:
             if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
                 self._direct.clear()
-                self._direct_block.clear()
-            self._direct_block[key] = block
-            self._direct[key] = direct
+            self._direct[key] = (direct, block)
