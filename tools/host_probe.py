@@ -20,7 +20,18 @@ loop of ``--n`` steps:
 * ``launch_jit`` / ``launch_direct``: one forward-kernel launch through
   ``JITFunction`` and through the cached ``CompiledKernel`` launcher;
 * ``python_sum_range_1e5_us`` and ``load_avg``: how fast and how busy the
-  host is (host-bound timings differ between machines by as much).
+  host is (host-bound timings differ between machines by as much);
+* ``timeline_small`` / ``timeline_full``: median host microseconds from
+  the start of a training step to each stage (module forward, forward
+  launch, autograd backward entry, backward launch, step end), on the small
+  layer and on the bench's full-size layer inside a ``do_bench``-style loop
+  (L2 flush before each step). In the full-size loop the GPU is idle until
+  the host reaches the backward launch, so ``bwd_launch`` is what bounds a
+  host-bound step's time;
+* ``breakdown_small``: median host µs per small training step spent
+  inside each function of ``BREAKDOWN`` (inclusive; wrapping adds about
+  half a microsecond per call);
+* ``micro``: host microseconds of single operations on the hot path.
 
 It also prints a cProfile of the training step (top entries by own time)
 and, with ``--full``, the bench's full-size training copy ratio for both
@@ -75,6 +86,173 @@ def _train_step(mod: Any, x: torch.Tensor, g: torch.Tensor) -> Callable[[], None
         torch.autograd.backward([out], [g])
 
     return step
+
+
+def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.Tensor | None) -> dict[str, float]:
+    """Median host µs from step start to each stage of ``n`` training steps."""
+    import statistics
+
+    from flexsn_runtime import launch as launch_mod
+    from flexsn_runtime import ops as ops_mod
+
+    stamps: list[tuple[str, int]] = []
+    now = time.perf_counter_ns
+    real_launch = launch_mod.ScanKernel.launch
+    cls = ops_mod._EagerTraining
+    real_fwd, real_bwd = cls.forward, cls.backward
+    launches = {"n": 0}
+
+    def launch(self: Any, args: Any, T: int, ncl: int, ref: torch.Tensor) -> None:
+        which = "fwd" if launches["n"] % 2 == 0 else "bwd"
+        launches["n"] += 1
+        stamps.append((which + "_launch", now()))
+        real_launch(self, args, T, ncl, ref)
+        stamps.append((which + "_launched", now()))
+
+    def fwd(ctx: Any, *a: Any) -> Any:
+        stamps.append(("autograd_fwd", now()))
+        r = real_fwd(ctx, *a)
+        stamps.append(("autograd_fwd_done", now()))
+        return r
+
+    def bwd(ctx: Any, *a: Any) -> Any:
+        stamps.append(("autograd_bwd", now()))
+        r = real_bwd(ctx, *a)
+        stamps.append(("autograd_bwd_done", now()))
+        return r
+
+    launch_mod.ScanKernel.launch = launch  # type: ignore[method-assign]
+    cls.forward, cls.backward = staticmethod(fwd), staticmethod(bwd)  # type: ignore[method-assign, assignment]
+    rows: list[dict[str, float]] = []
+    try:
+        for i in range(n + 10):
+            if flush is not None:
+                flush.zero_()
+            stamps.clear()
+            launches["n"] = 0
+            t0 = now()
+            x.grad = None
+            mod.reset()
+            out = mod(x)
+            stamps.append(("module_done", now()))
+            torch.autograd.backward([out], [g])
+            stamps.append(("step_done", now()))
+            if i >= 10:
+                rows.append({k: (t - t0) / 1e3 for k, t in stamps})
+            if flush is None and i % 50 == 0:
+                torch.cuda.synchronize()
+        torch.cuda.synchronize()
+    finally:
+        launch_mod.ScanKernel.launch = real_launch  # type: ignore[method-assign]
+        cls.forward, cls.backward = real_fwd, real_bwd  # type: ignore[method-assign]
+    keys = [k for k in rows[0]]
+    return {k: round(statistics.median(r[k] for r in rows if k in r), 2) for k in keys}
+
+
+#: functions whose own time per training step ``_breakdown`` reports ("module:attr")
+BREAKDOWN = (
+    "flexsn_nn.module:FlexSN._multi_step",
+    "flexsn_runtime.kernel:FlexSNKernel._call",
+    "flexsn_runtime.ops:_with_states",
+    "flexsn_runtime.ops:flexsn_forward_final_state",
+    "flexsn_runtime.ops:_setup",
+    "flexsn_runtime.ops:_saved",
+    "flexsn_runtime.ops:plan_backward_launch",
+    "flexsn_runtime.ops:cached_zeros",
+    "flexsn_runtime.plan:cached_zeros",
+    "flexsn_runtime.plan:cached_scratch",
+    "flexsn_runtime.launch:ScanKernel.launch",
+    "flexsn_runtime.launch:ScanKernel._launch_cuda",
+    "flexsn_runtime.registry:_change",
+    "torch:empty_like",
+    "torch:empty",
+    "torch:zeros",
+)
+
+
+def _breakdown(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int) -> dict[str, float]:
+    """Median host µs per training step spent inside each of ``BREAKDOWN`` (inclusive)."""
+    import importlib
+    import statistics
+
+    now = time.perf_counter_ns
+    spent: dict[str, int] = {}
+    undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(name: str, fn: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = now()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] = spent.get(name, 0) + now() - t0
+
+        return timed
+
+    for spec in BREAKDOWN:
+        mod_name, attr = spec.split(":")
+        owner: Any = importlib.import_module(mod_name)
+        parts = attr.split(".")
+        for p in parts[:-1]:
+            owner = getattr(owner, p)
+        real = owner.__dict__[parts[-1]] if isinstance(owner, type) else getattr(owner, parts[-1])
+        undo.append((owner, parts[-1], real))
+        setattr(owner, parts[-1], wrap(spec, real))
+    rows: list[dict[str, int]] = []
+    try:
+        for i in range(n + 10):
+            spent.clear()
+            t0 = now()
+            x.grad = None
+            mod.reset()
+            out = mod(x)
+            torch.autograd.backward([out], [g])
+            spent["step"] = now() - t0
+            if i >= 10:
+                rows.append(dict(spent))
+            if i % 50 == 0:
+                torch.cuda.synchronize()
+        torch.cuda.synchronize()
+    finally:
+        for owner, attr, real in reversed(undo):
+            setattr(owner, attr, real)
+    keys = sorted({k for r in rows for k in r})
+    return {k: round(statistics.median(r.get(k, 0) for r in rows) / 1e3, 2) for k in keys}
+
+
+def _micro(x: torch.Tensor, n: int) -> dict[str, float]:
+    """Host µs of single hot-path operations (best of 3 loops of ``n``)."""
+    from flexsn_codegen import interpreter_enabled
+    from flexsn_runtime.launch import current_raw_stream
+
+    xd = x.detach()
+    args = [xd, xd, xd, xd, xd]
+    ops: dict[str, Callable[[], Any]] = {
+        "tensor_device": lambda: xd.device,
+        "tensor_get_device": lambda: xd.get_device(),
+        "cuda_current_device": torch.cuda.current_device,
+        "c_cuda_getDevice": torch._C._cuda_getDevice,
+        "raw_stream": lambda: current_raw_stream(0),
+        "is_current_stream_capturing": torch.cuda.is_current_stream_capturing,
+        "is_grad_enabled": torch.is_grad_enabled,
+        "compiler_is_compiling": torch.compiler.is_compiling,
+        "interpreter_enabled": interpreter_enabled,
+        "launch_key_5_args": lambda: (0, xd.dtype, 8, 4096, *[(a.dtype, a.data_ptr() % 16 == 0) for a in args]),
+        "empty_like": lambda: torch.empty_like(xd),
+        "empty_shape": lambda: torch.empty((8, 4096), dtype=xd.dtype, device=xd.device),
+        "contiguous": xd.contiguous,
+        "shape_tuple": lambda: tuple(xd.shape[1:]),
+    }
+    res: dict[str, float] = {}
+    for name, fn in ops.items():
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            best = min(best, (time.perf_counter() - t0) / n * 1e6)
+        res[name] = round(best, 3)
+    return res
 
 
 def main() -> int:
@@ -168,6 +346,22 @@ def main() -> int:
     fn[grid](xd, s0, o2, fin2, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])
     runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
     res["direct_matches_jit"] = bool(torch.equal(o, o2) and torch.equal(fin, fin2))
+
+    # which launch function the cached launchers are (launch_raw: the C launch, launch: driver run, via_runner)
+    from flexsn_runtime.plan import plan_for
+
+    plan = plan_for(mod.kernel.handle, True)
+    res["direct_path"] = sorted({getattr(f, "__name__", "?") for k in (plan.forward, plan.backward) for f in k._direct.values()})
+    res["micro"] = _micro(x, 2000)
+    res["timeline_small"] = _timeline(mod, x, g, a.n, None)
+    res["breakdown_small"] = _breakdown(mod, x, g, a.n)
+    if a.full:
+        ncl = 4_194_304
+        xt = torch.randn(a.T, ncl, device=device).to(dtype).requires_grad_()
+        gt = torch.randn(a.T, ncl, device=device).to(dtype)
+        flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device=device)  # as triton.testing.do_bench
+        res["timeline_full"] = _timeline(_module(device), xt, gt, 200, flush)
+        del xt, gt, flush
 
     prof = cProfile.Profile()
     step = _train_step(mod, x, g)

@@ -32,13 +32,13 @@ class FakeCompiled:
 
 
 class FakeJit:
-    def __init__(self, log: list[tuple[str, Any]], fail_direct: bool = False) -> None:
-        self.log, self.fail_direct = log, fail_direct
+    def __init__(self, log: list[tuple[str, Any]], fail_direct: bool = False, compiled: type[FakeCompiled] = FakeCompiled) -> None:
+        self.log, self.fail_direct, self.compiled = log, fail_direct, compiled
 
     def __getitem__(self, grid: tuple[int, ...]) -> Any:
         def run(*args: Any, BLOCK_NCL: int, num_warps: int) -> FakeCompiled:
             self.log.append(("jit", (grid, len(args), BLOCK_NCL, num_warps)))
-            return FakeCompiled(self.log, self.fail_direct)
+            return self.compiled(self.log, self.fail_direct)
 
         return run
 
@@ -49,10 +49,10 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(launch, "_raw_stream", lambda index: 1234)
     monkeypatch.delenv(launch.ENV_DIRECT_LAUNCH, raising=False)
 
-    def make(fail_direct: bool = False) -> tuple[ScanKernel, list[tuple[str, Any]]]:
+    def make(fail_direct: bool = False, compiled: type[FakeCompiled] = FakeCompiled) -> tuple[ScanKernel, list[tuple[str, Any]]]:
         log: list[tuple[str, Any]] = []
         k = ScanKernel("# no source", "k", "inference")
-        jit = FakeJit(log, fail_direct)
+        jit = FakeJit(log, fail_direct, compiled)
         monkeypatch.setattr(k, "jit_function", lambda: jit)
         return k, log
 
@@ -121,3 +121,101 @@ def test_persisting_a_config_drops_cached_launchers(fake: Any, monkeypatch: pyte
     k.persist_config(args[0], 64, {"BLOCK_NCL": 32, "num_warps": 1})
     k._launch_cuda(args, 4, 64, args[0], 0)
     assert [kind for kind, _ in log] == ["jit", "jit"]
+
+
+class FakeCompiledWithRun(FakeCompiled):
+    """A ``CompiledKernel`` whose driver launcher ``run`` can be called directly."""
+
+    function, packed_metadata = "fn", "meta"
+
+    def run(self, gx: int, gy: int, gz: int, stream: int, function: Any, metadata: Any, launch_metadata: Any,
+            enter: Any, exit_: Any, *args: Any) -> None:
+        self.log.append(("run", ((gx, gy, gz), stream, function, metadata, launch_metadata, enter, exit_, len(args), args[-1])))
+
+
+@pytest.mark.parametrize("hooks", [False, True])
+def test_known_triton_calls_the_driver_launcher_unless_hooks_are_installed(
+    fake: Any, monkeypatch: pytest.MonkeyPatch, hooks: bool
+) -> None:
+    class Hooks:
+        calls: list[Any] = [print] if hooks else []
+
+    class Runtime:
+        launch_enter_hook = Hooks()
+        launch_exit_hook = Hooks()
+
+    monkeypatch.setattr(launch, "_RUN_KNOWN", [True])
+    monkeypatch.setattr(launch, "_runtime_knobs", Runtime())
+    k, log = fake(compiled=FakeCompiledWithRun)
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    kinds = [kind for kind, _ in log]
+    if hooks:
+        assert kinds == ["jit", "direct"]  # the runner builds the hooks' metadata
+    else:
+        assert kinds == ["jit", "run"]
+        grid, stream, function, metadata, launch_metadata, enter, exit_, nargs, block = log[1][1]
+        assert grid[1:] == (1, 1) and stream == 1234 and (function, metadata) == ("fn", "meta")
+        assert (launch_metadata, enter, exit_) == (None, None, None)
+        assert nargs == len(args) + 3 and block == log[0][1][2]
+
+
+def test_unknown_triton_keeps_the_runner(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(launch, "_RUN_KNOWN", [False])
+    k, log = fake(compiled=FakeCompiledWithRun)
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    assert [kind for kind, _ in log] == ["jit", "direct"]
+
+
+def test_run_signature_check_reads_this_triton() -> None:
+    # the installed Triton is one the direct call was written for (3.4+)
+    assert launch._run_signature_known() is True
+
+
+class FakeLauncher:
+    """Triton 3.6's ``CudaLauncher`` shape: ``__call__`` allocates scratch, then forwards to ``launch``."""
+
+    launch_cooperative_grid, launch_pdl = False, False
+
+    def __init__(self, log: list[tuple[str, Any]], scratch: int) -> None:
+        self.log, self.global_scratch_size, self.profile_scratch_size = log, scratch, 0
+
+    def launch(self, *args: Any) -> None:
+        self.log.append(("raw", args))
+
+    def __call__(self, gridX, gridY, gridZ, stream, function, *args):  # type: ignore[no-untyped-def]
+        global_scratch = profile_scratch = None
+        self.log.append(("call", None))
+        self.launch(gridX, gridY, gridZ, stream, function, self.launch_cooperative_grid, self.launch_pdl,
+                    global_scratch, profile_scratch, *args)
+
+
+@pytest.mark.parametrize("scratch", [0, 128])
+def test_known_launcher_is_bypassed_unless_the_kernel_needs_scratch(
+    fake: Any, monkeypatch: pytest.MonkeyPatch, scratch: int
+) -> None:
+    class Runtime:
+        launch_enter_hook = launch_exit_hook = None
+
+    class Compiled(FakeCompiled):
+        function, packed_metadata = "fn", "meta"
+
+        def __init__(self, log: list[tuple[str, Any]], fail: bool = False) -> None:
+            super().__init__(log, fail)
+            self.run = FakeLauncher(log, scratch)
+
+    monkeypatch.setattr(launch, "_RUN_KNOWN", [True])
+    monkeypatch.setattr(launch, "_runtime_knobs", Runtime())
+    k, log = fake(compiled=Compiled)
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    k._launch_cuda(args, 4, 64, args[0], 0)
+    kinds = [kind for kind, _ in log]
+    assert kinds == (["jit", "raw"] if scratch == 0 else ["jit", "call", "raw"])
+    raw = log[-1][1]
+    # grid, stream, function, cooperative, pdl, no scratch, packed metadata, no launch metadata or hooks
+    assert raw[:13] == (raw[0], 1, 1, 1234, "fn", False, False, None, None, "meta", None, None, None)
+    assert raw[13:] == (*[a.data_ptr() for a in args], 4, 64, log[0][1][2])

@@ -14,6 +14,7 @@ from flexsn_codegen import UnsupportedOpError
 from .builders import build_inference_kernels, build_training_kernels
 from .launch import ScanKernel, kernels_usable
 from .ops import run_inference, run_training
+from .plan import TrainingPlan, plan_for
 from .reference import eager_loop
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 from .tracecache import core_fingerprint, load_build, store_build
@@ -190,6 +191,8 @@ class FlexSNKernel:
         self.fallback_reason: str | None = None
         self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
+        #: store_state_seqs -> the handle's TrainingPlan (valid while this object holds the handle)
+        self._plans: dict[bool, TrainingPlan] = {}
         arity = (num_inputs, num_states, num_outputs)
         key = core_fingerprint(core, arity, example_inputs, requires_grad)
         build = load_build(key) if key is not None else None
@@ -233,9 +236,11 @@ class FlexSNKernel:
         return new
 
     def _eager_reason(self, tensors: Sequence[torch.Tensor]) -> str | None:
+        t = tensors[0]
+        if t.is_cuda and self.handle is not None and t.dtype in KERNEL_DTYPES:
+            return None  # the common call, answered without building a device object
         if self.handle is None:
             return self.fallback_reason or "the kernels could not be built"
-        t = tensors[0]
         if t.dtype not in KERNEL_DTYPES:
             return f"dtype {t.dtype} is not one of the kernel dtypes {[str(d) for d in KERNEL_DTYPES]}"
         if not kernels_usable(t.device):
@@ -262,7 +267,10 @@ class FlexSNKernel:
         needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
         if needs_grad and self.has_training_kernels:
             n = self.num_outputs + self.num_states
-            return tuple(run_training(self.handle, flat, not store_state_seqs)[:n])
+            plan = self._plans.get(store_state_seqs)
+            if plan is None and not torch.compiler.is_compiling():  # Dynamo sees the op, not the plan
+                plan = self._plans[store_state_seqs] = plan_for(self.handle, not store_state_seqs)
+            return tuple(run_training(self.handle, flat, not store_state_seqs, plan=plan)[:n])
         return tuple(run_inference(self.handle, flat, not store_state_seqs))
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:

@@ -36,6 +36,134 @@ def current_raw_stream(index: int) -> int:
     return int(_raw_stream(index))
 
 
+_current_device: Callable[[], int] = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+
+
+def _run_signature_known() -> bool:
+    """Whether ``CompiledKernel.__getitem__``'s runner calls ``self.run`` the way :func:`_direct_launcher` does.
+
+    Checked once against Triton's source (3.4 to 3.6 and later share it), so
+    an unknown Triton keeps the runner it returns instead.
+    """
+    try:
+        import inspect
+
+        from triton.compiler.compiler import CompiledKernel
+
+        src = "".join(inspect.getsource(CompiledKernel.__getitem__).split())
+    except Exception:  # noqa: BLE001 - no source (frozen install): use the runner
+        return False
+    return "self.run(grid[0],grid[1],grid[2],stream,self.function,self.packed_metadata,launch_metadata," in src
+
+
+_RUN_KNOWN: list[bool] = []
+
+#: ``CudaLauncher.__call__`` of Triton 3.4-3.6, whitespace removed: it only
+#: allocates scratch (none when both sizes are 0) and forwards to ``launch``.
+_LAUNCHER_CALL = (
+    "def__call__(self,gridX,gridY,gridZ,stream,function,*args):",
+    "self.launch(gridX,gridY,gridZ,stream,function,self.launch_cooperative_grid,self.launch_pdl,"
+    "global_scratch,profile_scratch,*args)",
+)
+_LAUNCHER_KNOWN: dict[type, bool] = {}
+
+
+def _raw_launch(run: Any) -> Callable[..., None] | None:
+    """The C ``launch`` behind a driver launcher ``run`` when calling it directly is what ``run`` does.
+
+    That holds for a launcher class whose ``__call__`` is Triton 3.4-3.6's
+    (checked against its source once per class) and a kernel that needs no
+    global or profile scratch memory; otherwise ``None``.
+    """
+    cls = type(run)
+    known = _LAUNCHER_KNOWN.get(cls)
+    if known is None:
+        try:
+            import inspect
+
+            src = "".join(inspect.getsource(cls.__call__).split())
+            known = all(part in src for part in _LAUNCHER_CALL)
+        except Exception:  # noqa: BLE001 - no source: keep calling run
+            known = False
+        _LAUNCHER_KNOWN[cls] = known
+    scratch: int = getattr(run, "global_scratch_size", 1) or getattr(run, "profile_scratch_size", 1)
+    if not known or scratch:
+        return None
+    raw: Callable[..., None] | None = getattr(run, "launch", None)
+    return raw
+
+
+try:  # Triton >= 3.4 keeps launch hooks here (older ones on CompiledKernel: runner path)
+    from triton import knobs as _knobs
+
+    _runtime_knobs: Any = _knobs.runtime
+except (ImportError, AttributeError):  # pragma: no cover - older Triton
+    _runtime_knobs = None
+
+
+def _hooks_idle() -> bool:
+    """No launch hooks are installed (a profiler such as Proton adds some)."""
+    rt = _runtime_knobs
+    if rt is None:
+        return False
+    for hook in (rt.launch_enter_hook, rt.launch_exit_hook):
+        if hook is not None and getattr(hook, "calls", True):
+            return False
+    return True
+
+
+def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, list[int], int, int], None] | None":
+    """A launch function bound to one ``CompiledKernel`` and grid, or ``None``.
+
+    It takes the tensor arguments as device pointers (``data_ptr()``
+    ints): the driver launcher reads an int pointer as it is, where a
+    tensor costs it a method call and a ``cuPointerGetAttribute``. Callers
+    guarantee the pointers are device memory of the specialisation the
+    kernel was compiled for (same dtypes, same 16-byte alignment).
+
+    Calls ``compiled.run`` (the driver's launcher), or the C ``launch``
+    behind it (:func:`_raw_launch`), directly while no launch hook is
+    installed: the runner ``CompiledKernel[grid]`` returns builds launch
+    metadata for the hooks on every call, and ``run`` defines and calls
+    scratch allocators, a few microseconds each that show in host-bound
+    steps. With hooks, or a Triton whose runner we do not recognise, it goes
+    through that runner.
+    """
+    try:
+        runner = compiled[(grid_x, 1, 1)]  # the runner reads all three grid dimensions
+    except Exception:  # noqa: BLE001 - a Triton without CompiledKernel.__getitem__: keep the JIT path
+        return None
+    if not _RUN_KNOWN:
+        _RUN_KNOWN.append(_runtime_knobs is not None and _run_signature_known())
+    run = getattr(compiled, "run", None)
+    if not _RUN_KNOWN[0] or run is None:
+
+        def via_runner(stream: int, args: list[int], T: int, ncl: int) -> None:
+            runner(*args, T, ncl, block, stream=stream)
+
+        return via_runner
+    function, metadata = compiled.function, compiled.packed_metadata
+    raw = _raw_launch(run)
+    if raw is not None:
+        coop, pdl = run.launch_cooperative_grid, run.launch_pdl
+
+        def launch_raw(stream: int, args: list[int], T: int, ncl: int) -> None:
+            if _hooks_idle():
+                raw(grid_x, 1, 1, stream, function, coop, pdl, None, None, metadata, None, None, None, *args, T, ncl, block)
+            else:
+                runner(*args, T, ncl, block, stream=stream)
+
+        return launch_raw
+
+    def launch(stream: int, args: list[int], T: int, ncl: int) -> None:
+        if _hooks_idle():
+            run(grid_x, 1, 1, stream, function, metadata, None, None, None, *args, T, ncl, block)
+        else:
+            runner(*args, T, ncl, block, stream=stream)
+
+    return launch
+
+
 _SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
 
 
@@ -97,8 +225,8 @@ class ScanKernel:
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
     _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    #: specialisation key -> (CompiledKernel launcher, its BLOCK_NCL)
-    _direct: dict[tuple[Any, ...], tuple[Callable[..., Any], int]] = field(default_factory=dict, repr=False)
+    #: specialisation key -> launch(stream, pointers, T, ncl) of the CompiledKernel
+    _direct: dict[tuple[Any, ...], "Callable[[int, list[int], int, int], None]"] = field(default_factory=dict, repr=False)
     _direct_off: bool = field(default=False, repr=False)
 
     def jit_function(self) -> Any:
@@ -167,7 +295,7 @@ class ScanKernel:
             ncl: elements per step (> 0).
             ref: a tensor whose device/dtype select the configuration.
         """
-        if ref.device.type != "cuda":
+        if not ref.is_cuda:
             cfg = self.config(ref, ncl)
             block = cfg["BLOCK_NCL"]
             # The interpreter evaluates both sides of tl.where with NumPy; the
@@ -175,20 +303,22 @@ class ScanKernel:
             with np.errstate(all="ignore"):
                 self.jit_function()[(triton.cdiv(ncl, block),)](*args, T, ncl, BLOCK_NCL=block, num_warps=cfg["num_warps"])
             return
-        index = ref.device.index
-        if index is not None and index != torch.cuda.current_device():
-            with torch.cuda.device(ref.device):  # Triton launches on the current device's stream
+        index = ref.get_device()
+        if index != _current_device():
+            with torch.cuda.device(index):  # Triton launches on the current device's stream
                 self._launch_cuda(args, T, ncl, ref, index)
         else:
-            self._launch_cuda(args, T, ncl, ref, torch.cuda.current_device())
+            self._launch_cuda(args, T, ncl, ref, index)
 
     def _launch_cuda(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int) -> None:
-        key = (device, ref.dtype, T, ncl, *[(a.dtype, a.data_ptr() % 16 == 0) for a in args])
+        ptrs = [a.data_ptr() for a in args]
+        key = (device, ref.dtype, T, ncl, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
         hit = self._direct.get(key)
         if hit is not None:
-            runner, cached_block = hit
             try:
-                runner(*args, T, ncl, cached_block, stream=_raw_stream(device))
+                # raw pointers: the launcher takes ints as they are, where a tensor
+                # costs it a data_ptr() call and a cuPointerGetAttribute per argument
+                hit(_raw_stream(device), ptrs, T, ncl)
                 return
             except Exception:  # noqa: BLE001 - a launcher convention we do not know: JIT path from now on
                 self._direct_off = True
@@ -200,11 +330,10 @@ class ScanKernel:
         compiled = self.jit_function()[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
         if self._direct_off or os.environ.get(ENV_DIRECT_LAUNCH, "1") == "0" or interpreter_enabled():
             return
-        try:
-            direct = compiled[(grid[0], 1, 1)]  # CompiledKernel's runner reads all three dimensions
-        except Exception:  # noqa: BLE001 - a Triton without CompiledKernel.__getitem__: keep the JIT path
+        direct = _direct_launcher(compiled, grid[0], block)
+        if direct is None:
             return
         with self._lock:
             if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
                 self._direct.clear()
-            self._direct[key] = (direct, block)
+            self._direct[key] = direct

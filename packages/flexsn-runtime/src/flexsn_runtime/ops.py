@@ -21,7 +21,7 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .plan import TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for
+from .plan import StepBuffers, TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for, step_buffers
 from .registry import (
     FlexSNKernelHandle,
     lookup_flexsn_kernel_handle,
@@ -60,7 +60,9 @@ def _info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
     return info
 
 
-def _with_states(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+def _with_states(
+    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None
+) -> list[torch.Tensor]:
     if len(flat_args) == info.num_inputs + info.num_states:
         return list(flat_args)
     if len(flat_args) != info.num_inputs:
@@ -68,9 +70,10 @@ def _with_states(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> list[to
             f"FlexSN ops take num_inputs={info.num_inputs} input sequences optionally followed by "
             f"num_states={info.num_states} initial states; got {len(flat_args)} tensors"
         )
-    x = flat_args[0]
-    # kernels only read initial states: one shared zero tensor serves every call
-    zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device)
+    if zero is None:
+        x = flat_args[0]
+        # kernels only read initial states: one shared zero tensor serves every call
+        zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device)
     return [*flat_args, *(zero for _ in range(info.num_states))]
 
 
@@ -89,13 +92,17 @@ def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state:
 
 
 def _training_impl(
-    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, plan: TrainingPlan | None = None
+    handle: int,
+    flat_args: Sequence[torch.Tensor],
+    final_state: bool,
+    plan: TrainingPlan | None = None,
+    zero: torch.Tensor | None = None,
 ) -> list[torch.Tensor]:
     if plan is None:
         plan = plan_for(handle, final_state)
-    args = _with_states(plan.info, flat_args)
+    args = _with_states(plan.info, flat_args, zero)
     if final_state:
-        return list(flexsn_forward_final_state(plan.forward, plan.info, *args))
+        return list(flexsn_forward_final_state(plan.forward, plan.info, *args, stored=plan.stored))
     return list(flexsn_forward(plan.forward, plan.info, *args))
 
 
@@ -263,19 +270,16 @@ def _setup(
     # Released by the backward, or when the graph is freed without one.
     ctx.active = _ActiveRef(handle)
     ctx.plan = plan
-    ctx.handle = handle
-    ctx.final_state = final_state
     ctx.n_flat = len(flat_args)
-    ni, ns = plan.n_inputs, plan.n_states
-    ctx.n_inputs = ni
-    ctx.n_grads = plan.n_grads
+    ni = plan.n_inputs
     x = flat_args[0]
-    explicit = len(flat_args) == ni + ns
-    ctx.specs = [_spec(t) for t in flat_args[:ni]] + [
-        _spec(flat_args[ni + j]) if explicit else (tuple(x.shape[1:]), x.dtype, x.device) for j in range(ns)
-    ]
+    explicit = len(flat_args) > ni
+    # Sequences share T and the per-step shape, states are one step, all one
+    # dtype and device (validate_scan_args; the ops' callers): the backward
+    # rebuilds every gradient's spec from these.
+    ctx.meta = (x.shape, x.dtype, x.device)
     tensors: list[torch.Tensor | None] = []
-    ctx.zero_init = []
+    zero_init = False
     for kind, idx in plan.saved:
         if kind == "input":
             tensors.append(flat_args[idx])
@@ -284,21 +288,29 @@ def _setup(
         elif explicit:
             tensors.append(flat_args[ni + idx])
         else:
-            tensors.append(None)
-            ctx.zero_init.append(idx)  # the omitted initial state j was zeros
+            tensors.append(None)  # the omitted initial state idx was zeros
+            zero_init = True
+    ctx.zero_init = zero_init
     ctx.save_for_backward(*tensors)
 
 
-def _saved(ctx: Any, shared_zeros: bool) -> list[torch.Tensor]:
-    zero_init = iter(ctx.zero_init)
-    saved: list[torch.Tensor] = []
-    for t in ctx.saved_tensors:
-        if t is None:
-            # the omitted initial state was zeros: rebuild it rather than keep it alive
-            shape, dtype, device = ctx.specs[ctx.n_inputs + next(zero_init)]
-            # eagerly the kernel only reads it (a shared tensor); traced, a real zeros node
-            t = cached_zeros(shape, dtype, device) if shared_zeros else torch.zeros(shape, dtype=dtype, device=device)
-        saved.append(t)
+def _specs(ctx: Any) -> list[Spec]:
+    """Shape, dtype and device of each input sequence then initial state (the gradients to produce)."""
+    plan: TrainingPlan = ctx.plan
+    shape, dtype, device = ctx.meta
+    seq, step = (tuple(shape), dtype, device), (tuple(shape[1:]), dtype, device)
+    return [seq] * plan.n_inputs + [step] * plan.n_states
+
+
+def _saved(ctx: Any, zeros: torch.Tensor | None) -> list[torch.Tensor]:
+    """The saved tensors, omitted zero initial states rebuilt (as ``zeros`` when given, else a zeros node)."""
+    saved = list(ctx.saved_tensors)
+    if ctx.zero_init:
+        # the omitted initial states were zeros: rebuild them rather than keep them alive
+        shape, dtype, device = ctx.meta
+        for i, t in enumerate(saved):
+            if t is None:
+                saved[i] = zeros if zeros is not None else torch.zeros(tuple(shape[1:]), dtype=dtype, device=device)
     return saved
 
 
@@ -307,39 +319,44 @@ def _backward(
     grad_out: Sequence[torch.Tensor | None],
     backward_fn: Callable[..., list[torch.Tensor]],
 ) -> list[torch.Tensor]:
-    saved = _saved(ctx, False)
-    templates = [_template(s) for s in ctx.specs]
-    return _counted(ctx, lambda: backward_fn(ctx.handle, list(grad_out[: ctx.n_grads]), saved, templates, ctx.final_state))
+    plan: TrainingPlan = ctx.plan
+    saved = _saved(ctx, None)  # traced: a real zeros node
+    templates = [_template(s) for s in _specs(ctx)]
+    return _counted(ctx, lambda: backward_fn(plan.handle, list(grad_out[: plan.n_grads]), saved, templates, plan.final_state))
 
 
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
     """Run a backward holding an active reference to the handle (seed 001)."""
+    active: _ActiveRef = ctx.active
     try:
-        if ctx.active.live:
-            ctx.active.live = False  # this backward releases it
+        if active.live:
+            active.live = False  # this backward releases it
         else:
-            retain_flexsn_kernel_handle(ctx.handle)  # a second backward (retain_graph=True)
+            retain_flexsn_kernel_handle(active.handle)  # a second backward (retain_graph=True)
         grads = run()
     finally:
-        release_active_flexsn_kernel_handle(ctx.handle)
-    return list(grads[: ctx.n_flat])
+        release_active_flexsn_kernel_handle(active.handle)
+    return grads[: ctx.n_flat]
 
 
 def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[torch.Tensor]:
     """``_backward`` without the dispatcher or template tensors on the common path."""
     plan: TrainingPlan = ctx.plan
-    saved = _saved(ctx, True)
-    grads = list(grad_out[: ctx.n_grads])
+    shape, dtype, device = ctx.meta
+    # the forward's shared zeros (omitted initial states, missing final-state
+    # gradients: the kernel only reads them) and scratch, on the forward's
+    # stream, which autograd runs this backward on
+    bufs: StepBuffers | None = ctx.bufs
+    saved = _saved(ctx, bufs.zeros if bufs is not None else None)
+    grads = list(grad_out[: plan.n_grads])
 
     def run() -> list[torch.Tensor]:
-        _, dtype, device = ctx.specs[0]
-        shapes = [s[0] for s in ctx.specs[: ctx.n_inputs]]
         # omitted (zero) initial states get no gradient: the kernel writes it to scratch
-        out = plan_backward_launch(plan, grads, saved, shapes, dtype, device, ctx.n_flat > ctx.n_inputs)
+        out = plan_backward_launch(plan, grads, saved, shape, dtype, device, ctx.n_flat > plan.n_inputs, bufs)
         if out is not None:
             return out
-        templates = [_template(s) for s in ctx.specs]
-        return _backward_impl(ctx.handle, grads, saved, templates, ctx.final_state)
+        templates = [_template(s) for s in _specs(ctx)]
+        return _backward_impl(plan.handle, grads, saved, templates, plan.final_state)
 
     return _counted(ctx, run)
 
@@ -364,19 +381,23 @@ class _EagerTraining(torch.autograd.Function):
     """The training ops' autograd, minus the dispatcher (eager mode only)."""
 
     @staticmethod
-    def forward(ctx: Any, handle: int, final_state: bool, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    def forward(ctx: Any, plan: TrainingPlan, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         # Gradients we do not get stay None: the backward wrapper treats None
         # as zero without a [T, NCL] zero fill per output (seed 000's rule).
         ctx.set_materialize_grads(False)
-        plan = plan_for(handle, final_state)
-        output = _training_impl(handle, flat_args, final_state, plan)
-        _setup(ctx, handle, flat_args, output, final_state, plan)
+        x = flat_args[0]
+        # one lookup serves the forward's zero states and the backward (held
+        # by ctx, so never freed before the backward has used them)
+        bufs = step_buffers(tuple(x.shape[1:]), x.dtype, x.device)
+        ctx.bufs = bufs
+        output = _training_impl(plan.handle, flat_args, plan.final_state, plan, bufs.zeros if bufs is not None else None)
+        _setup(ctx, plan.handle, flat_args, output, plan.final_state, plan)
         # tensors saved for backward only are intermediates here, not outputs
-        return tuple(output[: ctx.n_grads])
+        return tuple(output[: plan.n_grads])
 
     @staticmethod
     def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
-        return (None, None, *_eager_backward(ctx, grad_out))
+        return (None, *_eager_backward(ctx, grad_out))
 
 
 def _use_op(tracing: bool | None) -> bool:
@@ -400,11 +421,16 @@ def run_inference(
 
 
 def run_training(
-    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, tracing: bool | None = None
+    handle: int,
+    flat_args: Sequence[torch.Tensor],
+    final_state: bool,
+    tracing: bool | None = None,
+    plan: TrainingPlan | None = None,
 ) -> list[torch.Tensor]:
     """Training forward with BPTT autograd, through the custom op when traced.
 
-    ``tracing`` as in :func:`run_inference`. Returns
+    ``tracing`` as in :func:`run_inference`; ``plan``: ``plan_for(handle,
+    final_state)`` when the caller holds it (saves a registry lookup). Returns
     ``[*output_seqs, *state_seqs_or_final_states]``, followed, when traced,
     by the op's tensors saved for backward; callers keep the first
     ``num_outputs + num_states``.
@@ -412,5 +438,7 @@ def run_training(
     if _use_op(tracing):
         op = flexsn_training_final_state_op if final_state else flexsn_training_op
         return list(op(handle, list(flat_args)))
-    out: tuple[torch.Tensor, ...] = _EagerTraining.apply(handle, final_state, *flat_args)  # type: ignore[no-untyped-call]
+    if plan is None:
+        plan = plan_for(handle, final_state)
+    out: tuple[torch.Tensor, ...] = _EagerTraining.apply(plan, *flat_args)  # type: ignore[no-untyped-call]
     return list(out)

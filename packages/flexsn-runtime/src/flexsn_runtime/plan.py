@@ -15,6 +15,7 @@ seed 000's rules.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -28,66 +29,101 @@ from flexsn_trace import FlexSNInfo
 from .launch import ScanKernel, current_raw_stream
 from .registry import lookup_flexsn_kernel_handle
 
-__all__ = ["TrainingPlan", "cached_scratch", "cached_zeros", "final_state_extras", "plan_for", "plan_backward_launch"]
+__all__ = [
+    "StepBuffers",
+    "TrainingPlan",
+    "cached_scratch",
+    "cached_zeros",
+    "final_state_extras",
+    "plan_backward_launch",
+    "plan_for",
+    "step_buffers",
+]
 
-_CACHE: "OrderedDict[tuple[object, ...], torch.Tensor]" = OrderedDict()
+class StepBuffers:
+    """Per-step-shaped tensors shared between calls on one device, dtype and stream.
+
+    ``zeros`` is READ-ONLY: kernel arguments the kernels never write get it
+    (omitted initial states, missing final-state gradients), because a zero
+    fill is a kernel launch, as costly on the host as the scan itself for
+    small layers. :meth:`scratch` tensors are written by kernels and read by
+    nobody (gradients that are dropped); their contents are garbage.
+    """
+
+    __slots__ = ("shape", "dtype", "device", "zeros", "_scratch")
+
+    def __init__(self, shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, zeros: torch.Tensor) -> None:
+        self.shape, self.dtype, self.device, self.zeros = shape, dtype, device, zeros
+        self._scratch: list[torch.Tensor] = []
+
+    def scratch(self, slot: int) -> torch.Tensor:
+        """Scratch tensor ``slot`` (several in one launch must not alias)."""
+        while len(self._scratch) <= slot:  # appends are atomic under the GIL: no lock needed
+            self._scratch.append(torch.empty(self.shape, dtype=self.dtype, device=self.device))
+        return self._scratch[slot]
+
+
+_CACHE: "OrderedDict[tuple[object, ...], StepBuffers]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_MAX = 16
 
 
 _dispatch_depth = getattr(torch._C, "_len_torch_dispatch_stack", None)
+_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or torch.cuda.is_current_stream_capturing
 
 
-def _cached(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, tag: object) -> torch.Tensor | None:
+def step_buffers(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> StepBuffers | None:
+    """The shared :class:`StepBuffers` of one step shape, dtype, device and current stream, or ``None``.
+
+    Keyed by the current stream, so each is only used on the stream that
+    allocated it (freeing one is then ordered after its last use).
+    ``None`` (allocate per call instead) while a CUDA graph is being
+    captured, a ``TorchDispatchMode`` (fake tensors, ``make_fx``) is active,
+    or tensors come out as a subclass. At most 16 are kept (the oldest
+    dropped first: hits skip the bookkeeping that exact LRU order needs).
+    """
     if _dispatch_depth is None or _dispatch_depth() > 0:
         return None  # under a tracer or fake mode (or a torch we cannot ask): no shared tensors
     if device.type == "cuda":
-        if torch.cuda.is_current_stream_capturing():
+        if _capturing():
             return None  # memory allocated now belongs to the graph's private pool
         index = device.index if device.index is not None else torch.cuda.current_device()
-        stream = current_raw_stream(index)
+        key: tuple[object, ...] = (shape, dtype, index, current_raw_stream(index))
     else:
-        stream = 0
-    key = (shape, dtype, device, stream, tag)
+        key = (shape, dtype, device, 0)
+    bufs = _CACHE.get(key)  # a lock-free hit: dict reads are atomic under the GIL
+    if bufs is not None:
+        return bufs
+    zeros = torch.zeros(shape, dtype=dtype, device=device)
+    if type(zeros) is not torch.Tensor:  # a tensor subclass (mode or subclass input): not shareable
+        return None
     with _CACHE_LOCK:
-        t = _CACHE.get(key)
-        if t is not None:
-            _CACHE.move_to_end(key)
-            return t
-    t = torch.zeros(shape, dtype=dtype, device=device)
-    if type(t) is not torch.Tensor:  # a tensor subclass (mode or subclass input): not shareable
-        return t
-    with _CACHE_LOCK:
-        _CACHE[key] = t
+        bufs = _CACHE.get(key)
+        if bufs is None:
+            bufs = _CACHE[key] = StepBuffers(shape, dtype, device, zeros)
+        _CACHE.move_to_end(key)
         while len(_CACHE) > _CACHE_MAX:
             _CACHE.popitem(last=False)
-    return t
+    return bufs
 
 
 def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A zero tensor of one time step's shape, shared between calls; READ-ONLY.
+    """A zero tensor of one time step's shape, shared between calls; READ-ONLY (see :class:`StepBuffers`).
 
-    Only kernel arguments that the kernels never write get it (omitted
-    initial states, missing final-state gradients): a zero fill is a kernel
-    launch, as costly on the host as the scan itself for small layers.
-    Cached tensors are keyed by the current stream, so each is only used on
-    the stream that allocated it (freeing one is then ordered after its last
-    use); nothing is shared while a CUDA graph is being captured or a
-    ``TorchDispatchMode`` (fake tensors, ``make_fx``) is active. At most 16
-    are kept (least recently used dropped).
+    A fresh ``torch.zeros`` where :func:`step_buffers` shares nothing.
     """
-    t = _cached(shape, dtype, device, "zeros")
-    return t if t is not None else torch.zeros(shape, dtype=dtype, device=device)
+    bufs = step_buffers(shape, dtype, device)
+    return bufs.zeros if bufs is not None else torch.zeros(shape, dtype=dtype, device=device)
 
 
 def cached_scratch(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, slot: int) -> torch.Tensor:
-    """A per-step-shaped tensor kernels may write and nobody reads (gradients that are dropped).
+    """A per-step-shaped tensor kernels may write and nobody reads (see :class:`StepBuffers`).
 
-    Shared between calls like :func:`cached_zeros` (``slot`` tells apart
-    several in one launch); its contents are garbage.
+    ``slot`` tells apart several in one launch; a fresh ``torch.empty``
+    where :func:`step_buffers` shares nothing.
     """
-    t = _cached(shape, dtype, device, ("scratch", slot))
-    return t if t is not None else torch.empty(shape, dtype=dtype, device=device)
+    bufs = step_buffers(shape, dtype, device)
+    return bufs.scratch(slot) if bufs is not None else torch.empty(shape, dtype=dtype, device=device)
 
 
 @dataclass(frozen=True)
@@ -103,6 +139,8 @@ class TrainingPlan:
         output_of_return: forward-kernel return ``k`` -> index in the op's outputs
             (only for returns the op outputs).
         saved: :func:`flexsn_codegen.backward_saved_args` of ``info``.
+        stored: forward-kernel returns stored as sequences (all of them, or
+            with ``final_state`` :func:`flexsn_codegen.final_state_forward_returns`).
     """
 
     handle: int
@@ -115,6 +153,7 @@ class TrainingPlan:
     n_outputs: int
     output_of_return: dict[int, int]
     saved: tuple[tuple[str, int], ...]
+    stored: tuple[int, ...]
 
     @property
     def n_grads(self) -> int:
@@ -159,6 +198,7 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
         n_outputs=info.num_outputs,
         output_of_return=output_of_return,
         saved=tuple(backward_saved_args(info)),
+        stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),
     )
     bundle.plans[("training", final_state)] = plan
     return plan
@@ -168,50 +208,63 @@ def plan_backward_launch(
     plan: TrainingPlan,
     grads: Sequence[torch.Tensor | None],
     saved: Sequence[torch.Tensor],
-    input_shapes: Sequence[tuple[int, ...]],
+    input_shape: tuple[int, ...],
     dtype: torch.dtype,
     device: torch.device,
     state_grads: bool = True,
+    bufs: StepBuffers | None = None,
 ) -> list[torch.Tensor] | None:
     """Launch the BPTT kernel; ``None`` for calls the general wrapper handles.
 
     Args:
         grads: ``n_outputs + n_states`` incoming gradients (``None`` = zero).
         saved: the tensors ``plan.saved`` lists, in order.
-        input_shapes: shapes of the input sequences ``[T, *shape]``.
+        input_shape: ``[T, *shape]`` of the input sequences (they share it).
         dtype, device: of the gradients to produce.
         state_grads: ``False`` when nobody reads the initial states' gradients
             (they were omitted zeros): the kernel writes them to a shared
             scratch tensor, which is returned in their place.
+        bufs: ``step_buffers(input_shape[1:], dtype, device)`` when the
+            caller has it (one lookup per backward).
 
     Returns:
         ``[*grad_input_seqs, *grad_init_states]``, or ``None`` when ``T == 0``,
         the layer is empty, or no gradient arrived (left to
         :func:`flexsn_runtime.wrappers.flexsn_backward`).
     """
-    shape = input_shapes[0]
-    T = shape[0]
-    step = shape[1:]
-    ncl = 1
-    for d in step:
-        ncl *= d
-    if T == 0 or ncl == 0 or all(g is None for g in grads):
+    T = input_shape[0]
+    step = tuple(input_shape[1:])
+    ncl = math.prod(step)
+    if T == 0 or ncl == 0:
         return None
     no = plan.n_outputs
     kernel_grads: list[torch.Tensor] = []
+    like: torch.Tensor | None = None  # an incoming [T, *shape] gradient of our dtype, to allocate like
     for k, g in enumerate(grads):
         if g is not None:
-            kernel_grads.append(g.contiguous())
+            g = g.contiguous()
+            if like is None and g.shape == input_shape and g.dtype == dtype and (k < no or not plan.final_state):
+                like = g
+            kernel_grads.append(g)
         elif k >= no and plan.final_state:
-            kernel_grads.append(cached_zeros(step, dtype, device))
+            kernel_grads.append(bufs.zeros if bufs is not None else cached_zeros(step, dtype, device))
         else:
-            kernel_grads.append(torch.zeros(shape, dtype=dtype, device=device))
-    grad_inputs = [torch.empty(s, dtype=dtype, device=device) for s in input_shapes]
+            kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
+    if like is None:
+        if all(g is None for g in grads):
+            return None
+        like = torch.empty(input_shape, dtype=dtype, device=device)
+        grad_inputs = [like] + [torch.empty_like(like) for _ in range(plan.n_inputs - 1)]
+    else:
+        grad_inputs = [torch.empty_like(like) for _ in range(plan.n_inputs)]
     if state_grads:
         grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
     else:
-        grad_states = [cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
-    plan.backward.launch(
-        [*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], T, ncl, grad_inputs[0]
-    )
+        if bufs is None:
+            bufs = step_buffers(step, dtype, device)
+        if bufs is None:
+            grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+        else:
+            grad_states = [bufs.scratch(j) for j in range(plan.n_states)]
+    plan.backward.launch([*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], T, ncl, like)
     return [*grad_inputs, *grad_states]

@@ -126,13 +126,17 @@ def flexsn_forward(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tupl
     return tuple(outs)
 
 
-def flexsn_forward_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+def flexsn_forward_final_state(
+    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, stored: Sequence[int] | None = None
+) -> tuple[torch.Tensor, ...]:
     """Run the training forward kernel keeping final states (no unneeded state sequences).
 
     Args:
         f: the forward kernel's ``final_state`` variant.
         info: the training :class:`FlexSNInfo`.
         args: input sequences then initial states.
+        stored: ``final_state_forward_returns(info)`` when the caller has it
+            (a per-call saving for host-bound steps).
 
     Returns:
         ``(*output_seqs, *final_states, *saved)`` where ``saved`` are the
@@ -144,13 +148,15 @@ def flexsn_forward_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Ten
         ValueError: wrong number of tensors.
     """
     x, args_c = _split(info, args)
-    stored = final_state_forward_returns(info)
-    seqs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in stored]
+    if stored is None:
+        stored = final_state_forward_returns(info)
+    xc = args_c[0]  # contiguous: empty_like keeps its (dense) layout
+    seqs = [torch.empty_like(xc) for _ in stored]
     init = args_c[info.num_inputs :]
     if x.shape[0] == 0:
         finals = [s.clone() for s in init]
     else:
-        finals = [torch.empty_like(s, memory_format=torch.contiguous_format) for s in init]
+        finals = [torch.empty_like(s) for s in init]  # contiguous (args_c)
         _run(f, args_c, [*seqs, *finals], x)
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
 
