@@ -99,3 +99,24 @@ def test_no_shared_tensors_under_fake_mode() -> None:
         fake = cached_zeros((6,), torch.float32, torch.device("cpu"))
         assert isinstance(fake, FakeTensor)
     assert cached_zeros((6,), torch.float32, torch.device("cpu")) is real
+
+
+def test_step_buffers_are_shared_per_key_and_withheld_under_a_dispatch_mode() -> None:
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from flexsn_runtime.plan import step_buffers
+
+    cpu = torch.device("cpu")
+    a = step_buffers((13,), torch.float32, cpu)
+    assert a is not None and a is step_buffers((13,), torch.float32, cpu)
+    assert torch.count_nonzero(a.zeros) == 0 and a.zeros.shape == (13,)
+    assert a.scratch(1) is a.scratch(1) and a.scratch(0).data_ptr() != a.scratch(1).data_ptr()
+    assert step_buffers((13,), torch.float64, cpu) is not a
+
+    class Passthrough(TorchDispatchMode):
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            return func(*args, **(kwargs or {}))
+
+    with Passthrough():
+        assert step_buffers((13,), torch.float32, cpu) is None  # a tracer would capture shared tensors
+        assert cached_zeros((13,), torch.float32, cpu) is not a.zeros
