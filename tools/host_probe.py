@@ -199,14 +199,12 @@ def _breakdown(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int) -> dict[str, 
         undo.append((owner, parts[-1], real))
         setattr(owner, parts[-1], wrap(spec, real))
     rows: list[dict[str, int]] = []
+    step = _train_step(mod, x, g)
     try:
         for i in range(n + 10):
             spent.clear()
             t0 = now()
-            x.grad = None
-            mod.reset()
-            out = mod(x)
-            torch.autograd.backward([out], [g])
+            step()
             spent["step"] = now() - t0
             if i >= 10:
                 rows.append(dict(spent))
@@ -347,7 +345,7 @@ def main() -> int:
     runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
     res["direct_matches_jit"] = bool(torch.equal(o, o2) and torch.equal(fin, fin2))
 
-    # which launch function the cached launchers are (launch_raw: the C launch, launch: driver run, via_runner)
+    # which launch function the cached launchers are (launch_raw: the C launch, launch_run: driver run, via_runner)
     from flexsn_runtime.plan import plan_for
 
     plan = plan_for(mod.kernel.handle, True)

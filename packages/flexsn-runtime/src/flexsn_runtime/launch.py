@@ -39,6 +39,17 @@ def current_raw_stream(index: int) -> int:
 _current_device: Callable[[], int] = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
 
 
+def _source_has(fn: Any, *parts: str) -> bool:
+    """Whether ``fn``'s source, whitespace removed, contains every one of ``parts`` (``False`` without source)."""
+    try:
+        import inspect
+
+        src = "".join(inspect.getsource(fn).split())
+    except Exception:  # noqa: BLE001 - no source (frozen install): treat as unknown
+        return False
+    return all(part in src for part in parts)
+
+
 def _run_signature_known() -> bool:
     """Whether ``CompiledKernel.__getitem__``'s runner calls ``self.run`` the way :func:`_direct_launcher` does.
 
@@ -46,14 +57,13 @@ def _run_signature_known() -> bool:
     an unknown Triton keeps the runner it returns instead.
     """
     try:
-        import inspect
-
         from triton.compiler.compiler import CompiledKernel
-
-        src = "".join(inspect.getsource(CompiledKernel.__getitem__).split())
-    except Exception:  # noqa: BLE001 - no source (frozen install): use the runner
+    except ImportError:  # pragma: no cover - a Triton without it
         return False
-    return "self.run(grid[0],grid[1],grid[2],stream,self.function,self.packed_metadata,launch_metadata," in src
+    return _source_has(
+        CompiledKernel.__getitem__,
+        "self.run(grid[0],grid[1],grid[2],stream,self.function,self.packed_metadata,launch_metadata,",
+    )
 
 
 _RUN_KNOWN: list[bool] = []
@@ -78,14 +88,7 @@ def _raw_launch(run: Any) -> Callable[..., None] | None:
     cls = type(run)
     known = _LAUNCHER_KNOWN.get(cls)
     if known is None:
-        try:
-            import inspect
-
-            src = "".join(inspect.getsource(cls.__call__).split())
-            known = all(part in src for part in _LAUNCHER_CALL)
-        except Exception:  # noqa: BLE001 - no source: keep calling run
-            known = False
-        _LAUNCHER_KNOWN[cls] = known
+        known = _LAUNCHER_KNOWN[cls] = _source_has(cls.__call__, *_LAUNCHER_CALL)
     scratch: int = getattr(run, "global_scratch_size", 1) or getattr(run, "profile_scratch_size", 1)
     if not known or scratch:
         return None
@@ -144,23 +147,22 @@ def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, 
         return via_runner
     function, metadata = compiled.function, compiled.packed_metadata
     raw = _raw_launch(run)
+    # what follows the stream in each call: run(...) takes the packed metadata
+    # and the (absent) launch metadata and hooks; the C launch first takes the
+    # cooperative-grid and PDL flags and the (absent) scratch buffers
     if raw is not None:
-        coop, pdl = run.launch_cooperative_grid, run.launch_pdl
-
-        def launch_raw(stream: int, args: list[int], T: int, ncl: int) -> None:
-            if _hooks_idle():
-                raw(grid_x, 1, 1, stream, function, coop, pdl, None, None, metadata, None, None, None, *args, T, ncl, block)
-            else:
-                runner(*args, T, ncl, block, stream=stream)
-
-        return launch_raw
+        call: Callable[..., None] = raw
+        head: tuple[Any, ...] = (function, run.launch_cooperative_grid, run.launch_pdl, None, None, metadata, None, None, None)
+    else:
+        call, head = run, (function, metadata, None, None, None)
 
     def launch(stream: int, args: list[int], T: int, ncl: int) -> None:
         if _hooks_idle():
-            run(grid_x, 1, 1, stream, function, metadata, None, None, None, *args, T, ncl, block)
+            call(grid_x, 1, 1, stream, *head, *args, T, ncl, block)
         else:
             runner(*args, T, ncl, block, stream=stream)
 
+    launch.__name__ = "launch_raw" if raw is not None else "launch_run"  # tools/host_probe.py reports which
     return launch
 
 

@@ -225,10 +225,6 @@ def _(
 # ---------------------------------------------------------------- autograd
 
 
-def _spec(t: torch.Tensor) -> Spec:
-    return tuple(t.shape), t.dtype, t.device
-
-
 def _template(spec: Spec) -> torch.Tensor:
     shape, dtype, device = spec
     return torch.empty((), dtype=dtype, device=device).expand(shape)

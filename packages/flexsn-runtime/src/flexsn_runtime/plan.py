@@ -235,7 +235,7 @@ def plan_backward_launch(
     T = input_shape[0]
     step = tuple(input_shape[1:])
     ncl = math.prod(step)
-    if T == 0 or ncl == 0:
+    if T == 0 or ncl == 0 or all(g is None for g in grads):
         return None
     no = plan.n_outputs
     kernel_grads: list[torch.Tensor] = []
@@ -250,21 +250,16 @@ def plan_backward_launch(
             kernel_grads.append(bufs.zeros if bufs is not None else cached_zeros(step, dtype, device))
         else:
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
-    if like is None:
-        if all(g is None for g in grads):
-            return None
+    if like is None:  # only final-state gradients arrived
         like = torch.empty(input_shape, dtype=dtype, device=device)
         grad_inputs = [like] + [torch.empty_like(like) for _ in range(plan.n_inputs - 1)]
     else:
         grad_inputs = [torch.empty_like(like) for _ in range(plan.n_inputs)]
     if state_grads:
         grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+    elif bufs is not None:
+        grad_states = [bufs.scratch(j) for j in range(plan.n_states)]
     else:
-        if bufs is None:
-            bufs = step_buffers(step, dtype, device)
-        if bufs is None:
-            grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
-        else:
-            grad_states = [bufs.scratch(j) for j in range(plan.n_states)]
+        grad_states = [cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
     plan.backward.launch([*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], T, ncl, like)
     return [*grad_inputs, *grad_states]
