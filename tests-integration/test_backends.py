@@ -31,7 +31,7 @@ if not torch.cuda.is_available():
 
 from flexsn_codegen import interpreter_enabled  # noqa: E402
 from flexsn_runtime import FlexSNKernel  # noqa: E402
-from flexsn_trace.testing import Spike, lif_core as lif, two_by_two_core as two  # noqa: E402
+from flexsn_trace.testing import lif_core as lif, two_by_two_core as two, unrolled_loop  # noqa: E402
 
 
 class Core(NamedTuple):
@@ -61,17 +61,7 @@ def kernels() -> dict[str, FlexSNKernel]:
 
 
 def loop(core: Core, xs: Sequence[torch.Tensor], s0: Sequence[torch.Tensor]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    states = list(s0)
-    outs: list[list[torch.Tensor]] = [[] for _ in range(core.no)]
-    seqs: list[list[torch.Tensor]] = [[] for _ in range(core.ns)]
-    for t in range(xs[0].shape[0]):
-        res = core.fn(*(x[t] for x in xs), *states)
-        states = list(res[core.no :])
-        for k in range(core.no):
-            outs[k].append(res[k])
-        for j in range(core.ns):
-            seqs[j].append(states[j])
-    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs]
+    return unrolled_loop(core.fn, core.no, xs, s0)
 
 
 def reference(core: Core, xs: Sequence[torch.Tensor], s0: Sequence[torch.Tensor],

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 import pytest
 import torch
@@ -33,7 +33,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from flexsn_codegen import interpreter_enabled  # noqa: E402
 from flexsn_runtime import FlexSNKernel  # noqa: E402
-from flexsn_trace.testing import Spike  # noqa: E402
+from flexsn_trace.testing import Spike, unrolled_loop  # noqa: E402
 
 
 # Each op keeps |result| at most linear in |operands| and stays in its domain.
@@ -142,21 +142,6 @@ def programs(draw: st.DrawFn) -> Program:
     return Program(ni, ns, tuple(nodes), outputs, states)
 
 
-def loop(core: Callable[..., Any], ni: int, ns: int, no: int, xs: list[torch.Tensor],
-         s0: list[torch.Tensor]) -> list[torch.Tensor]:
-    states = list(s0)
-    outs: list[list[torch.Tensor]] = [[] for _ in range(no)]
-    seqs: list[list[torch.Tensor]] = [[] for _ in range(ns)]
-    for t in range(xs[0].shape[0]):
-        res = core(*(x[t] for x in xs), *states)
-        states = list(res[no:])
-        for k in range(no):
-            outs[k].append(res[k])
-        for j in range(ns):
-            seqs[j].append(states[j])
-    return [torch.stack(o) for o in outs] + [torch.stack(s) for s in seqs]
-
-
 def device() -> torch.device:
     if torch.cuda.is_available() and not interpreter_enabled():
         return torch.device("cuda")
@@ -190,7 +175,8 @@ def test_random_cores_match_the_loop(program: Program, T: int, ncl: int, seed: i
     grads = [torch.randn(T, ncl, generator=g).to(dev) for _ in range(no + ns)]
 
     leaves = [t.clone().requires_grad_() for t in [*xs, *s0]]
-    want = loop(core, ni, ns, no, leaves[:ni], leaves[ni:])
+    outs, seqs = unrolled_loop(core, no, leaves[:ni], leaves[ni:])
+    want = outs + seqs
     pairs = [(w, gr) for w, gr in zip(want, grads) if w.requires_grad]
     want_grads: list[torch.Tensor | None] = [None] * len(leaves)
     if pairs:

@@ -11,40 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import time
 
 import torch
 
 from flexsn_runtime import FlexSNKernel, eager_loop
-
-
-class _Spike(torch.autograd.Function):
-    @staticmethod
-    def forward(x: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):  # type: ignore[no-untyped-def]
-        ctx.save_for_backward(inputs[0])
-
-    @staticmethod
-    def backward(ctx, g):  # type: ignore[no-untyped-def]
-        (x,) = ctx.saved_tensors
-        s = torch.sigmoid(4.0 * x)
-        return g * 4.0 * s * (1.0 - s)
-
-
-def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v + (x - v) / 2.0
-    s = _Spike.apply(h - 1.0)
-    return s, h * (1.0 - s)
+from flexsn_trace.testing import Spike
+from flexsn_trace.testing import lif_core as lif
 
 
 def alif(x1, x2, v, a):  # type: ignore[no-untyped-def]
     h = v + (x1 + 0.5 * x2 - v) / 2.0
-    s = _Spike.apply(h - 1.0 - a)
+    s = Spike.apply(h - 1.0 - a)
     a2 = 0.9 * a + 0.2 * s
     return s, h * torch.sigmoid(x2), h * (1.0 - s), a2
 

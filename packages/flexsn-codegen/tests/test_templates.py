@@ -27,7 +27,7 @@ from flexsn_codegen import (
     render_inference_kernel,
 )
 from flexsn_trace import extract_info, generate_inference_graph, trace_training_graphs
-from flexsn_trace.testing import Spike, lif_core as lif, two_by_two_core as two  # noqa: E402
+from flexsn_trace.testing import lif_core as lif, two_by_two_core as two, unrolled_loop  # noqa: E402
 
 T, NCL, BLOCK = 7, 77, 32
 
@@ -43,21 +43,6 @@ CORES = {"lif": (lif, 1, 1, 1), "two": (two, 2, 2, 2), "hard": (hard, 1, 1, 1)}
 
 def grid() -> tuple[int]:
     return (triton.cdiv(NCL, BLOCK),)
-
-
-def eager(core: Callable[..., Any], ni: int, ns: int, no: int, xs: Sequence[torch.Tensor],
-          s0: Sequence[torch.Tensor]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    states = list(s0)
-    outs: list[list[torch.Tensor]] = [[] for _ in range(no)]
-    seqs: list[list[torch.Tensor]] = [[] for _ in range(ns)]
-    for t in range(xs[0].shape[0]):
-        res = core(*(x[t] for x in xs), *states)
-        states = list(res[no:])
-        for k in range(no):
-            outs[k].append(res[k])
-        for j in range(ns):
-            seqs[j].append(states[j])
-    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs]
 
 
 def data(ni: int, ns: int, device: torch.device, dtype: torch.dtype = torch.float32) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
@@ -79,7 +64,7 @@ def test_inference_kernels_match_the_loop(name: str, prefetch: str, device: torc
     graph = generate_inference_graph(core, [torch.zeros(4)] * (ni + ns))
     step, step_name = generate_triton_code_str(graph, f"{name}_step")
     xs, s0 = data(ni, ns, device)
-    want_out, want_seq = eager(core, ni, ns, no, xs, s0)
+    want_out, want_seq = unrolled_loop(core, no, xs, s0)
 
     kernel, _ = get_flexsn_inference_kernel(step, step_name, ni, ns, no)
     outs = [torch.empty(T, NCL, device=device) for _ in range(no + ns)]
@@ -125,7 +110,7 @@ def _training_setup(name: str, device: torch.device) -> Any:
 def _reference_grads(core: Callable[..., Any], ni: int, ns: int, no: int, xs: Sequence[torch.Tensor],
                      s0: Sequence[torch.Tensor], grads: Sequence[torch.Tensor]) -> list[torch.Tensor]:
     leaves = [t.detach().clone().requires_grad_() for t in [*xs, *s0]]
-    outs, seqs = eager(core, ni, ns, no, leaves[:ni], leaves[ni:])
+    outs, seqs = unrolled_loop(core, no, leaves[:ni], leaves[ni:])
     pairs = [(o, g) for o, g in zip([*outs, *seqs], grads) if o.requires_grad]
     torch.autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
     return [t.grad if t.grad is not None else torch.zeros_like(t) for t in leaves]
@@ -137,7 +122,7 @@ def test_training_kernels_match_autograd(name: str, prefetch: str, device: torch
     if name == "hard":
         assert graphs.tangent_mask == (False, True)  # the backward graph takes no spike gradient
     xs, s0 = data(ni, ns, device)
-    want_out, want_seq = eager(core, ni, ns, no, xs, s0)
+    want_out, want_seq = unrolled_loop(core, no, xs, s0)
 
     fwd, _ = get_flexsn_forward_kernel(fcode, fname, info)
     rets = [torch.empty(T, NCL, device=device) for _ in range(info.num_fwd_kernel_returns)]
@@ -160,7 +145,7 @@ def test_training_kernels_match_autograd(name: str, prefetch: str, device: torch
 def test_final_state_training_kernels_match_autograd(name: str, device: torch.device) -> None:
     core, ni, ns, no, graphs, info, (fcode, fname), (bcode, bname) = _training_setup(name, device)
     xs, s0 = data(ni, ns, device)
-    want_out, want_seq = eager(core, ni, ns, no, xs, s0)
+    want_out, want_seq = unrolled_loop(core, no, xs, s0)
 
     stored = final_state_forward_returns(info)
     assert all(k in stored for k in range(no))
@@ -200,7 +185,7 @@ def test_single_step_and_single_element(device: torch.device) -> None:
         v0 = torch.randn(ncl, device=device)
         s_seq, v_seq = torch.empty_like(x), torch.empty_like(x)
         kernel[(triton.cdiv(ncl, BLOCK),)](x, v0, s_seq, v_seq, t_steps, ncl, BLOCK_NCL=BLOCK)
-        (ws,), (wv,) = eager(lif, 1, 1, 1, [x], [v0])
+        (ws,), (wv,) = unrolled_loop(lif, 1, [x], [v0])
         torch.testing.assert_close(s_seq, ws)
         torch.testing.assert_close(v_seq, wv)
 

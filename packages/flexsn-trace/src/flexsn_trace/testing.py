@@ -3,7 +3,8 @@
 Small, fixed step functions that exercise what FlexSN must handle: a
 surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
 (no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
-a core with two inputs, two states and two outputs. FlexSN's own test suites
+a core with two inputs, two states and two outputs, and the unrolled Python
+time loop the tests check kernels against. FlexSN's own test suites
 share them (every layer may import this lowest layer), so a reference is
 written once. Shapes: any per-step shape, all arguments alike; dtypes:
 floating point; the results have the inputs' shape and dtype.
@@ -11,11 +12,11 @@ floating point; the results have the inputs' shape and dtype.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import torch
 
-__all__ = ["Spike", "lif_core", "two_by_two_core"]
+__all__ = ["Spike", "lif_core", "two_by_two_core", "unrolled_loop"]
 
 
 class Spike(torch.autograd.Function):
@@ -61,3 +62,35 @@ def two_by_two_core(
     b2 = b * 0.8 + torch.tanh(x2) - 0.1 * a2
     s: torch.Tensor = Spike.apply(a2 - b2)  # type: ignore[no-untyped-call]
     return s, torch.exp(-b2.abs()) * x1, a2 * (1.0 - s), b2
+
+
+def unrolled_loop(
+    core: Callable[..., Any],
+    num_outputs: int,
+    input_seqs: Sequence[torch.Tensor],
+    init_states: Sequence[torch.Tensor],
+) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    """Reference semantics of a scan: ``core`` applied step by step in Python (differentiable).
+
+    Args:
+        core: ``(*step_inputs, *states) -> (*step_outputs, *new_states)``.
+        num_outputs: how many of its results are outputs (the rest are states).
+        input_seqs: one tensor ``[T, *shape]`` per step input, ``T >= 1``.
+        init_states: one tensor ``[*shape]`` per state.
+
+    Returns:
+        ``(output_seqs, state_seqs)``: lists of ``[T, *shape]`` tensors,
+        stacked over time (state ``t`` is the state after step ``t``).
+        Autograd through them is BPTT on the unrolled loop.
+    """
+    states = list(init_states)
+    outs: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
+    seqs: list[list[torch.Tensor]] = [[] for _ in states]
+    for t in range(input_seqs[0].shape[0]):
+        res = core(*(x[t] for x in input_seqs), *states)
+        states = list(res[num_outputs:])
+        for k in range(num_outputs):
+            outs[k].append(res[k])
+        for j, state in enumerate(states):
+            seqs[j].append(state)
+    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs]
