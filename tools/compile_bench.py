@@ -53,12 +53,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import inspect
 import json
 import os
 import platform
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -69,6 +67,8 @@ from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
+
+from bench import cpu_bench_median, do_bench_median, sync  # tools/bench.py: the same timing rules
 
 DTYPES: dict[str, torch.dtype] = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 BACKENDS = ("hop", "triton", "inductor", "torch")
@@ -133,46 +133,6 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         features=a.features, dtype=a.dtype, device=a.device, compiler=a.compiler, warmup=a.warmup, rep=a.rep,
         warm_compile=a.warm_compile, deadline_s=a.deadline_s, check=a.check,
     )
-
-
-# --------------------------------------------------------------------------- timing
-
-
-def sync(device: torch.device) -> None:
-    """Wait for queued work on ``device``."""
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-
-
-def do_bench_median(fn: Callable[[], Any], warmup: int, rep: int) -> float:
-    """Median ms of ``fn`` with ``triton.testing.do_bench`` (CUDA events), across Triton versions."""
-    from triton.testing import do_bench
-
-    params = inspect.signature(do_bench).parameters
-    if "return_mode" in params:
-        res: Any = do_bench(fn, warmup=warmup, rep=rep, return_mode="median")
-    elif "quantiles" in params:
-        res = do_bench(fn, warmup=warmup, rep=rep, quantiles=[0.5])
-    else:
-        res = do_bench(fn, warmup=warmup, rep=rep)
-    if isinstance(res, (list, tuple)):
-        res = res[0]
-    return float(res)
-
-
-def cpu_bench_median(fn: Callable[[], Any], warmup: int, rep: int, min_runs: int = 3) -> float:
-    """Median ms of ``fn`` with ``time.perf_counter``: warm up ``warmup`` ms (at least one run), then ``rep`` ms."""
-    t_end = time.perf_counter() + warmup / 1e3
-    fn()
-    while time.perf_counter() < t_end:
-        fn()
-    times: list[float] = []
-    t_end = time.perf_counter() + rep / 1e3
-    while len(times) < min_runs or time.perf_counter() < t_end:
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 # --------------------------------------------------------------------------- network and graphs
