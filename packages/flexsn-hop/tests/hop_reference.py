@@ -92,3 +92,21 @@ def assert_all_close(got: Sequence[torch.Tensor], expected: Sequence[torch.Tenso
         assert g.shape == e.shape, (i, g.shape, e.shape)
         assert g.dtype == e.dtype, (i, g.dtype, e.dtype)
         torch.testing.assert_close(g, e, **kw)
+
+
+class Recorder:
+    """A ``torch.compile`` backend that keeps every FX graph Dynamo hands it and runs it as is."""
+
+    def __init__(self) -> None:
+        self.graphs: list[torch.fx.GraphModule] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs: object) -> Callable[..., object]:
+        self.graphs.append(gm)
+        return gm.forward
+
+
+def scan_nodes(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
+    """The ``flex_sn_scan`` calls in a captured graph."""
+    from flexsn_hop import flex_sn_scan
+
+    return [n for n in gm.graph.nodes if n.op == "call_function" and n.target is flex_sn_scan]

@@ -8,26 +8,11 @@ import pytest
 import torch
 import torch._dynamo
 import torch._dynamo.utils
-from hop_reference import assert_all_close, lif_by_hand, lif_core, two_by_two_by_hand, two_by_two_core
+from hop_reference import Recorder, assert_all_close, lif_by_hand, lif_core, scan_nodes, two_by_two_by_hand, two_by_two_core
 
 from flexsn_hop import dynamo_hop_available, flex_sn_scan
 
 pytestmark = pytest.mark.skipif(not dynamo_hop_available(), reason="Dynamo registration failed")
-
-
-class Recorder:
-    """A backend that keeps every FX graph Dynamo hands it and runs it as is."""
-
-    def __init__(self) -> None:
-        self.graphs: list[torch.fx.GraphModule] = []
-
-    def __call__(self, gm: torch.fx.GraphModule, example_inputs: object) -> Callable[..., object]:
-        self.graphs.append(gm)
-        return gm.forward
-
-
-def scan_nodes(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
-    return [n for n in gm.graph.nodes if n.op == "call_function" and n.target is flex_sn_scan]
 
 
 def compute_nodes(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:

@@ -15,11 +15,13 @@ import torch
 import torch._dynamo
 import torch._dynamo.utils
 from hop_reference import (
+    Recorder,
     assert_all_close,
     lif_by_hand,
     lif_core,
     lifted_core,
     python_loop,
+    scan_nodes,
     smooth_lif_core,
     two_by_two_by_hand,
     two_by_two_core,
@@ -232,19 +234,6 @@ def test_declining_hook_runs_the_final_state_loop() -> None:
 # ---- Dynamo -------------------------------------------------------------------
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.graphs: list[torch.fx.GraphModule] = []
-
-    def __call__(self, gm: torch.fx.GraphModule, example_inputs: object) -> Callable[..., object]:
-        self.graphs.append(gm)
-        return gm.forward
-
-
-def _scan_nodes(gm: torch.fx.GraphModule) -> list[torch.fx.Node]:
-    return [n for n in gm.graph.nodes if n.op == "call_function" and n.target is flex_sn_scan]
-
-
 @needs_dynamo
 def test_capture_is_one_node_with_final_state_kwarg() -> None:
     torch.manual_seed(2)
@@ -265,7 +254,7 @@ def test_capture_is_one_node_with_final_state_kwarg() -> None:
     assert_all_close(out, run(x, v0))
     assert out[1].shape == (3,)
     (gm,) = rec.graphs
-    (node,) = _scan_nodes(gm)
+    (node,) = scan_nodes(gm)
     others = [n for n in gm.graph.nodes if n.op == "call_function" and n.target not in (flex_sn_scan, operator.getitem)]
     assert others == []
     assert node.kwargs["final_state"] is True
@@ -281,7 +270,7 @@ def test_default_call_records_no_final_state_kwarg() -> None:
     torch.compile(lambda x, v: flex_sn_scan(lif_core, 1, 1, 1, x, v, final_state=False), backend=rec, fullgraph=True)(
         torch.rand(3, 2), torch.zeros(2)
     )
-    (node,) = _scan_nodes(rec.graphs[0])
+    (node,) = scan_nodes(rec.graphs[0])
     assert "final_state" not in node.kwargs
 
 

@@ -15,7 +15,7 @@ import pytest
 import torch
 import torch._dynamo
 from functorch.compile import aot_function, make_boxed_func
-from hop_reference import assert_all_close, lif_core, lifted_core, two_by_two_core
+from hop_reference import Recorder, assert_all_close, lif_core, lifted_core, two_by_two_core
 
 import flexsn_hop
 from flexsn_hop import FusedScanCall, dynamo_hop_available, flex_sn_scan, use_fused_impl
@@ -117,15 +117,6 @@ def test_hook_results_are_checked_against_the_step_shape() -> None:
 
 
 # ---- Dynamo -------------------------------------------------------------------
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.graphs: list[torch.fx.GraphModule] = []
-
-    def __call__(self, gm: torch.fx.GraphModule, _inputs: object) -> object:
-        self.graphs.append(gm)
-        return gm.forward
 
 
 @needs_dynamo
