@@ -283,7 +283,8 @@ class ScanKernel:
         On CUDA, the first launch of each specialisation goes through
         ``JITFunction`` (compiling if needed); later launches with the same
         device, ``T``, ``NCL``, argument dtypes and 16-byte alignments call
-        the returned ``CompiledKernel``'s launcher directly, skipping
+        the returned ``CompiledKernel``'s launcher directly (with raw device
+        pointers, see :func:`_direct_launcher`), skipping
         Triton's argument binding and cache-key hashing (tens of
         microseconds per call, as much as a small kernel). The key holds
         everything Triton specialises on for these signatures, so the
