@@ -152,17 +152,17 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
 #: functions whose own time per training step ``_breakdown`` reports ("module:attr")
 BREAKDOWN = (
     "flexsn_nn.module:FlexSN._multi_step",
-    "flexsn_runtime.kernel:FlexSNKernel._call",
+    "flexsn_runtime.flexsn_kernel:FlexSNKernel._call",
     "flexsn_runtime.ops:_with_states",
-    "flexsn_runtime.ops:flexsn_forward_final_state",
+    "flexsn_runtime.ops:flexsn_forward",
     "flexsn_runtime.ops:_setup",
     "flexsn_runtime.ops:_saved",
     "flexsn_runtime.ops:plan_backward_launch",
     "flexsn_runtime.ops:cached_zeros",
-    "flexsn_runtime.plan:cached_zeros",
-    "flexsn_runtime.plan:cached_scratch",
-    "flexsn_runtime.launch:ScanKernel.launch",
-    "flexsn_runtime.launch:ScanKernel._launch_cuda",
+    "flexsn_runtime.training_plan:cached_zeros",
+    "flexsn_runtime.training_plan:cached_scratch",
+    "flexsn_runtime.scan_kernel:ScanKernel.launch",
+    "flexsn_runtime.scan_kernel:ScanKernel._launch_cuda",
     "flexsn_runtime.registry:_change",
     "torch:empty_like",
     "torch:empty",
@@ -221,7 +221,7 @@ def _breakdown(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int) -> dict[str, 
 def _micro(x: torch.Tensor, n: int) -> dict[str, float]:
     """Host µs of single hot-path operations (best of 3 loops of ``n``)."""
     from flexsn_codegen import interpreter_enabled
-    from flexsn_runtime.launch import current_raw_stream
+    from flexsn_runtime.scan_kernel import current_raw_stream
 
     xd = x.detach()
     args = [xd, xd, xd, xd, xd]
@@ -346,7 +346,7 @@ def main() -> int:
     res["direct_matches_jit"] = bool(torch.equal(o, o2) and torch.equal(fin, fin2))
 
     # which launch function the cached launchers are (launch_raw: the C launch, launch_run: driver run, via_runner)
-    from flexsn_runtime.plan import plan_for
+    from flexsn_runtime.training_plan import plan_for
 
     plan = plan_for(mod.kernel.handle, True)
     res["direct_path"] = sorted({getattr(f, "__name__", "?") for k in (plan.forward, plan.backward) for f in k._direct.values()})

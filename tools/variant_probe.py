@@ -90,7 +90,7 @@ def main() -> int:
     a = p.parse_args()
     import bench
     from flexsn_runtime import FlexSNKernel
-    from flexsn_runtime.launch import ncl_bucket
+    from flexsn_runtime.scan_kernel import ncl_bucket
 
     if a.no_prefetch:
         import os

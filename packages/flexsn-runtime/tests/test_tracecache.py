@@ -7,7 +7,7 @@ import os
 import pytest
 import torch
 
-import flexsn_runtime.kernel as kernel_mod
+import flexsn_runtime.flexsn_kernel as kernel_mod
 from flexsn_runtime import FlexSNKernel, core_fingerprint, eager_loop
 
 ARITY = (1, 1, 1)

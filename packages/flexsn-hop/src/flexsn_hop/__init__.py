@@ -24,16 +24,17 @@ Importing the package registers the Dynamo support
 from __future__ import annotations
 
 from .__about__ import __version__
-from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs, ScanResult
+from ._types import CoreFn, FusedScanCall, OutputTemplateSpec, OutputTemplateSpecs, ScanResult
 from .dynamo import dynamo_hop_available, install_dynamo_support
 from .fused import (
-    FusedScanCall,
     FusedScanImpl,
+    enable_fused_kernels,
+    fused_kernels_enabled,
     get_fused_impl,
     register_fused_impl,
     use_fused_impl,
 )
-from .kernels import enable_fused_kernels, fused_kernel_for, fused_kernels_enabled
+from .runtime_fusion import fused_kernel_for, runtime_fused_impl
 from .lowerable import (
     lowerable_scan,
     lowerable_scan_available,
@@ -78,5 +79,6 @@ __all__ = [
     "lowerable_while_loop_scan",
     "lowerable_while_loop_scan_final_state",
     "register_fused_impl",
+    "runtime_fused_impl",
     "use_fused_impl",
 ]

@@ -32,6 +32,8 @@ from typing import Any
 
 import torch
 
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args
+
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 
 __all__ = [
@@ -40,40 +42,47 @@ __all__ = [
     "check_zero_init_states_flag",
     "check_step_results",
     "empty_outputs",
-    "empty_state_seqs",
     "normalize_template_specs",
     "prepare_scan_args",
-    "zero_states_like",
 ]
 
 
 @dataclass(frozen=True)
 class ScanArgs:
-    """Validated, split arguments of one scan call."""
+    """One validated scan call: its :class:`flexsn_trace.ScanContract` and normalised templates."""
 
-    input_seqs: tuple[torch.Tensor, ...]
-    init_states: tuple[torch.Tensor, ...]
-    lifted_args: tuple[torch.Tensor, ...]
-    T: int
+    contract: ScanContract
     output_template_specs: OutputTemplateSpecs | None
-    #: ``True``: the call returns final states ``[*shape]`` instead of state
-    #: sequences ``[T, *shape]``.
-    final_state: bool = False
-    #: ``True``: no initial states were passed (``init_states`` is empty);
-    #: the states start as zeros of input 0's per-step shape, dtype and
-    #: device (:meth:`states0` builds them, for the eager loop only).
-    zero_init_states: bool = False
 
-    def states0(self, num_states: int) -> tuple[torch.Tensor, ...]:
-        """The initial states: ``init_states``, or zeros with ``zero_init_states``."""
-        if self.zero_init_states:
-            return zero_states_like(self.input_seqs[0], num_states)
-        return self.init_states
+    @property
+    def input_seqs(self) -> tuple[torch.Tensor, ...]:
+        """The input sequences ``[T, *shape]``."""
+        return self.contract.input_seqs
 
+    @property
+    def init_states(self) -> tuple[torch.Tensor, ...]:
+        """The initial states (empty with ``zero_init_states``)."""
+        return self.contract.init_states
 
-def zero_states_like(x: torch.Tensor, num_states: int) -> tuple[torch.Tensor, ...]:
-    """``num_states`` zero states ``[*x.shape[1:]]`` of ``x``'s dtype and device."""
-    return tuple(x.new_zeros(x.shape[1:]) for _ in range(num_states))
+    @property
+    def lifted_args(self) -> tuple[torch.Tensor, ...]:
+        """Tensors passed unchanged to every step."""
+        return self.contract.lifted_args
+
+    @property
+    def T(self) -> int:
+        """Number of time steps."""
+        return self.contract.T
+
+    @property
+    def final_state(self) -> bool:
+        """Final states ``[*shape]`` are returned instead of state sequences."""
+        return self.contract.final_state
+
+    @property
+    def zero_init_states(self) -> bool:
+        """No initial states were passed: zeros of input 0's per-step shape."""
+        return self.contract.zero_init_states
 
 
 def check_zero_init_states_flag(value: object) -> bool:
@@ -95,14 +104,6 @@ def check_final_state_flag(value: object) -> bool:
         raise TypeError(
             f"flex_sn_scan: final_state must be a bool, got {type(value).__name__}"
         )
-    return value
-
-
-def _check_count(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"flex_sn_scan: {name} must be an int, got {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"flex_sn_scan: {name} must be >= {minimum}, got {value}")
     return value
 
 
@@ -239,82 +240,32 @@ def prepare_scan_args(
     """
     if not callable(core_fn):
         raise TypeError(f"flex_sn_scan: core_fn must be callable, got {type(core_fn).__name__}")
-    _check_count("num_inputs", num_inputs, 0)
-    _check_count("num_states", num_states, 0)
-    _check_count("num_outputs", num_outputs, 0)
+    check_counts(num_inputs, num_states, num_outputs, who="flex_sn_scan")
     final = check_final_state_flag(final_state)
     zero_init = check_zero_init_states_flag(zero_init_states)
-    expected = num_inputs if zero_init else num_inputs + num_states
-    if len(flat_args) < expected:
-        detail = (
-            f"num_inputs={num_inputs}; zero_init_states=True: no initial states"
-            if zero_init
-            else f"num_inputs={num_inputs} + num_states={num_states}"
-        )
-        raise ValueError(
-            f"flex_sn_scan: expected at least {expected} tensor args ({detail}), got {len(flat_args)}"
-        )
-    if num_inputs == 0:
-        raise ValueError(
-            "flex_sn_scan: requires at least one input sequence (num_inputs >= 1), got 0"
-        )
-    for i, arg in enumerate(flat_args):
-        if not isinstance(arg, torch.Tensor):
-            raise TypeError(
-                f"flex_sn_scan: flat_args[{i}] must be a torch.Tensor, got {type(arg).__name__}"
-            )
-    input_seqs = tuple(flat_args[:num_inputs])
-    init_states = tuple(flat_args[num_inputs:expected])
-    lifted_args = tuple(flat_args[expected:])
-    _check_arity(core_fn, num_inputs, num_states, len(lifted_args))
-    for i, x in enumerate(input_seqs):
-        if x.dim() == 0:
-            raise ValueError(
-                f"flex_sn_scan: input {i} must be a sequence [T, *shape], got a 0-dim tensor"
-            )
-    T = input_seqs[0].shape[0]
-    for i, x in enumerate(input_seqs):
-        if x.shape[0] != T:
-            raise ValueError(
-                f"flex_sn_scan: input {i} has leading dim {x.shape[0]}, expected T={T} "
-                f"(the leading dim of input 0)"
-            )
+    contract = check_scan_args(
+        num_inputs,
+        num_states,
+        num_outputs,
+        flat_args,
+        who="flex_sn_scan",
+        states="none" if zero_init else "required",
+        lifted=True,
+        final_state=final,
+    )
+    _check_arity(core_fn, num_inputs, num_states, len(contract.lifted_args))
     specs = normalize_template_specs(output_template_specs, num_outputs)
-    return ScanArgs(input_seqs, init_states, lifted_args, T, specs, final, zero_init)
+    return ScanArgs(contract, specs)
 
 
-def check_step_results(
-    results: object, num_outputs: int, num_states: int
-) -> tuple[torch.Tensor, ...]:
-    """Turn one ``core_fn`` return value into a tuple of tensors.
+def check_step_results(results: object, num_outputs: int, num_states: int) -> tuple[torch.Tensor, ...]:
+    """One ``core_fn`` return value as a tuple of ``num_outputs + num_states`` tensors.
 
-    Raises ``TypeError`` when it is not a tensor or a tuple/list of tensors
-    and ``ValueError`` when it does not hold ``num_outputs + num_states``
-    values.
+    :func:`flexsn_trace.as_tensor_tuple` with the operator's name. Raises
+    ``TypeError`` for a value that is not a tensor and ``ValueError`` for the
+    wrong count.
     """
-    if isinstance(results, torch.Tensor):
-        values: tuple[object, ...] = (results,)
-    elif isinstance(results, (tuple, list)):
-        values = tuple(results)
-    else:
-        raise TypeError(
-            "flex_sn_scan: core_fn must return a tensor or a tuple of tensors, "
-            f"got {type(results).__name__}"
-        )
-    expected = num_outputs + num_states
-    if len(values) != expected:
-        raise ValueError(
-            f"flex_sn_scan: core returned {len(values)} values, expected "
-            f"num_outputs + num_states = {expected} "
-            f"(num_outputs={num_outputs}, num_states={num_states})"
-        )
-    for i, value in enumerate(values):
-        if not isinstance(value, torch.Tensor):
-            raise TypeError(
-                f"flex_sn_scan: core_fn result {i} must be a torch.Tensor, "
-                f"got {type(value).__name__}"
-            )
-    return values  # type: ignore[return-value]
+    return as_tensor_tuple(results, "flex_sn_scan: core", num_outputs + num_states, TypeError)
 
 
 def empty_outputs(
@@ -341,8 +292,3 @@ def empty_outputs(
         device = spec[2] if len(spec) == 3 else ref.device
         outputs.append(ref.new_empty((0, *shape), dtype=dtype, device=device))
     return tuple(outputs)
-
-
-def empty_state_seqs(init_states: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
-    """Empty ``[0, *state.shape]`` state sequences (same dtype/device)."""
-    return tuple(s.new_empty((0, *s.shape)) for s in init_states)

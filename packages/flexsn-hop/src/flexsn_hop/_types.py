@@ -1,13 +1,14 @@
-"""Type aliases shared by the ``flexsn_hop`` modules (seed 003)."""
+"""Types shared by the ``flexsn_hop`` modules: the core, output templates, one fused call."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Union
+from dataclasses import dataclass
+from typing import Literal, Union
 
 import torch
 
-__all__ = ["CoreFn", "OutputTemplateSpec", "OutputTemplateSpecs", "ScanResult"]
+__all__ = ["CoreFn", "DispatchPath", "FusedScanCall", "OutputTemplateSpec", "OutputTemplateSpecs", "ScanResult"]
 
 #: One step of a neuron: ``core(*step_inputs, *states, *lifted) ->
 #: (*step_outputs, *next_states)``; a lone tensor counts as a 1-tuple.
@@ -25,3 +26,57 @@ OutputTemplateSpecs = tuple[OutputTemplateSpec, ...]
 
 #: What every scan returns: a flat tuple of tensors.
 ScanResult = tuple[torch.Tensor, ...]
+
+
+#: Which kernel of the operator consulted the hook.
+DispatchPath = Literal[
+    "autograd", "dense", "functionalize", "proxy", "fake", "functorch", "eager"
+]
+
+
+@dataclass(frozen=True)
+class FusedScanCall:
+    """One ``flex_sn_scan`` call, validated and split, as seen by the hook.
+
+    ``input_seqs`` are ``[T, *shape]`` tensors, ``init_states`` ``[*shape]``
+    tensors and ``lifted_args`` the extra tensors passed unchanged to every
+    step (closures captured by Dynamo, in the body's argument order).
+    ``core_fn`` is the user's step function or, under ``torch.compile``, the
+    ``torch.fx.GraphModule`` Dynamo traced from it; either way it is called
+    as ``core_fn(*step_inputs, *states, *lifted_args)``.
+    ``output_template_specs`` is ``None`` or ``num_outputs`` items of
+    ``(shape, dtype[, device])`` (always present when Dynamo captured the
+    call). ``dispatch`` names the operator kernel that asks (``"functorch"``:
+    under a ``torch.func`` transform, with wrapped tensors; ``"eager"``: the
+    operator could not be registered as a HOP), ``requires_grad``
+    says whether autograd must flow (only ever ``True`` on ``"autograd"``) and
+    ``tracing`` whether the tensors are fake / proxied (AOTAutograd, Inductor,
+    ``make_fx``) rather than real. ``final_state`` is the operator's
+    ``final_state`` keyword: the hook must then return the final states
+    ``[*state_shape]`` in place of the state sequences (state sequences
+    need not be computed at all). ``zero_init_states`` is the operator's
+    ``zero_init_states`` keyword: no initial states were passed, so
+    ``init_states`` is empty and the states start as zeros of input 0's
+    per-step shape, dtype and device; a hook should create them inside its
+    op (a hook that cannot should return ``None``). Seed 003, ``FlexSNScan``.
+    """
+
+    core_fn: CoreFn
+    num_inputs: int
+    num_states: int
+    num_outputs: int
+    input_seqs: tuple[torch.Tensor, ...]
+    init_states: tuple[torch.Tensor, ...]
+    lifted_args: tuple[torch.Tensor, ...]
+    output_template_specs: OutputTemplateSpecs | None
+    T: int
+    dispatch: DispatchPath
+    requires_grad: bool
+    tracing: bool
+    final_state: bool = False
+    zero_init_states: bool = False
+
+    @property
+    def flat_args(self) -> tuple[torch.Tensor, ...]:
+        """``(*input_seqs, *init_states, *lifted_args)``, the operator's order."""
+        return (*self.input_seqs, *self.init_states, *self.lifted_args)

@@ -1,9 +1,11 @@
-"""The fused-implementation hook of ``flex_sn_scan`` (seam for a later lowering).
+"""The fused implementation of ``flex_sn_scan``: which one is in effect, and how it is asked.
 
-``flex_sn_scan`` always decomposes into the eager time loop when it runs or
-is traced by AOTAutograd / Inductor (seed 003, milestone M2: "AOTAutograd
-tracing works by unrolling the scan"). A higher layer that can do better,
-e.g. the runtime's fused Triton kernels, registers ONE function here::
+Without one, ``flex_sn_scan`` decomposes into the eager time loop when it
+runs or is traced by AOTAutograd / Inductor (the loop unrolls). By default
+the runtime's fused Triton kernels serve it
+(:func:`flexsn_hop.runtime_fusion.runtime_fused_impl`, unless
+``FLEXSN_HOP_FUSED=0``); :func:`register_fused_impl` installs another
+implementation in its place (or none)::
 
     from flexsn_hop import FusedScanCall, register_fused_impl
 
@@ -48,82 +50,34 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
 import torch
 
-from ._types import CoreFn, OutputTemplateSpecs
+from flexsn_trace.env import env_flag
+
+from ._types import CoreFn, DispatchPath, FusedScanCall, OutputTemplateSpecs
+from .runtime_fusion import runtime_fused_impl
 
 __all__ = [
-    "DispatchPath",
-    "FusedScanCall",
     "FusedScanImpl",
+    "enable_fused_kernels",
+    "fused_kernels_enabled",
     "get_fused_impl",
     "register_fused_impl",
     "use_fused_impl",
 ]
-
-#: Which kernel of the operator consulted the hook.
-DispatchPath = Literal[
-    "autograd", "dense", "functionalize", "proxy", "fake", "functorch", "eager"
-]
-
-
-@dataclass(frozen=True)
-class FusedScanCall:
-    """One ``flex_sn_scan`` call, validated and split, as seen by the hook.
-
-    ``input_seqs`` are ``[T, *shape]`` tensors, ``init_states`` ``[*shape]``
-    tensors and ``lifted_args`` the extra tensors passed unchanged to every
-    step (closures captured by Dynamo, in the body's argument order).
-    ``core_fn`` is the user's step function or, under ``torch.compile``, the
-    ``torch.fx.GraphModule`` Dynamo traced from it; either way it is called
-    as ``core_fn(*step_inputs, *states, *lifted_args)``.
-    ``output_template_specs`` is ``None`` or ``num_outputs`` items of
-    ``(shape, dtype[, device])`` (always present when Dynamo captured the
-    call). ``dispatch`` names the operator kernel that asks (``"functorch"``:
-    under a ``torch.func`` transform, with wrapped tensors; ``"eager"``: the
-    operator could not be registered as a HOP), ``requires_grad``
-    says whether autograd must flow (only ever ``True`` on ``"autograd"``) and
-    ``tracing`` whether the tensors are fake / proxied (AOTAutograd, Inductor,
-    ``make_fx``) rather than real. ``final_state`` is the operator's
-    ``final_state`` keyword: the hook must then return the final states
-    ``[*state_shape]`` in place of the state sequences (state sequences
-    need not be computed at all). ``zero_init_states`` is the operator's
-    ``zero_init_states`` keyword: no initial states were passed, so
-    ``init_states`` is empty and the states start as zeros of input 0's
-    per-step shape, dtype and device; a hook should create them inside its
-    op (a hook that cannot should return ``None``). Seed 003, ``FlexSNScan``.
-    """
-
-    core_fn: CoreFn
-    num_inputs: int
-    num_states: int
-    num_outputs: int
-    input_seqs: tuple[torch.Tensor, ...]
-    init_states: tuple[torch.Tensor, ...]
-    lifted_args: tuple[torch.Tensor, ...]
-    output_template_specs: OutputTemplateSpecs | None
-    T: int
-    dispatch: DispatchPath
-    requires_grad: bool
-    tracing: bool
-    final_state: bool = False
-    zero_init_states: bool = False
-
-    @property
-    def flat_args(self) -> tuple[torch.Tensor, ...]:
-        """``(*input_seqs, *init_states, *lifted_args)``, the operator's order."""
-        return (*self.input_seqs, *self.init_states, *self.lifted_args)
-
 
 #: A fused implementation: returns ``(*output_seqs, *state_seqs)`` (with
 #: ``call.final_state``: ``(*output_seqs, *final_states)``) or ``None`` to
 #: decline (the operator then runs the eager loop).
 FusedScanImpl = Callable[[FusedScanCall], Sequence[torch.Tensor] | None]
 
-_fused_impl: FusedScanImpl | None = None
+class _Default:
+    """The hook slot's initial value: :func:`runtime_fused_impl` while ``FLEXSN_HOP_FUSED`` allows it."""
+
+
+_DEFAULT = _Default()
+_fused_impl: FusedScanImpl | None | _Default = _DEFAULT
 
 
 def register_fused_impl(fn: FusedScanImpl | None) -> FusedScanImpl | None:
@@ -131,22 +85,46 @@ def register_fused_impl(fn: FusedScanImpl | None) -> FusedScanImpl | None:
 
     ``fn(call: FusedScanCall)`` returns ``num_outputs + num_states`` tensors
     (``[T, *shape]`` each, outputs first; the states ``[*shape]`` when
-    ``call.final_state``) or ``None`` to fall back to the eager loop. ``None`` removes the hook. Returns the previously registered
-    function so callers can restore it. Raises ``TypeError`` when ``fn`` is
-    neither callable nor ``None``. The seam left for wiring the runtime's
-    Triton kernels to the seed-003 operator.
+    ``call.final_state``) or ``None`` to fall back to the eager loop.
+    ``None`` removes every fused implementation (the runtime's included).
+    Returns the implementation in effect before, so callers can restore it.
+
+    Raises:
+        TypeError: ``fn`` is neither callable nor ``None``.
     """
     global _fused_impl
     if fn is not None and not callable(fn):
         raise TypeError(f"register_fused_impl expects a callable or None, got {type(fn).__name__}")
-    previous = _fused_impl
+    previous = get_fused_impl()
     _fused_impl = fn
     return previous
 
 
 def get_fused_impl() -> FusedScanImpl | None:
-    """Return the registered fused implementation, or ``None`` (seed 003 seam)."""
-    return _fused_impl
+    """The fused implementation in effect, or ``None``.
+
+    Until :func:`register_fused_impl` or :func:`enable_fused_kernels` is
+    called: :func:`flexsn_hop.runtime_fusion.runtime_fused_impl` unless
+    ``FLEXSN_HOP_FUSED=0`` (read now).
+    """
+    impl = _fused_impl
+    if isinstance(impl, _Default):
+        return runtime_fused_impl if env_flag("FLEXSN_HOP_FUSED") else None
+    return impl
+
+
+def enable_fused_kernels(enabled: bool = True) -> None:
+    """Run ``flex_sn_scan`` on the runtime's fused kernels (or, with ``False``, never).
+
+    Takes precedence over ``FLEXSN_HOP_FUSED``. Compiled graphs keep the path
+    they were traced with: call ``torch._dynamo.reset()`` after changing this.
+    """
+    register_fused_impl(runtime_fused_impl if enabled else None)
+
+
+def fused_kernels_enabled() -> bool:
+    """Whether ``flex_sn_scan`` tries the runtime's fused kernels before the eager loop."""
+    return get_fused_impl() is runtime_fused_impl
 
 
 @contextlib.contextmanager
@@ -196,7 +174,7 @@ def run_fused_impl(
     ``[*init_state.shape]`` final states (with ``zero_init_states``, the
     state shape is input 0's per-step shape).
     """
-    impl = _fused_impl
+    impl = get_fused_impl()
     if impl is None:
         return None
     flat = (*input_seqs, *init_states, *lifted_args)

@@ -24,11 +24,12 @@ from typing import Any
 
 import torch
 
+from flexsn_trace import reference_scan
+
 from ._checks import (
     ScanArgs,
     check_step_results,
     empty_outputs,
-    empty_state_seqs,
     prepare_scan_args,
 )
 from ._types import CoreFn, OutputTemplateSpecs, ScanResult
@@ -109,9 +110,7 @@ def _unaliased(
 
 def _t_zero(args: ScanArgs, num_outputs: int, state_seqs: bool) -> ScanResult:
     outputs = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs)
-    if state_seqs:
-        return (*outputs, *empty_state_seqs(args.init_states))
-    return (*outputs, *(s.clone() for s in args.init_states))
+    return reference_scan(lambda *a: a, args.contract._replace(final_state=not state_seqs), outputs)
 
 
 def _scan_step(

@@ -28,13 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ._checks import (
-    ScanArgs,
-    check_step_results,
-    empty_outputs,
-    empty_state_seqs,
-    prepare_scan_args,
-)
+from flexsn_trace import reference_scan
+
+from ._checks import ScanArgs, empty_outputs, prepare_scan_args
 from ._types import CoreFn, OutputTemplateSpecs, ScanResult
 from .fused import DispatchPath, run_fused_impl
 
@@ -47,45 +43,16 @@ __all__ = [
 ]
 
 
-def _run_loop(
-    core_fn: CoreFn,
-    num_states: int,
-    num_outputs: int,
-    args: ScanArgs,
-    *,
-    state_seqs: bool,
-) -> ScanResult:
-    """The time loop on validated arguments.
+def _run_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs, *, state_seqs: bool) -> ScanResult:
+    """The time loop (:func:`flexsn_trace.reference_scan`) on validated arguments.
 
     Returns ``(*output_seqs, *state_seqs)`` or, with ``state_seqs=False``,
-    ``(*output_seqs, *final_states)``.
+    ``(*output_seqs, *final_states)``; ``T == 0`` builds the empty outputs
+    from the templates.
     """
-    init_states = args.states0(num_states)
-    if args.T == 0:
-        outputs = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs)
-        if state_seqs:
-            return (*outputs, *empty_state_seqs(init_states))
-        if args.zero_init_states:
-            return (*outputs, *init_states)
-        return (*outputs, *(s.clone() for s in init_states))
-    states: tuple[torch.Tensor, ...] = init_states
-    output_steps: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
-    state_steps: list[list[torch.Tensor]] = [[] for _ in range(num_states)]
-    for t in range(args.T):
-        step_inputs = tuple(x[t] for x in args.input_seqs)
-        results = check_step_results(
-            core_fn(*step_inputs, *states, *args.lifted_args), num_outputs, num_states
-        )
-        states = results[num_outputs:]
-        for buf, y in zip(output_steps, results[:num_outputs]):
-            buf.append(y)
-        if state_seqs:
-            for buf, s in zip(state_steps, states):
-                buf.append(s)
-    output_seqs = tuple(torch.stack(buf, dim=0) for buf in output_steps)
-    if state_seqs:
-        return (*output_seqs, *(torch.stack(buf, dim=0) for buf in state_steps))
-    return (*output_seqs, *states)
+    contract = args.contract._replace(final_state=not state_seqs)
+    empty = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs) if args.T == 0 else None
+    return reference_scan(core_fn, contract, empty, what="flex_sn_scan: core")
 
 
 def eager_scan(
@@ -124,7 +91,7 @@ def eager_scan(
     args = prepare_scan_args(
         core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
     )
-    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=True)
+    return _run_loop(core_fn, num_outputs, args, state_seqs=True)
 
 
 def eager_scan_final_state(
@@ -148,7 +115,7 @@ def eager_scan_final_state(
     args = prepare_scan_args(
         core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
     )
-    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=False)
+    return _run_loop(core_fn, num_outputs, args, state_seqs=False)
 
 
 def _decompose(
@@ -194,7 +161,7 @@ def _decompose(
     )
     if fused is not None:
         return fused
-    return _run_loop(core_fn, num_states, num_outputs, args, state_seqs=not args.final_state)
+    return _run_loop(core_fn, num_outputs, args, state_seqs=not args.final_state)
 
 
 def _hop_base() -> tuple[type, bool]:

@@ -35,7 +35,8 @@ from flexsn_runtime import FlexSNKernel
 from . import functional, neurons, surrogate
 from .__about__ import __version__
 from .functional import reset_net, set_backend, set_step_mode
-from .module import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, FlexSN, hop_available
+from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
+from .module import FlexSN
 from .neurons import IFNode, LIFNode
 
 __all__ = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from torch import nn
 
-from .module import _check_backend, _check_step_mode
+from .backends import check_backend, check_step_mode
 
 __all__ = ["reset_net", "set_backend", "set_step_mode"]
 
@@ -45,7 +45,7 @@ def set_step_mode(net: nn.Module, step_mode: str) -> None:
     """
     if not isinstance(net, nn.Module):
         raise TypeError(f"set_step_mode expects an nn.Module, got {type(net).__name__}")
-    mode = _check_step_mode(step_mode)
+    mode = check_step_mode(step_mode)
     for module in net.modules():
         if hasattr(module, "step_mode"):
             setattr(module, "step_mode", mode)
@@ -67,7 +67,7 @@ def set_backend(net: nn.Module, backend: str) -> None:
     """
     if not isinstance(net, nn.Module):
         raise TypeError(f"set_backend expects an nn.Module, got {type(net).__name__}")
-    name = _check_backend(backend)
+    name = check_backend(backend)
     for module in net.modules():
         if hasattr(module, "backend"):
             setattr(module, "backend", name)

@@ -41,96 +41,27 @@ section) and seed 003 (``FlexSN(backend="hop")``).
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop
+from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args
 
-try:  # layer 4; optional at import time so the other backends work without it
-    import flexsn_hop
+from .backends import KERNEL_BACKENDS, check_backend, check_step_mode, hop_scan_function
 
-    _HOP_IMPORTED = True
-except ImportError:  # pragma: no cover - exercised only while flexsn_hop is absent
-    _HOP_IMPORTED = False
-
-__all__ = [
-    "BACKENDS",
-    "ENV_LOWERABLE_SCAN",
-    "ENV_LOWERABLE_WHILE_LOOP",
-    "STEP_MODES",
-    "FlexSN",
-    "hop_available",
-]
-
-#: Valid ``backend`` values.
-BACKENDS: tuple[str, ...] = ("torch", "triton", "inductor", "hop")
-#: Valid ``step_mode`` values: single step, multi step.
-STEP_MODES: tuple[str, ...] = ("s", "m")
-#: Set to 1/true/yes/on: the ``hop`` backend runs no-grad calls through ``lowerable_scan``.
-ENV_LOWERABLE_SCAN = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN"
-#: Set to 1/true/yes/on: the ``hop`` backend runs no-grad calls through
-#: ``lowerable_while_loop_scan`` (takes precedence over :data:`ENV_LOWERABLE_SCAN`).
-ENV_LOWERABLE_WHILE_LOOP = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP"
-
-_KERNEL_BACKENDS = ("triton", "inductor")
-_TRUE = ("1", "true", "yes", "on")
+__all__ = ["FlexSN"]
 
 Core = Callable[..., Any]
 TensorList = list[torch.Tensor]
 
 
-def hop_available() -> bool:
-    """Whether ``flexsn_hop`` (layer 4, needed by ``backend="hop"``) could be imported."""
-    return _HOP_IMPORTED
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in _TRUE
-
-
-def _check_backend(backend: object) -> str:
-    if not isinstance(backend, str) or backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
-    if backend == "hop" and not _HOP_IMPORTED:
-        raise ImportError("backend='hop' needs the flexsn_hop package (layer 4), which could not be imported")
-    return backend
-
-
-def _check_step_mode(step_mode: object) -> str:
-    if not isinstance(step_mode, str) or step_mode not in STEP_MODES:
-        raise ValueError(f"step_mode must be one of {list(STEP_MODES)} ('s': single step, 'm': multi step), got {step_mode!r}")
-    return step_mode
-
-
 def _check_arity(num_inputs: object, num_states: object, num_outputs: object) -> tuple[int, int, int]:
-    values = []
-    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-        values.append(value)
-    ni, ns, no = values
-    if ni < 1:
-        raise ValueError("FlexSN needs at least one input sequence (num_inputs >= 1)")
+    ni, ns, no = check_counts(num_inputs, num_states, num_outputs)
     if ns + no < 1:
         raise ValueError("the core must return at least one output or state (num_outputs + num_states >= 1)")
     return ni, ns, no
-
-
-def _as_results(result: object, expected: int) -> tuple[torch.Tensor, ...]:
-    res = (result,) if isinstance(result, torch.Tensor) else result
-    if not isinstance(res, (tuple, list)):
-        raise TypeError(f"the core must return a tensor or a tuple of tensors, got {type(result).__name__}")
-    if len(res) != expected:
-        raise ValueError(f"the core returned {len(res)} values, expected num_outputs + num_states = {expected}")
-    for i, r in enumerate(res):
-        if not isinstance(r, torch.Tensor):
-            raise TypeError(f"the core's return value {i} is {type(r).__name__}, expected a torch.Tensor")
-    return tuple(res)
 
 
 class FlexSN(nn.Module):
@@ -233,8 +164,8 @@ class FlexSN(nn.Module):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
         self.core = core
         self.num_inputs, self.num_states, self.num_outputs = _check_arity(num_inputs, num_states, num_outputs)
-        self._step_mode = _check_step_mode(step_mode)
-        self._backend = _check_backend(backend)
+        self._step_mode = check_step_mode(step_mode)
+        self._backend = check_backend(backend)
         self.store_state_seqs = bool(store_state_seqs)
         if example_inputs is not None:
             example_inputs = tuple(example_inputs)
@@ -259,7 +190,7 @@ class FlexSN(nn.Module):
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
-        if self._backend in _KERNEL_BACKENDS:
+        if self._backend in KERNEL_BACKENDS:
             _ = self.kernel  # build now: tracing errors and fallback warnings surface at construction
 
     # ------------------------------------------------------------------ properties
@@ -271,7 +202,7 @@ class FlexSN(nn.Module):
 
     @step_mode.setter
     def step_mode(self, value: str) -> None:
-        self._step_mode = _check_step_mode(value)
+        self._step_mode = check_step_mode(value)
 
     @property
     def backend(self) -> str:
@@ -280,7 +211,7 @@ class FlexSN(nn.Module):
 
     @backend.setter
     def backend(self, value: str) -> None:
-        self._backend = _check_backend(value)
+        self._backend = check_backend(value)
 
     @property
     def kernel(self) -> FlexSNKernel:
@@ -411,45 +342,14 @@ class FlexSN(nn.Module):
     # ------------------------------------------------------------------ input checks
 
     def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> TensorList:
-        if len(inputs) == 1 == self.num_inputs:
-            # one input: only its own type, rank and dtype to check (the common call, kept cheap)
-            x = inputs[0]
-            if isinstance(x, torch.Tensor) and x.is_floating_point() and (x.dim() >= 1 or not sequences):
-                return [x]
-        what = "input sequence" if sequences else "input"
-        if len(inputs) != self.num_inputs:
-            form = "[T, *shape]" if sequences else "[*shape]"
-            raise ValueError(
-                f"expected {self.num_inputs} {what}(s) {form} (step_mode={self._step_mode!r}), got {len(inputs)}"
-            )
-        for i, x in enumerate(inputs):
-            if not isinstance(x, torch.Tensor):
-                raise TypeError(f"{what} {i} must be a torch.Tensor, got {type(x).__name__}")
-        xs: TensorList = list(inputs)
-        x0 = xs[0]
-        if sequences and x0.dim() < 1:
-            raise ValueError("input sequences must be [T, *shape] (step_mode='m'); input 0 is a 0-d tensor")
-        for i, x in enumerate(xs):
-            if not x.is_floating_point():
-                raise TypeError(f"{what} {i} has dtype {x.dtype}; FlexSN inputs must be floating-point")
-            if x.dtype != x0.dtype:
-                raise TypeError(f"all inputs must share one dtype: input 0 is {x0.dtype}, input {i} is {x.dtype}")
-            if x.device != x0.device:
-                raise ValueError(f"all inputs must be on one device: input 0 is on {x0.device}, input {i} on {x.device}")
-            if sequences:
-                if x.dim() < 1 or x.shape[0] != x0.shape[0]:
-                    raise ValueError(
-                        f"all input sequences must share the time dimension T={x0.shape[0]}; "
-                        f"input {i} has shape {tuple(x.shape)}"
-                    )
-                if x.shape[1:] != x0.shape[1:]:
-                    raise ValueError(
-                        f"all input sequences must share the per-step shape {tuple(x0.shape[1:])}; "
-                        f"input {i} has shape {tuple(x.shape)}"
-                    )
-            elif x.shape != x0.shape:
-                raise ValueError(f"all inputs must share one shape {tuple(x0.shape)}; input {i} has {tuple(x.shape)}")
-        return xs
+        """The call's inputs, checked by :func:`flexsn_trace.check_scan_args` (single steps as ``[1, *shape]``)."""
+        if not sequences:
+            inputs = tuple(x.unsqueeze(0) if isinstance(x, torch.Tensor) else x for x in inputs)
+        c = check_scan_args(
+            self.num_inputs, self.num_states, self.num_outputs, inputs, who="FlexSN", states="none", uniform=True, floating=True
+        )
+        seqs = list(c.input_seqs)
+        return seqs if sequences else [x[0] for x in seqs]
 
     # ------------------------------------------------------------------ running
 
@@ -475,7 +375,7 @@ class FlexSN(nn.Module):
         xs = self._check_inputs(inputs, sequences=False)
         step_shape = tuple(xs[0].shape)
         init = self._resolve_states([x.unsqueeze(0) for x in xs], step_shape)
-        res = _as_results(self.core(*xs, *init), self.num_outputs + self.num_states)
+        res = as_tensor_tuple(self.core(*xs, *init), "the core", self.num_outputs + self.num_states, TypeError)
         outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
         for j, s in enumerate(new_states):
             if tuple(s.shape) != step_shape:
@@ -490,7 +390,7 @@ class FlexSN(nn.Module):
         # Zero initial states of the kernel backends (and of the hop backend's
         # flex_sn_scan, zero_init_states=True) are created inside the op.
         omit_init = (
-            (self._backend in _KERNEL_BACKENDS or self._backend == "hop")
+            (self._backend in KERNEL_BACKENDS or self._backend == "hop")
             and x0.shape[0] != 0
             and all(s is None for s in self._states)
             and self._init_states_are_zeros()
@@ -523,55 +423,27 @@ class FlexSN(nn.Module):
         store = self.store_state_seqs
         if self._backend == "torch":
             return eager_loop(self.core, ni, ns, no, seqs, init, store)
-        if self._backend in _KERNEL_BACKENDS:
+        if self._backend in KERNEL_BACKENDS:
             k = self.kernel
             return k(*seqs, *init) if store else k.final_state(*seqs, *init)
         return self._run_hop(seqs, init)
 
-    def _hop_function(self, needs_grad: bool) -> Callable[..., tuple[torch.Tensor, ...]]:
-        if not _HOP_IMPORTED:  # pragma: no cover - the backend setter refuses this
-            raise ImportError("backend='hop' needs the flexsn_hop package (layer 4)")
-        hop = flexsn_hop
-        store = self.store_state_seqs
-        if not needs_grad:
-            if _env_flag(ENV_LOWERABLE_WHILE_LOOP) and hop.lowerable_while_loop_available():
-                return hop.lowerable_while_loop_scan if store else hop.lowerable_while_loop_scan_final_state
-            if _env_flag(ENV_LOWERABLE_SCAN) and hop.lowerable_scan_available():
-                return hop.lowerable_scan if store else hop.lowerable_scan_final_state
-        if not store and torch.compiler.is_compiling():
-            # eager_scan_final_state is a Python loop that Dynamo would unroll
-            # into T copies of the step: capture ONE flex_sn_scan node, in its
-            # final-state form (fused: flexsn::training_final_state, no state
-            # sequences written, no [T, NCL] zero gradient for them).
-            return self._hop_scan_final_state
-        return hop.flex_sn_scan if store else hop.eager_scan_final_state
-
-    @staticmethod
-    def _hop_scan_final_state(*args: Any, **kwargs: Any) -> tuple[torch.Tensor, ...]:
-        """``flex_sn_scan(..., final_state=True)``: ``(*output_seqs, *final_states)``.
-
-        Looked up on ``flexsn_hop`` at call time (tests substitute it).
-        """
-        return tuple(flexsn_hop.flex_sn_scan(*args, final_state=True, **kwargs))
-
     def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
         """Run the hop backend; ``init == []`` with ``num_states > 0`` means fresh zero states."""
         needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in [*seqs, *init])
-        fn = self._hop_function(needs_grad)
+        fn, takes_zero_init = hop_scan_function(self.store_state_seqs, needs_grad)
         x0 = seqs[0]
         step_shape = tuple(x0.shape[1:])
         kwargs: dict[str, Any] = {}
         if len(init) != self.num_states:
-            if fn is flexsn_hop.flex_sn_scan or fn is self._hop_scan_final_state:
-                # flex_sn_scan creates the zero states itself (inside the fused op).
-                kwargs["zero_init_states"] = True
+            if takes_zero_init:
+                kwargs["zero_init_states"] = True  # flex_sn_scan creates the zeros (inside the fused op)
             else:
                 init = self._resolve_states(seqs, step_shape)
         dtypes = self._output_dtypes or (x0.dtype,) * self.num_outputs
         specs = tuple((step_shape, dt, x0.device) for dt in dtypes)
-        flat = [*seqs, *init]
         return tuple(
-            fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *flat, output_template_specs=specs, **kwargs)
+            fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *seqs, *init, output_template_specs=specs, **kwargs)
         )
 
     def uses_kernels(self, *input_seqs: torch.Tensor) -> bool:
@@ -582,7 +454,7 @@ class FlexSN(nn.Module):
         eager loop (unsupported op, CPU tensors without ``TRITON_INTERPRET=1``,
         a dtype other than float32/float16/bfloat16).
         """
-        if self._backend not in _KERNEL_BACKENDS or self._step_mode != "m" or not input_seqs:
+        if self._backend not in KERNEL_BACKENDS or self._step_mode != "m" or not input_seqs:
             return False
         return self.kernel.uses_kernels(*input_seqs)
 

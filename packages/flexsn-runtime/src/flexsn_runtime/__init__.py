@@ -14,8 +14,8 @@ from .builders import (
     build_training_kernels,
     default_example_inputs,
 )
-from .kernel import KERNEL_DTYPES, FlexSNKernel, validate_scan_args
-from .launch import ScanKernel, kernels_usable, ncl_bucket
+from .flexsn_kernel import FlexSNKernel, eager_loop, validate_scan_args
+from .scan_kernel import ScanKernel, kernels_usable, ncl_bucket
 from .ops import (
     flexsn_backward_op,
     flexsn_inference_final_state_op,
@@ -25,7 +25,7 @@ from .ops import (
     run_inference,
     run_training,
 )
-from .reference import eager_loop
+from .routing import KERNEL_DTYPES, Route, call_reason, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
     attach_flexsn_handle_finalizer,
@@ -38,7 +38,7 @@ from .registry import (
     retain_owner_flexsn_kernel_handle,
 )
 from .tracecache import core_fingerprint
-from .wrappers import (
+from .launchers import (
     flexsn_backward,
     flexsn_backward_ncl_bucket,
     flexsn_forward,
@@ -49,6 +49,7 @@ from .wrappers import (
 
 __all__ = [
     "KERNEL_DTYPES",
+    "Route",
     "FlexSNKernel",
     "FlexSNKernelHandle",
     "ScanKernel",
@@ -58,6 +59,7 @@ __all__ = [
     "build_inference_kernel",
     "build_inference_kernels",
     "build_training_kernels",
+    "call_reason",
     "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
@@ -81,7 +83,10 @@ __all__ = [
     "release_flexsn_kernel_handle",
     "retain_flexsn_kernel_handle",
     "retain_owner_flexsn_kernel_handle",
+    "route",
+    "run_route",
     "run_inference",
     "run_training",
     "validate_scan_args",
+    "warn_fallback",
 ]

@@ -15,7 +15,7 @@ from flexsn_codegen import (
 )
 from flexsn_trace import FlexSNInfo, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
 
-from .launch import ScanKernel
+from .scan_kernel import ScanKernel
 
 __all__ = [
     "build_inference_final_state_kernel",

@@ -21,14 +21,14 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .plan import StepBuffers, TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for, step_buffers
+from .training_plan import StepBuffers, TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for, step_buffers
 from .registry import (
     FlexSNKernelHandle,
     lookup_flexsn_kernel_handle,
     release_active_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
 )
-from .wrappers import (
+from .launchers import (
     flexsn_backward,
     flexsn_forward,
     flexsn_forward_final_state,

@@ -19,7 +19,7 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launch import ScanKernel
+from .scan_kernel import ScanKernel
 
 __all__ = [
     "FlexSNKernelHandle",
@@ -51,7 +51,7 @@ class FlexSNKernelHandle:
     training_info: FlexSNInfo | None
     owner_refs: int = 1
     active_refs: int = 0
-    #: per-call bookkeeping worked out once (``flexsn_runtime.plan``), keyed by its user
+    #: per-call bookkeeping worked out once (``flexsn_runtime.training_plan``), keyed by its user
     plans: dict[Any, Any] = field(default_factory=dict, repr=False)
 
 

@@ -6,9 +6,9 @@ Layer 1 of FlexSN. Public API (seed 004 and seed 002 "Function Info"):
 """
 
 from .__about__ import __version__
+from .contract import ScanContract, as_tensor_tuple, check_counts, check_scan_args, reference_scan
 from .graphs import (
     TrainingGraphs,
-    as_tensor_tuple,
     generate_forward_and_backward_graph,
     generate_inference_graph,
     trace_training_graphs,
@@ -18,15 +18,19 @@ from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, pla
 
 __all__ = [
     "FlexSNInfo",
+    "ScanContract",
     "SavedSource",
     "TrainingGraphs",
     "__version__",
     "as_tensor_tuple",
+    "check_counts",
+    "check_scan_args",
     "extract_info",
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
     "graph_output_nodes",
     "minimize_saved",
     "placeholders",
+    "reference_scan",
     "trace_training_graphs",
 ]

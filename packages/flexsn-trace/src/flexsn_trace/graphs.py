@@ -15,42 +15,15 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import fx
 
+from .contract import as_tensor_tuple
 from .saved import minimize_saved
 
 __all__ = [
     "TrainingGraphs",
-    "as_tensor_tuple",
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
     "trace_training_graphs",
 ]
-
-
-def as_tensor_tuple(result: Any, what: str = "the traced callable") -> tuple[torch.Tensor, ...]:
-    """Normalise a callable's return value to a tuple of tensors.
-
-    Args:
-        result: a ``torch.Tensor`` or a list/tuple of tensors.
-        what: how to name the callable in the error message.
-
-    Returns:
-        ``tuple[torch.Tensor, ...]``; a single tensor becomes a 1-tuple.
-
-    Raises:
-        ValueError: ``result`` is not a tensor nor a list/tuple of tensors.
-    """
-    if isinstance(result, torch.Tensor):
-        return (result,)
-    if isinstance(result, (list, tuple)) and all(isinstance(r, torch.Tensor) for r in result):
-        return tuple(result)
-    raise ValueError(
-        f"{what} must return a tensor or a list/tuple of tensors, got {type(result).__name__}"
-        + (
-            f" containing {[type(r).__name__ for r in result]}"
-            if isinstance(result, (list, tuple))
-            else ""
-        )
-    )
 
 
 def _check_example_inputs(example_inputs: Sequence[Any]) -> tuple[torch.Tensor, ...]:
@@ -88,7 +61,7 @@ def _unaliased(fn: Callable[..., Any]) -> Callable[..., tuple[torch.Tensor, ...]
     """
 
     def wrapped(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        outs = as_tensor_tuple(fn(*args), "the core function")
+        outs = as_tensor_tuple(fn(*args), "the core function", error=ValueError)
         seen: set[int] = {id(a) for a in args}
         fixed = []
         for o in outs:

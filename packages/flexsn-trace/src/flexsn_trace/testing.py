@@ -4,7 +4,8 @@ Small, fixed step functions that exercise what FlexSN must handle: a
 surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
 (no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
 a core with two inputs, two states and two outputs, and the unrolled Python
-time loop the tests check kernels against. FlexSN's own test suites
+time loop the tests check kernels against (:func:`unrolled_loop`, over
+:func:`flexsn_trace.reference_scan`). FlexSN's own test suites
 share them (every layer may import this lowest layer), so a reference is
 written once. Shapes: any per-step shape, all arguments alike; dtypes:
 floating point; the results have the inputs' shape and dtype.
@@ -15,6 +16,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import torch
+
+from .contract import ScanContract, reference_scan
 
 __all__ = ["Spike", "lif_core", "two_by_two_core", "unrolled_loop"]
 
@@ -83,14 +86,6 @@ def unrolled_loop(
         stacked over time (state ``t`` is the state after step ``t``).
         Autograd through them is BPTT on the unrolled loop.
     """
-    states = list(init_states)
-    outs: list[list[torch.Tensor]] = [[] for _ in range(num_outputs)]
-    seqs: list[list[torch.Tensor]] = [[] for _ in states]
-    for t in range(input_seqs[0].shape[0]):
-        res = core(*(x[t] for x in input_seqs), *states)
-        states = list(res[num_outputs:])
-        for k in range(num_outputs):
-            outs[k].append(res[k])
-        for j, state in enumerate(states):
-            seqs[j].append(state)
-    return [torch.stack(o) for o in outs], [torch.stack(s) for s in seqs]
+    contract = ScanContract(len(input_seqs), len(init_states), num_outputs, tuple(input_seqs), tuple(init_states))
+    res = reference_scan(core, contract)
+    return list(res[:num_outputs]), list(res[num_outputs:])

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import copy
-import warnings
 import weakref
 from typing import Any, Callable, Sequence
 
 import torch
 
 from flexsn_codegen import UnsupportedOpError
+from flexsn_trace import ScanContract, check_scan_args, reference_scan
 
 from .builders import build_inference_kernels, build_training_kernels
-from .launch import ScanKernel, kernels_usable
-from .ops import run_inference, run_training
-from .plan import TrainingPlan, plan_for
-from .reference import eager_loop
+from .routing import route, run_route, warn_fallback
+from .scan_kernel import ScanKernel
+from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 from .tracecache import core_fingerprint, load_build, store_build
 
-__all__ = ["FlexSNKernel", "KERNEL_DTYPES", "validate_scan_args"]
+__all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
 
 _KERNEL_NAMES = (
     "inference",
@@ -73,75 +72,22 @@ def _scan_kernel(build: dict[str, Any], name: str) -> ScanKernel | None:
     code, fn_name = entry
     return ScanKernel(str(code), str(fn_name), name)
 
-#: Storage dtypes the generated kernels take (numerics are fp32 in-kernel).
-KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
-
-
 def validate_scan_args(
     args: Sequence[Any], num_inputs: int, num_states: int, allow_missing_states: bool = True
 ) -> tuple[list[torch.Tensor], list[torch.Tensor] | None]:
-    """Check ``(*input_seqs, *init_states)`` before anything runs.
-
-    Args:
-        args: the call's positional arguments.
-        num_inputs, num_states: the core's arity.
-        allow_missing_states: accept only the input sequences (states then
-            default to zeros).
+    """Check ``(*input_seqs, *init_states)`` as the kernels need them (:func:`flexsn_trace.check_scan_args`).
 
     Returns:
         ``(input_seqs, init_states_or_None)``.
 
     Raises:
-        TypeError: a non-tensor argument, or tensors with different dtypes.
-        ValueError: wrong count, a sequence without a time axis, sequences
-            with different ``T`` or per-step shapes, states whose shape is not
-            the per-step shape, tensors on different devices.
+        TypeError / ValueError: as :func:`flexsn_trace.check_scan_args` with
+        ``uniform=True``.
     """
-    n = len(args)
-    if n == 1 and num_inputs == 1 and (num_states == 0 or allow_missing_states):
-        # one sequence and no states: nothing to compare it with (the common call, kept cheap)
-        x = args[0]
-        if isinstance(x, torch.Tensor) and x.dim() >= 1:
-            return [x], None
-    if n != num_inputs + num_states and not (allow_missing_states and n == num_inputs):
-        raise ValueError(
-            f"expected {num_inputs} input sequence(s)"
-            + (f" followed by {num_states} initial state(s)" if num_states else "")
-            + f", got {n} argument(s)"
-        )
-    for i, a in enumerate(args):
-        if not isinstance(a, torch.Tensor):
-            what = "input sequence" if i < num_inputs else "initial state"
-            raise TypeError(f"argument {i} ({what}) must be a torch.Tensor, got {type(a).__name__}")
-    seqs = list(args[:num_inputs])
-    states = list(args[num_inputs:]) if n > num_inputs else None
-    x0 = seqs[0]
-    if x0.dim() < 1:
-        raise ValueError("input sequences must be [T, *shape]; input 0 is a 0-d tensor")
-    T, step_shape = x0.shape[0], tuple(x0.shape[1:])
-    for i, x in enumerate(seqs):
-        if x.dim() < 1 or x.shape[0] != T:
-            raise ValueError(
-                f"all input sequences must share the time dimension T={T}; input {i} has shape {tuple(x.shape)}"
-            )
-        if tuple(x.shape[1:]) != step_shape:
-            raise ValueError(
-                f"all input sequences must share the per-step shape {step_shape}; input {i} has {tuple(x.shape[1:])}"
-            )
-    for j, s in enumerate(states or []):
-        if tuple(s.shape) != step_shape:
-            raise ValueError(
-                f"initial state {j} must have the per-step shape {step_shape} (inputs are {tuple(x0.shape)}), "
-                f"got {tuple(s.shape)}"
-            )
-    tensors = [*seqs, *(states or [])]
-    devices = {t.device for t in tensors}
-    if len(devices) > 1:
-        raise ValueError(f"all inputs and states must be on one device, got {sorted(str(d) for d in devices)}")
-    dtypes = {t.dtype for t in tensors}
-    if len(dtypes) > 1:
-        raise TypeError(f"all inputs and states must share one dtype, got {sorted(str(d) for d in dtypes)}")
-    return seqs, states
+    c = check_scan_args(
+        num_inputs, num_states, 0, args, who="FlexSNKernel", states="optional" if allow_missing_states else "required", uniform=True
+    )
+    return list(c.input_seqs), (list(c.init_states) if c.init_states or not num_states else None)
 
 
 class FlexSNKernel:
@@ -189,9 +135,10 @@ class FlexSNKernel:
         self.num_inputs, self.num_states, self.num_outputs = num_inputs, num_states, num_outputs
         self.handle: int | None = None
         self.fallback_reason: str | None = None
+        self.has_training_kernels = False
         self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
-        #: store_state_seqs -> the handle's TrainingPlan (valid while this object holds the handle)
+        #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
         self._plans: dict[bool, TrainingPlan] = {}
         arity = (num_inputs, num_states, num_outputs)
         key = core_fingerprint(core, arity, example_inputs, requires_grad)
@@ -222,9 +169,7 @@ class FlexSNKernel:
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
 
     def _warn(self, message: str) -> None:
-        if message not in self._warned:
-            self._warned.add(message)
-            warnings.warn(f"FlexSN: {message}", RuntimeWarning, stacklevel=4)
+        warn_fallback(self._warned, message, stacklevel=4)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSNKernel":
         new = copy.copy(self)
@@ -235,43 +180,38 @@ class FlexSNKernel:
         memo[id(self)] = new
         return new
 
-    def _eager_reason(self, tensors: Sequence[torch.Tensor]) -> str | None:
-        t = tensors[0]
-        if t.is_cuda and self.handle is not None and t.dtype in KERNEL_DTYPES:
-            return None  # the common call, answered without building a device object
-        if self.handle is None:
-            return self.fallback_reason or "the kernels could not be built"
-        if t.dtype not in KERNEL_DTYPES:
-            return f"dtype {t.dtype} is not one of the kernel dtypes {[str(d) for d in KERNEL_DTYPES]}"
-        if not kernels_usable(t.device):
-            return (
-                f"tensors on {t.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's "
-                "CPU interpreter"
-            )
-        return None
+    def plan(self, final_state: bool) -> TrainingPlan:
+        """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` (cached here).
+
+        Raises:
+            RuntimeError: no training kernels (see :func:`flexsn_runtime.training_plan.plan_for`).
+        """
+        p = self._plans.get(final_state)
+        if p is None:
+            if self.handle is None:
+                raise RuntimeError("the FlexSN training kernels are unavailable: this core runs on the eager loop")
+            p = self._plans[final_state] = plan_for(self.handle, final_state)
+        return p
+
+    def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
+        """Check a call's ``(*input_seqs, *init_states?)`` (:func:`flexsn_trace.check_scan_args`, ``uniform=True``)."""
+        return check_scan_args(
+            self.num_inputs, self.num_states, self.num_outputs, args, who="FlexSNKernel", uniform=True, final_state=final_state
+        )
 
     def uses_kernels(self, *args: torch.Tensor) -> bool:
         """Whether a call with these tensors would run the generated kernels (else the eager loop)."""
-        return self._eager_reason(args) is None
+        contract = ScanContract(self.num_inputs, self.num_states, self.num_outputs, tuple(args[:1]), (), uniform=True)
+        return route(self, contract).path != "eager"
 
-    def _call(self, args: tuple[Any, ...], store_state_seqs: bool) -> tuple[torch.Tensor, ...]:
-        seqs, states = validate_scan_args(args, self.num_inputs, self.num_states)
-        reason = self._eager_reason(seqs)
-        if reason is not None:
-            if self.handle is not None:
-                self._warn(f"{reason}; running the eager PyTorch loop instead")
-            init = states if states is not None else [seqs[0].new_zeros(seqs[0].shape[1:]) for _ in range(self.num_states)]
-            return eager_loop(self.core, self.num_inputs, self.num_states, self.num_outputs, seqs, init, store_state_seqs)
-        assert self.handle is not None
-        flat = [*seqs, *(states or [])]
-        needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in flat)
-        if needs_grad and self.has_training_kernels:
-            n = self.num_outputs + self.num_states
-            plan = self._plans.get(store_state_seqs)
-            if plan is None and not torch.compiler.is_compiling():  # Dynamo sees the op, not the plan
-                plan = self._plans[store_state_seqs] = plan_for(self.handle, not store_state_seqs)
-            return tuple(run_training(self.handle, flat, not store_state_seqs, plan=plan)[:n])
-        return tuple(run_inference(self.handle, flat, not store_state_seqs))
+    def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
+        contract = self.contract(args, final_state)
+        r = route(self, contract)
+        if r.path == "eager":
+            if r.reason is not None and self.handle is not None:
+                self._warn(f"{r.reason}; running the eager PyTorch loop instead")
+            return reference_scan(self.core, contract)
+        return run_route(self, r, contract)
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan: ``(*input_seqs, *init_states?) -> (*output_seqs, *state_seqs)``.
@@ -279,7 +219,7 @@ class FlexSNKernel:
         Raises:
             TypeError / ValueError: see :func:`validate_scan_args`.
         """
-        return self._call(args, True)
+        return self._call(args, False)
 
     def final_state(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan keeping final states only: ``-> (*output_seqs, *final_states)``.
@@ -287,7 +227,7 @@ class FlexSNKernel:
         Uses the final-state kernels, which do not write state sequences in
         inference. Raises as :meth:`__call__`.
         """
-        return self._call(args, False)
+        return self._call(args, True)
 
     def __repr__(self) -> str:
         mode = "eager fallback" if self.handle is None else f"handle={self.handle}"
@@ -298,3 +238,22 @@ class FlexSNKernel:
         )
 
 
+
+
+def eager_loop(
+    core: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    input_seqs: Sequence[torch.Tensor],
+    init_states: Sequence[torch.Tensor],
+    store_state_seqs: bool = True,
+) -> tuple[torch.Tensor, ...]:
+    """The reference time loop (:func:`flexsn_trace.reference_scan`) in the positional form of ``FlexSN``'s torch backend.
+
+    Returns ``(*output_seqs, *state_seqs)``, or ``(*output_seqs,
+    *final_states)`` when ``store_state_seqs`` is false. Raises as
+    :func:`flexsn_trace.reference_scan`.
+    """
+    contract = ScanContract(num_inputs, num_states, num_outputs, tuple(input_seqs), tuple(init_states), (), not store_state_seqs)
+    return reference_scan(core, contract)

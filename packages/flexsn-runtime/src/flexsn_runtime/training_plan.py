@@ -6,10 +6,10 @@ around them shows up in the step time (``tools/host_probe.py``). A
 :class:`TrainingPlan` holds what the wrappers would recompute per call
 (kernel choice, where the forward's returns land among the op's outputs,
 which tensors the backward reads). The forward runs through the general
-wrappers of :mod:`flexsn_runtime.wrappers`; :func:`plan_backward_launch`
+wrappers of :mod:`flexsn_runtime.launchers`; :func:`plan_backward_launch`
 launches the BPTT kernel without the template tensors those wrappers take.
 Unusual backward calls (``T == 0``, empty layers, no incoming gradient) go
-through :func:`flexsn_runtime.wrappers.flexsn_backward`, which implements
+through :func:`flexsn_runtime.launchers.flexsn_backward`, which implements
 seed 000's rules.
 """
 
@@ -26,7 +26,7 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
-from .launch import ScanKernel, current_raw_stream
+from .scan_kernel import ScanKernel, current_raw_stream
 from .registry import lookup_flexsn_kernel_handle
 
 __all__ = [
@@ -230,7 +230,7 @@ def plan_backward_launch(
     Returns:
         ``[*grad_input_seqs, *grad_init_states]``, or ``None`` when ``T == 0``,
         the layer is empty, or no gradient arrived (left to
-        :func:`flexsn_runtime.wrappers.flexsn_backward`).
+        :func:`flexsn_runtime.launchers.flexsn_backward`).
     """
     T = input_shape[0]
     step = tuple(input_shape[1:])

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import torch
 
-from flexsn_runtime import launch
-from flexsn_runtime.launch import ScanKernel
+from flexsn_runtime import scan_kernel as launch
+from flexsn_runtime.scan_kernel import ScanKernel
 
 
 class FakeCompiled:

@@ -18,7 +18,7 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
-from .launch import ScanKernel, ncl_bucket
+from .scan_kernel import ScanKernel, ncl_bucket
 
 __all__ = [
     "flexsn_backward",
@@ -68,40 +68,34 @@ def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: t
     f.launch([*args, *outs], T, ncl, x)
 
 
-def flexsn_inference(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Run the multi-step inference kernel (seed 000).
+def flexsn_inference(
+    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, final_state: bool = False
+) -> tuple[torch.Tensor, ...]:
+    """Run the multi-step inference kernel (SpikingJelly's ``flexsn_inference``).
 
     Args:
-        f: kernel from :func:`flexsn_runtime.build_inference_kernel`.
+        f: kernel from :func:`flexsn_runtime.build_inference_kernel`, or with
+            ``final_state`` from :func:`flexsn_runtime.build_inference_final_state_kernel`.
         info: its :class:`FlexSNInfo`.
         args: ``num_inputs`` sequences ``[T, *shape]`` then ``num_states``
             initial states ``[*shape]``, one device and dtype.
+        final_state: keep only the final states (no state sequences written).
 
     Returns:
         ``(*output_seqs, *state_seqs)``, each ``[T, *shape]`` in the input
-        dtype; empty when ``T == 0``.
+        dtype, empty when ``T == 0``; with ``final_state``
+        ``(*output_seqs, *final_states)``, the final states being clones of
+        the initial states when ``T == 0``.
 
     Raises:
         ValueError: wrong number of tensors.
     """
     x, args_c = _split(info, args)
-    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_outputs + info.num_states)]
-    _run(f, args_c, outs, x)
-    return tuple(outs)
-
-
-def flexsn_inference_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Run the inference kernel storing only final states (seed 000).
-
-    Returns:
-        ``(*output_seqs, *final_states)``; when ``T == 0`` the outputs are
-        empty and the final states are clones of the initial states.
-
-    Raises:
-        ValueError: wrong number of tensors.
-    """
-    x, args_c = _split(info, args)
-    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_outputs)]
+    n_seqs = info.num_outputs + (0 if final_state else info.num_states)
+    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(n_seqs)]
+    if not final_state:
+        _run(f, args_c, outs, x)
+        return tuple(outs)
     init = args_c[info.num_inputs :]
     if x.shape[0] == 0:
         return (*outs, *(s.clone() for s in init))
@@ -110,44 +104,45 @@ def flexsn_inference_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.T
     return (*outs, *finals)
 
 
-def flexsn_forward(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """Run the training forward kernel (seed 000).
-
-    Returns:
-        The ``info.num_fwd_kernel_returns`` sequences: outputs, state
-        sequences, then saved intermediates; empty when ``T == 0``.
-
-    Raises:
-        ValueError: wrong number of tensors.
-    """
-    x, args_c = _split(info, args)
-    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_fwd_kernel_returns)]
-    _run(f, args_c, outs, x)
-    return tuple(outs)
+def flexsn_inference_final_state(f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """SpikingJelly's name for :func:`flexsn_inference` with ``final_state=True``."""
+    return flexsn_inference(f, info, *args, final_state=True)
 
 
-def flexsn_forward_final_state(
-    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, stored: Sequence[int] | None = None
+def flexsn_forward(
+    f: ScanKernel,
+    info: FlexSNInfo,
+    *args: torch.Tensor,
+    final_state: bool = False,
+    stored: Sequence[int] | None = None,
 ) -> tuple[torch.Tensor, ...]:
-    """Run the training forward kernel keeping final states (no unneeded state sequences).
+    """Run the training forward kernel (SpikingJelly's ``flexsn_forward``).
 
     Args:
-        f: the forward kernel's ``final_state`` variant.
+        f: the forward kernel (with ``final_state``: its ``final_state`` variant).
         info: the training :class:`FlexSNInfo`.
         args: input sequences then initial states.
+        final_state: keep final states; state sequences are written only
+            where the backward reads them.
         stored: ``final_state_forward_returns(info)`` when the caller has it
-            (a per-call saving for host-bound steps).
+            (a per-call saving for host-bound steps; only with ``final_state``).
 
     Returns:
-        ``(*output_seqs, *final_states, *saved)`` where ``saved`` are the
-        sequences ``final_state_forward_returns(info)`` lists past the
-        outputs (state sequences the backward reads, saved intermediates).
-        When ``T == 0`` the final states are clones of the initial states.
+        Without ``final_state``: the ``info.num_fwd_kernel_returns``
+        sequences (outputs, state sequences, saved intermediates), empty
+        when ``T == 0``. With it: ``(*output_seqs, *final_states, *saved)``
+        where ``saved`` are the sequences ``final_state_forward_returns(info)``
+        lists past the outputs; when ``T == 0`` the final states are clones
+        of the initial states.
 
     Raises:
         ValueError: wrong number of tensors.
     """
     x, args_c = _split(info, args)
+    if not final_state:
+        outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_fwd_kernel_returns)]
+        _run(f, args_c, outs, x)
+        return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
     xc = args_c[0]  # contiguous: empty_like keeps its (dense) layout
@@ -159,6 +154,13 @@ def flexsn_forward_final_state(
         finals = [torch.empty_like(s) for s in init]  # contiguous (args_c)
         _run(f, args_c, [*seqs, *finals], x)
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
+
+
+def flexsn_forward_final_state(
+    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, stored: Sequence[int] | None = None
+) -> tuple[torch.Tensor, ...]:
+    """SpikingJelly's name for :func:`flexsn_forward` with ``final_state=True``."""
+    return flexsn_forward(f, info, *args, final_state=True, stored=stored)
 
 
 def _first(tensors: Sequence[torch.Tensor | None]) -> torch.Tensor | None:

@@ -1,0 +1,134 @@
+"""``flex_sn_scan`` on the runtime's fused Triton kernels, through ``flexsn_runtime``'s public API.
+
+Without fusion the compiled scan unrolls into ``T`` copies of the body. Here
+the body (the user's core, or the ``GraphModule`` Dynamo traced from it) is
+built into a :class:`flexsn_runtime.FlexSNKernel` once, and
+:func:`flexsn_runtime.route` decides how each call runs: one
+``flexsn::inference`` or ``flexsn::training`` custom-op node (opaque to
+Inductor, with the reverse-time backward kernel as its autograd formula;
+``final_state=True`` selects the final-state variant of either) or, for what
+the kernels cannot take (lifted tensors, ``torch.func`` transforms,
+unsupported ops, dtypes or devices, shapes that differ between inputs and
+states), the operator's eager loop. ``flex_sn_scan(..., zero_init_states=True)``
+passes only the input sequences to the ops, which create the zero states
+inside.
+
+:func:`runtime_fused_impl` is the operator's default fused implementation
+while :func:`fused_kernels_enabled` (``FLEXSN_HOP_FUSED``, read at call time,
+or :func:`enable_fused_kernels`).
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+from flexsn_runtime import FlexSNKernel, call_reason, route, run_route, warn_fallback
+from flexsn_trace import check_scan_args
+
+from .fused import FusedScanCall
+
+__all__ = ["fused_kernel_for", "runtime_fused_impl"]
+
+_KERNELS: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int], FlexSNKernel | None]]" = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+#: fallback messages already shown (one warning per reason)
+_WARNED: set[str] = set()
+
+
+def _build_isolated(core_fn: Any, num_inputs: int, num_states: int, num_outputs: int) -> tuple[FlexSNKernel | None, list[warnings.WarningMessage], BaseException | None]:
+    """Build the kernel on a fresh thread.
+
+    The hook runs while Dynamo / AOTAutograd trace the enclosing program:
+    fake, proxy and functional modes, Dynamo's frame hook and its compile
+    metrics are all thread-local state of this thread. Tracing the core
+    again (make_fx, aot_function) on a thread of its own sees none of it.
+    """
+    result: dict[str, Any] = {"kernel": None, "warnings": [], "error": None}
+
+    def work() -> None:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result["kernel"] = FlexSNKernel(core_fn, num_inputs, num_states, num_outputs)
+            result["warnings"] = list(caught)
+        except BaseException as exc:  # re-raised on the caller's thread
+            result["error"] = exc
+
+    worker = threading.Thread(target=work, name="flexsn-hop-build")
+    worker.start()
+    worker.join()
+    return result["kernel"], result["warnings"], result["error"]
+
+
+def fused_kernel_for(core_fn: Any, num_inputs: int, num_states: int, num_outputs: int) -> FlexSNKernel | None:
+    """The cached :class:`FlexSNKernel` for a scan body, or ``None`` when it cannot be lowered.
+
+    Built once per body object (a ``GraphModule`` per compilation); the
+    warning for an unsupported op is the kernel's own (it names the op).
+    """
+    key = (num_inputs, num_states, num_outputs)
+    try:
+        per_fn = _KERNELS.setdefault(core_fn, {})
+    except TypeError:  # not weak-referenceable
+        return None
+    with _LOCK:
+        if key in per_fn:
+            return per_fn[key]
+    kernel, caught, error = _build_isolated(core_fn, num_inputs, num_states, num_outputs)
+    if isinstance(error, Exception):
+        # Bad cores fail the same way in the eager loop, with the user's own
+        # traceback; internals that drifted must not break the operator.
+        warn_fallback(_WARNED, f"flex_sn_scan: fused kernels unavailable ({type(error).__name__}: {error}); using the eager loop")
+        kernel = None
+    elif error is not None:
+        raise error
+    elif kernel is not None and kernel.handle is None:
+        warn_fallback(_WARNED, f"flex_sn_scan: {kernel.fallback_reason}; this scan runs on the eager loop")
+        kernel = None
+    else:
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    with _LOCK:
+        per_fn[key] = kernel
+    return kernel
+
+
+def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
+    """Run one ``flex_sn_scan`` call on the fused kernels, or ``None`` for the eager loop.
+
+    The route is :func:`flexsn_runtime.route`'s; the per-call checks
+    (:func:`flexsn_runtime.call_reason`) come first, because building a
+    kernel traces the body.
+    """
+    if call.dispatch == "functorch" or call.T == 0:
+        return None  # wrapped tensors / templates: the operator's own loop
+    try:
+        # the kernels' own argument rules: one T, one per-step shape, device and dtype
+        contract = check_scan_args(
+            call.num_inputs,
+            call.num_states,
+            call.num_outputs,
+            call.flat_args,
+            who="flex_sn_scan",
+            states="none" if call.zero_init_states else "required",
+            lifted=True,
+            uniform=True,
+            final_state=call.final_state,
+        )
+    except (TypeError, ValueError):
+        return None  # shapes the loop runs and the kernels cannot
+    if call_reason(contract) is not None:
+        return None
+    kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs)
+    r = route(kernel, contract, needs_grad=call.requires_grad)
+    if kernel is None or r.path == "eager":
+        return None
+    # With zero_init_states only the input sequences are passed and the ops
+    # create the zero states inside (no zero fill in a traced graph).
+    return run_route(kernel, r, contract, tracing=call.tracing)

@@ -1,0 +1,119 @@
+"""``FlexSN``'s backends and step modes: the valid values, and how each backend runs a call.
+
+* ``"torch"``: the reference time loop (:func:`flexsn_trace.reference_scan`);
+* ``"triton"`` / ``"inductor"``: two labels for the same fused Triton scan
+  kernels of :class:`flexsn_runtime.FlexSNKernel`, whose route (fused
+  inference, fused training or the eager loop with one warning) is
+  :func:`flexsn_runtime.route`'s;
+* ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
+  (:func:`hop_scan_function` picks which of its entry points).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import torch
+
+from flexsn_trace.env import env_flag
+
+try:  # layer 4; optional at import time so the other backends work without it
+    import flexsn_hop
+
+    _HOP_IMPORTED = True
+except ImportError:  # pragma: no cover - exercised only while flexsn_hop is absent
+    _HOP_IMPORTED = False
+
+__all__ = [
+    "BACKENDS",
+    "ENV_LOWERABLE_SCAN",
+    "ENV_LOWERABLE_WHILE_LOOP",
+    "KERNEL_BACKENDS",
+    "STEP_MODES",
+    "check_backend",
+    "check_step_mode",
+    "hop_available",
+    "hop_scan_function",
+]
+
+#: Valid ``backend`` values.
+BACKENDS: tuple[str, ...] = ("torch", "triton", "inductor", "hop")
+#: Backends that run :class:`flexsn_runtime.FlexSNKernel`.
+KERNEL_BACKENDS: tuple[str, ...] = ("triton", "inductor")
+#: Valid ``step_mode`` values: single step, multi step.
+STEP_MODES: tuple[str, ...] = ("s", "m")
+#: A true value (``flexsn_trace.env``'s rule): the ``hop`` backend runs no-grad calls through ``lowerable_scan``.
+ENV_LOWERABLE_SCAN = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN"
+#: A true value: the ``hop`` backend runs no-grad calls through ``lowerable_while_loop_scan``
+#: (takes precedence over :data:`ENV_LOWERABLE_SCAN`).
+ENV_LOWERABLE_WHILE_LOOP = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP"
+
+ScanFunction = Callable[..., Any]
+
+
+def hop_available() -> bool:
+    """Whether ``flexsn_hop`` (layer 4, needed by ``backend="hop"``) could be imported."""
+    return _HOP_IMPORTED
+
+
+def check_backend(backend: object) -> str:
+    """Validate a ``backend`` value.
+
+    Raises:
+        ValueError: not one of :data:`BACKENDS` (the message lists them).
+        ImportError: ``"hop"`` without ``flexsn_hop``.
+    """
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {list(BACKENDS)}, got {backend!r}")
+    if backend == "hop" and not _HOP_IMPORTED:
+        raise ImportError("backend='hop' needs the flexsn_hop package (layer 4), which could not be imported")
+    return backend
+
+
+def check_step_mode(step_mode: object) -> str:
+    """Validate a ``step_mode`` value (SpikingJelly's ``"s"`` / ``"m"``).
+
+    Raises:
+        ValueError: not one of :data:`STEP_MODES`.
+    """
+    if not isinstance(step_mode, str) or step_mode not in STEP_MODES:
+        raise ValueError(f"step_mode must be one of {list(STEP_MODES)} ('s': single step, 'm': multi step), got {step_mode!r}")
+    return step_mode
+
+
+def _scan_final_state(*args: Any, **kwargs: Any) -> tuple[torch.Tensor, ...]:
+    """``flex_sn_scan(..., final_state=True)``: ``(*output_seqs, *final_states)``.
+
+    Looked up on ``flexsn_hop`` at call time (tests substitute it).
+    """
+    return tuple(flexsn_hop.flex_sn_scan(*args, final_state=True, **kwargs))
+
+
+def hop_scan_function(store_state_seqs: bool, needs_grad: bool) -> tuple[ScanFunction, bool]:
+    """The ``flexsn_hop`` entry point for one call, and whether it takes ``zero_init_states``.
+
+    * No gradient needed and ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP``
+      / ``..._LOWERABLE_SCAN`` set (read now): ``lowerable_while_loop_scan`` /
+      ``lowerable_scan`` (their ``_final_state`` forms without state sequences);
+    * state sequences: ``flex_sn_scan``;
+    * final states under ``torch.compile``: ``flex_sn_scan(..., final_state=True)``,
+      ONE graph node (``eager_scan_final_state`` is a Python loop that Dynamo
+      would unroll into ``T`` copies of the step);
+    * final states eagerly: ``eager_scan_final_state``.
+
+    Raises:
+        ImportError: ``flexsn_hop`` could not be imported.
+    """
+    if not _HOP_IMPORTED:  # pragma: no cover - check_backend refuses this
+        raise ImportError("backend='hop' needs the flexsn_hop package (layer 4)")
+    hop = flexsn_hop
+    if not needs_grad:
+        if env_flag(ENV_LOWERABLE_WHILE_LOOP) and hop.lowerable_while_loop_available():
+            return (hop.lowerable_while_loop_scan if store_state_seqs else hop.lowerable_while_loop_scan_final_state), False
+        if env_flag(ENV_LOWERABLE_SCAN) and hop.lowerable_scan_available():
+            return (hop.lowerable_scan if store_state_seqs else hop.lowerable_scan_final_state), False
+    if store_state_seqs:
+        return hop.flex_sn_scan, True
+    if torch.compiler.is_compiling():
+        return _scan_final_state, True
+    return hop.eager_scan_final_state, False

@@ -1,0 +1,147 @@
+"""The one routing decision: eager loop or fused kernels, which kernel, and the fallback warning.
+
+Every caller that runs a scan (``FlexSNKernel``, ``flexsn_hop``'s operator,
+``flexsn_nn.FlexSN``) describes the call as a
+:class:`flexsn_trace.ScanContract` and asks :func:`route` what runs it:
+
+* ``"eager"``: the reference time loop (:func:`flexsn_trace.reference_scan`),
+  with the reason when the kernels exist but cannot take this call;
+* ``"inference"``: the fused inference kernel (no autograd needed, or a core
+  through which no gradient flows);
+* ``"training"``: the fused forward kernel with the reverse-time BPTT kernel
+  as its autograd formula.
+
+``Route.final_state`` picks the kernel variant (final states only, or state
+sequences). :func:`run_route` executes a route; :func:`warn_fallback` is
+where every fallback warning is issued, once per reason and owner.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+import torch
+
+from flexsn_trace import ScanContract
+
+from .ops import run_inference, run_training
+from .scan_kernel import kernels_usable
+
+if TYPE_CHECKING:
+    from .flexsn_kernel import FlexSNKernel
+
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "route", "run_route", "warn_fallback"]
+
+#: Storage dtypes the generated kernels take (numerics are fp32 in-kernel).
+KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+
+Path = Literal["eager", "inference", "training"]
+
+
+class Route(NamedTuple):
+    """How one scan call runs.
+
+    Attributes:
+        path: ``"eager"``, ``"inference"`` or ``"training"``.
+        reason: why the eager loop runs although kernels were asked for
+            (``None`` on the fused paths, and when no kernel exists to ask).
+        final_state: the final-state kernel variant (no state sequences).
+    """
+
+    path: Path
+    reason: str | None
+    final_state: bool
+
+
+def call_reason(contract: ScanContract) -> str | None:
+    """Why this call cannot run fused kernels whatever the core, or ``None`` when it can.
+
+    The per-call half of :func:`route`, answerable before any kernel is built
+    (building traces the core): lifted tensors, a call not checked for one
+    per-step shape, dtype and device, a dtype outside :data:`KERNEL_DTYPES`,
+    a device without kernels (CPU without ``TRITON_INTERPRET=1``).
+    """
+    x = contract.input_seqs[0]
+    if contract.lifted_args:
+        return "the fused kernels take no lifted tensors"
+    if not contract.uniform:
+        return "inputs and states do not share one per-step shape, dtype and device"
+    if x.dtype not in KERNEL_DTYPES:
+        return f"dtype {x.dtype} is not one of the kernel dtypes {[str(d) for d in KERNEL_DTYPES]}"
+    if not kernels_usable(x.device):
+        return f"tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's CPU interpreter"
+    return None
+
+
+def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: bool | None = None) -> Route:
+    """Decide how ``contract`` runs with ``kernel``'s fused kernels.
+
+    Args:
+        kernel: the core's kernels, or ``None`` when none were built
+            (a caller that never fuses: always the eager loop, no reason).
+        contract: the call, checked with ``uniform=True`` where kernels may run.
+        needs_grad: whether autograd must flow through the result
+            (default: :meth:`flexsn_trace.ScanContract.needs_grad`).
+
+    Returns:
+        The :class:`Route`: eager with the build's reason when the kernels
+        could not be built (e.g. the op without a lowering), or with
+        :func:`call_reason`'s; else ``"training"`` when gradients are needed
+        and the core has training kernels, ``"inference"`` otherwise (a core
+        through which no gradient flows has inference kernels only).
+    """
+    fs = contract.final_state
+    x = contract.input_seqs[0]
+    if kernel is None:
+        return Route("eager", None, fs)
+    handle = kernel.handle
+    if not (handle is not None and x.is_cuda and x.dtype in KERNEL_DTYPES and not contract.lifted_args and contract.uniform):
+        # anything but the common call (answered without building a device object)
+        reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)
+        if reason is not None:
+            return Route("eager", reason, fs)
+    grad = contract.needs_grad() if needs_grad is None else needs_grad
+    return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
+
+
+def run_route(
+    kernel: "FlexSNKernel", r: Route, contract: ScanContract, tracing: bool | None = None
+) -> tuple[torch.Tensor, ...]:
+    """Run a fused route (``"inference"`` / ``"training"``) of :func:`route`.
+
+    Args:
+        kernel: the kernels :func:`route` was asked about.
+        r: a fused route.
+        contract: the call.
+        tracing: ``None``: through the custom ops while Dynamo compiles,
+            directly otherwise; ``True`` under another tracer (AOTAutograd,
+            ``make_fx``). See :func:`flexsn_runtime.run_inference`.
+
+    Returns:
+        ``(*output_seqs, *state_seqs)``, or with ``r.final_state``
+        ``(*output_seqs, *final_states)``.
+
+    Raises:
+        ValueError: ``r`` is the eager route (the caller runs its own loop).
+    """
+    if r.path == "eager" or kernel.handle is None:
+        raise ValueError("run_route runs the fused routes; the eager route runs flexsn_trace.reference_scan")
+    flat = [*contract.input_seqs, *contract.init_states]
+    if r.path == "training":
+        n = contract.num_outputs + contract.num_states
+        plan = kernel.plan(r.final_state) if not tracing and not torch.compiler.is_compiling() else None
+        return tuple(run_training(kernel.handle, flat, r.final_state, tracing=tracing, plan=plan)[:n])
+    return tuple(run_inference(kernel.handle, flat, r.final_state, tracing=tracing))
+
+
+def warn_fallback(seen: set[str], message: str, stacklevel: int = 3) -> None:
+    """Warn ``FlexSN: <message>`` once per owner (``seen`` holds what the owner was told).
+
+    A ``RuntimeWarning``: results stay right, only slower.
+    """
+    if message in seen:
+        return
+    seen.add(message)
+    warnings.warn(f"FlexSN: {message}", RuntimeWarning, stacklevel=stacklevel + 1)
+

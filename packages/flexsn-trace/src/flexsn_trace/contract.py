@@ -1,0 +1,297 @@
+"""The scan contract: what one multi-step call of a core is, checked once, and its reference loop.
+
+A *scan* runs a single-step core ``core(*step_inputs, *states, *lifted) ->
+(*step_outputs, *new_states)`` over ``num_inputs`` input sequences
+``[T, *shape]`` from ``num_states`` initial states ``[*shape]``; it returns
+the output sequences ``[T, *shape]`` and either the state sequences
+``[T, *shape]`` or, with ``final_state``, the final states ``[*shape]``.
+``lifted`` tensors (closure tensors Dynamo lifts) are passed unchanged to
+every step.
+
+Every layer describes a call with :class:`ScanContract`, built by
+:func:`check_scan_args` (the one validation that raises the clear errors),
+normalises what a core returns with :func:`as_tensor_tuple`, and uses
+:func:`reference_scan` as the time loop (the eager fallback, the ``torch``
+backend, ``eager_scan`` and the tests' reference). The semantics are those of
+SpikingJelly's ``FlexSN`` multi-step mode (``spikingjelly.activation_based``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple, Sequence
+
+import torch
+
+__all__ = [
+    "ScanContract",
+    "as_tensor_tuple",
+    "check_counts",
+    "check_scan_args",
+    "reference_scan",
+]
+
+
+def check_counts(num_inputs: object, num_states: object, num_outputs: object, who: str = "FlexSN") -> tuple[int, int, int]:
+    """Check a core's arity: three ints, ``num_inputs >= 1``, none negative.
+
+    Raises:
+        TypeError: a count that is not an ``int`` (``bool`` included).
+        ValueError: a negative count, or ``num_inputs == 0``.
+    """
+    values = []
+    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{who}: {name} must be an int, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{who}: {name} must be >= 0, got {value}")
+        values.append(value)
+    if values[0] < 1:
+        raise ValueError(f"{who}: requires at least one input sequence (num_inputs >= 1), got 0")
+    return values[0], values[1], values[2]
+
+
+def as_tensor_tuple(
+    result: Any, what: str = "the core", expected: int | None = None, error: type[Exception] = ValueError
+) -> tuple[torch.Tensor, ...]:
+    """Normalise what a core returns to a tuple of tensors (a lone tensor is a 1-tuple).
+
+    Args:
+        result: a ``torch.Tensor`` or a list/tuple of tensors.
+        what: how to name the callable in messages.
+        expected: the number of values it must return
+            (``num_outputs + num_states``), or ``None`` for any number.
+        error: the exception type for a value that is not a tensor
+            (``ValueError`` while tracing, the default; the time loops
+            raise ``TypeError``).
+
+    Raises:
+        ``error``: ``result`` is not a tensor nor a list/tuple of tensors.
+        ValueError: it holds a number of values other than ``expected``.
+    """
+    if isinstance(result, torch.Tensor):
+        values: tuple[Any, ...] = (result,)
+    elif isinstance(result, (list, tuple)):
+        values = tuple(result)
+    else:
+        raise error(f"{what} must return a tensor or a list/tuple of tensors, got {type(result).__name__}")
+    if not all(isinstance(r, torch.Tensor) for r in values):
+        kinds = [type(r).__name__ for r in values]
+        raise error(f"{what} must return a tensor or a list/tuple of tensors, got {type(result).__name__} containing {kinds}")
+    if expected is not None and len(values) != expected:
+        raise ValueError(f"{what} returned {len(values)} values, expected num_outputs + num_states = {expected}")
+    return values
+
+
+class ScanContract(NamedTuple):
+    """One validated scan call.
+
+    Attributes:
+        num_inputs, num_states, num_outputs: the core's arity.
+        input_seqs: ``num_inputs`` tensors ``[T, *shape]`` sharing ``T``.
+        init_states: ``num_states`` tensors, or ``()`` for zero initial
+            states of input 0's per-step shape, dtype and device.
+        lifted_args: tensors passed unchanged to every step.
+        final_state: return final states ``[*shape]`` instead of state
+            sequences ``[T, *shape]``.
+        uniform: every input sequence and state shares one per-step shape,
+            dtype and device (what the fused kernels need); checked when the
+            contract was built with ``uniform=True``.
+    """
+
+    num_inputs: int
+    num_states: int
+    num_outputs: int
+    input_seqs: tuple[torch.Tensor, ...]
+    init_states: tuple[torch.Tensor, ...]
+    lifted_args: tuple[torch.Tensor, ...] = ()
+    final_state: bool = False
+    uniform: bool = False
+
+    @property
+    def T(self) -> int:
+        """Number of time steps."""
+        return int(self.input_seqs[0].shape[0])
+
+    @property
+    def step_shape(self) -> tuple[int, ...]:
+        """Input 0's per-step shape ``[*shape]``."""
+        return tuple(self.input_seqs[0].shape[1:])
+
+    @property
+    def zero_init_states(self) -> bool:
+        """No initial states were given: they start as zeros."""
+        return self.num_states > 0 and len(self.init_states) == 0  # len(): Dynamo traces it, not `not tuple`
+
+    @property
+    def flat_args(self) -> tuple[torch.Tensor, ...]:
+        """``(*input_seqs, *init_states, *lifted_args)``."""
+        return (*self.input_seqs, *self.init_states, *self.lifted_args)
+
+    def needs_grad(self) -> bool:
+        """Autograd must flow: grad mode is on and a tensor of the call requires grad."""
+        return torch.is_grad_enabled() and any(t.requires_grad for t in self.flat_args)
+
+    def states0(self) -> tuple[torch.Tensor, ...]:
+        """The initial states: ``init_states``, or zeros ``[*shape]`` like input 0."""
+        if self.zero_init_states:
+            x = self.input_seqs[0]
+            return tuple(x.new_zeros(x.shape[1:]) for _ in range(self.num_states))
+        return self.init_states
+
+
+def check_scan_args(
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    args: Sequence[Any],
+    *,
+    who: str = "FlexSN",
+    states: str = "optional",
+    lifted: bool = False,
+    uniform: bool = False,
+    floating: bool = False,
+    final_state: bool = False,
+) -> ScanContract:
+    """Check ``(*input_seqs, *init_states, *lifted)`` of one call and describe it.
+
+    The one argument check of every layer. The arity is assumed checked
+    (:func:`check_counts`).
+
+    Args:
+        num_inputs, num_states, num_outputs: the core's arity.
+        args: the call's tensors.
+        who: the name that starts every message.
+        states: ``"required"`` (``num_states`` initial states follow the
+            inputs), ``"optional"`` (they may be omitted: zeros) or
+            ``"none"`` (none are passed: zeros).
+        lifted: tensors past the states are lifted arguments (else the
+            count must match exactly).
+        uniform: inputs and states must share one per-step shape, dtype and
+            device (the fused kernels' rule).
+        floating: inputs must be floating point.
+        final_state: recorded in the contract.
+
+    Raises:
+        TypeError: a non-tensor argument; with ``floating`` a non-floating
+            input; with ``uniform`` tensors of different dtypes.
+        ValueError: the wrong number of tensors, a 0-d input sequence,
+            sequences with different ``T``; with ``uniform`` different
+            per-step shapes, states not of the per-step shape, or tensors
+            on different devices.
+    """
+    n = len(args)
+    if n == 1 == num_inputs and (states != "required" or num_states == 0):
+        # one sequence and no states: nothing to compare it with (the common call, kept cheap)
+        x = args[0]
+        if isinstance(x, torch.Tensor) and x.dim() >= 1 and (x.is_floating_point() or not floating):
+            return ScanContract(num_inputs, num_states, num_outputs, (x,), (), (), final_state, uniform)
+    need = num_inputs + (0 if states == "none" else num_states)
+    exact_ok = n == need or (states == "optional" and n == num_inputs)
+    if lifted and n < need:
+        raise ValueError(
+            f"{who}: expected at least {need} tensor args (num_inputs={num_inputs}"
+            + (f" + num_states={num_states}" if states != "none" else "; no initial states")
+            + f", then any lifted tensors), got {n}"
+        )
+    if not lifted and not exact_ok:
+        what = f"{num_inputs} input sequence(s)"
+        if states != "none" and num_states:
+            what += f" followed by {num_states} initial state(s)"
+        hint = " (the initial states may be omitted: zeros)" if states == "optional" and num_states else ""
+        raise ValueError(f"{who}: expected {what}, got {n} argument(s){hint}")
+    for i, a in enumerate(args):
+        if not isinstance(a, torch.Tensor):
+            if lifted:
+                raise TypeError(f"{who}: flat_args[{i}] must be a torch.Tensor, got {type(a).__name__}")
+            role = "input sequence" if i < num_inputs else "initial state"
+            raise TypeError(f"{who}: argument {i} ({role}) must be a torch.Tensor, got {type(a).__name__}")
+    seqs = tuple(args[:num_inputs])
+    n_states = 0 if states == "none" or (not lifted and n == num_inputs) else num_states
+    init = tuple(args[num_inputs : num_inputs + n_states])
+    x0 = seqs[0]
+    for i, x in enumerate(seqs):
+        if x.dim() == 0:
+            raise ValueError(f"{who}: input {i} must be a sequence [T, *shape], got a 0-dim tensor")
+        if x.shape[0] != x0.shape[0]:
+            raise ValueError(
+                f"{who}: all input sequences must share the time dimension T={x0.shape[0]}; input {i} has shape "
+                f"{tuple(x.shape)} (input {i} has leading dim {x.shape[0]}, expected T={x0.shape[0]})"
+            )
+        if floating and not x.is_floating_point():
+            raise TypeError(f"{who}: input {i} has dtype {x.dtype}; inputs must be floating-point")
+    if uniform:
+        _check_uniform(who, seqs, init)
+    return ScanContract(num_inputs, num_states, num_outputs, seqs, init, tuple(args[num_inputs + n_states :]), final_state, uniform)
+
+
+def _check_uniform(who: str, seqs: tuple[torch.Tensor, ...], init: tuple[torch.Tensor, ...]) -> None:
+    x0 = seqs[0]
+    step = tuple(x0.shape[1:])
+    for i, x in enumerate(seqs):
+        if tuple(x.shape[1:]) != step:
+            raise ValueError(
+                f"{who}: all input sequences must share the per-step shape {step}; input {i} has shape {tuple(x.shape)}"
+            )
+    for j, s in enumerate(init):
+        if tuple(s.shape) != step:
+            raise ValueError(
+                f"{who}: initial state {j} must have the per-step shape {step} (inputs are {tuple(x0.shape)}), "
+                f"got {tuple(s.shape)}"
+            )
+    tensors = (*seqs, *init)
+    devices = {t.device for t in tensors}
+    if len(devices) > 1:
+        raise ValueError(f"{who}: all inputs and states must be on one device, got {sorted(str(d) for d in devices)}")
+    dtypes = {t.dtype for t in tensors}
+    if len(dtypes) > 1:
+        raise TypeError(f"{who}: all inputs and states must share one dtype, got {sorted(str(d) for d in dtypes)}")
+
+
+def reference_scan(
+    core: Callable[..., Any],
+    contract: ScanContract,
+    empty_outputs: Sequence[torch.Tensor] | None = None,
+    what: str = "the core",
+) -> tuple[torch.Tensor, ...]:
+    """Run the scan as a Python time loop: the reference semantics (differentiable: BPTT).
+
+    Args:
+        core: the step function, called as
+            ``core(*(x[t] for x in input_seqs), *states, *lifted_args)``.
+        contract: the call (:func:`check_scan_args`).
+        empty_outputs: the ``num_outputs`` empty output sequences to return
+            when ``T == 0`` (default: empty tensors shaped like input 0).
+        what: how to name ``core`` in messages.
+
+    Returns:
+        ``(*output_seqs, *state_seqs)``, or with ``contract.final_state``
+        ``(*output_seqs, *final_states)``. When ``T == 0`` the core does not
+        run: empty outputs, empty state sequences ``[0, *state.shape]``, and
+        final states that are clones of the initial states.
+
+    Raises:
+        TypeError / ValueError: the core returns the wrong kind or number of
+        values (:func:`as_tensor_tuple`).
+    """
+    no, ns = contract.num_outputs, contract.num_states
+    states = contract.states0()
+    x0 = contract.input_seqs[0]
+    if contract.T == 0:
+        outs = tuple(empty_outputs) if empty_outputs is not None else tuple(x0.new_empty(x0.shape) for _ in range(no))
+        if contract.final_state:
+            return (*outs, *(s if contract.zero_init_states else s.clone() for s in states))
+        return (*outs, *(s.new_empty((0, *s.shape)) for s in states))
+    out_steps: list[list[torch.Tensor]] = [[] for _ in range(no)]
+    state_steps: list[list[torch.Tensor]] = [[] for _ in range(ns)]
+    for t in range(contract.T):
+        res = as_tensor_tuple(core(*(x[t] for x in contract.input_seqs), *states, *contract.lifted_args), what, no + ns, TypeError)
+        states = res[no:]
+        for buf, y in zip(out_steps, res[:no]):
+            buf.append(y)
+        if not contract.final_state:
+            for buf, s in zip(state_steps, states):
+                buf.append(s)
+    outs = tuple(torch.stack(buf) for buf in out_steps)
+    if contract.final_state:
+        return (*outs, *states)
+    return (*outs, *(torch.stack(buf) for buf in state_steps))
