@@ -198,7 +198,10 @@ class Recorder:
 def _target_name(node: torch.fx.Node) -> str:
     target = node.target
     if isinstance(target, torch._ops.OpOverload):
-        return f"{target.namespace}.{target._opname}"
+        name = f"{target.namespace}.{target._opname}"
+        # the final-state variant of flexsn::inference / flexsn::training (final_state=True)
+        final = node.args[2] if len(node.args) > 2 else node.kwargs.get("final_state", False)
+        return f"{name}_final_state" if name in ("flexsn.inference", "flexsn.training") and final else name
     return str(getattr(target, "__name__", target))
 
 

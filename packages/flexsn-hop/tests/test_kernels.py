@@ -75,7 +75,14 @@ def _capture(fn, *args):  # type: ignore[no-untyped-def]
 
 
 def _targets(gm: torch.fx.GraphModule) -> list[str]:
-    return [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    """Call targets; a flexsn op's final-state variant as ``<target>:final_state``."""
+    return [_target(n) for n in gm.graph.nodes if n.op == "call_function"]
+
+
+def _target(n: torch.fx.Node) -> str:
+    final = n.args[2] if len(n.args) > 2 else n.kwargs.get("final_state", False)
+    suffix = ":final_state" if str(n.target) in ("flexsn.training.default", "flexsn.inference.default") and final else ""
+    return str(n.target) + suffix
 
 
 def test_enable_and_disable() -> None:
@@ -196,7 +203,7 @@ def test_traced_final_state_scan_uses_the_final_state_ops(T: int) -> None:
     gy, gv = torch.randn_like(out[0]), torch.randn_like(out[1])
     torch.autograd.backward(out, [gy, gv])
     fwd, bwd = _targets(graphs[0]), _targets(graphs[1])
-    assert fwd.count("flexsn.training_final_state.default") == 1 and "flexsn.training.default" not in fwd, fwd
+    assert fwd.count("flexsn.training.default:final_state") == 1 and "flexsn.training.default" not in fwd, fwd
     assert bwd.count("flexsn.backward.default") == 1, bwd
     (op,) = [n for n in graphs[1].graph.nodes if str(n.target) == "flexsn.backward.default"]
     assert op.args[-1] is True or op.kwargs.get("final_state") is True, op.format_node()
@@ -232,7 +239,7 @@ def test_traced_final_state_inference_uses_the_final_state_op() -> None:
     with torch.no_grad():
         gm = make_fx(lambda a, b: flex_sn_scan(lif, 1, 1, 1, a, b, final_state=True), tracing_mode="fake")(x, v0)
     targets = _targets(gm)
-    assert targets.count("flexsn.inference_final_state.default") == 1, targets
+    assert targets.count("flexsn.inference.default:final_state") == 1, targets
     assert "flexsn.inference.default" not in targets, targets
     got = gm(x, v0)
     assert got[1].shape == (4,)
@@ -317,7 +324,7 @@ def test_compiled_final_state_scan_is_one_node_and_fused() -> None:
     scans = [n for n in gm.graph.nodes if n.target is flex_sn_scan]
     assert len(scans) == 1 and scans[0].kwargs["final_state"] is True
     (fw,), (bw,) = aot["fw"], aot["bw"]
-    assert _targets(fw).count("flexsn.training_final_state.default") == 1, fw.code
+    assert _targets(fw).count("flexsn.training.default:final_state") == 1, fw.code
     assert "flexsn.training.default" not in _targets(fw), fw.code
     assert _targets(bw).count("flexsn.backward.default") == 1, bw.code
     assert not _seq_grad_fills(bw, T), bw.code

@@ -4,6 +4,8 @@ outputs, ``requires_grad`` masks, and ``torch.compile``."""
 
 from __future__ import annotations
 
+import itertools
+
 from typing import Any
 
 import pytest
@@ -13,9 +15,7 @@ from flexsn_codegen import backward_saved_args
 from flexsn_runtime import (
     FlexSNKernel,
     flexsn_backward_op,
-    flexsn_inference_final_state_op,
     flexsn_inference_op,
-    flexsn_training_final_state_op,
     flexsn_training_op,
     lookup_flexsn_kernel_handle,
 )
@@ -35,10 +35,9 @@ def test_opcheck_forward_ops(name: str, explicit_states: bool, steps: int, kerne
     k = kernels[name]
     xs, s0 = ref.make_data(ref.CORES[name], steps, SHAPE, device)
     flat = [*xs, *s0] if explicit_states else xs
-    for op in (torch.ops.flexsn.inference, torch.ops.flexsn.inference_final_state):
-        torch.library.opcheck(op, (k.handle, flat))
-    for op in (torch.ops.flexsn.training, torch.ops.flexsn.training_final_state):
-        torch.library.opcheck(op, (k.handle, leaves(flat)))
+    for final_state in (False, True):
+        torch.library.opcheck(torch.ops.flexsn.inference, (k.handle, flat, final_state))
+        torch.library.opcheck(torch.ops.flexsn.training, (k.handle, leaves(flat), final_state))
 
 
 @pytest.mark.parametrize("final_state", [False, True])
@@ -47,8 +46,7 @@ def test_opcheck_backward_op(final_state: bool, kernels: dict[str, Any], ref: An
     c = ref.CORES["two"]
     xs, s0 = ref.make_data(c, T, SHAPE, device)
     info = lookup_flexsn_kernel_handle(k.handle).training_info
-    op = torch.ops.flexsn.training_final_state if final_state else torch.ops.flexsn.training
-    rets = op(k.handle, [*xs, *s0])
+    rets = torch.ops.flexsn.training(k.handle, [*xs, *s0], final_state)
     if final_state:
         from flexsn_codegen import final_state_forward_returns
 
@@ -67,17 +65,17 @@ def test_omitted_initial_states_are_zeros(name: str, kernels: dict[str, Any], re
     c = ref.CORES[name]
     xs, _ = ref.make_data(c, T, SHAPE, device)
     zeros = [torch.zeros(SHAPE, device=device) for _ in range(c.ns)]
-    for op in (flexsn_inference_op, flexsn_inference_final_state_op, flexsn_training_op, flexsn_training_final_state_op):
-        implicit = op(k.handle, xs)
-        explicit = op(k.handle, [*xs, *zeros])
+    for op, final_state in itertools.product((flexsn_inference_op, flexsn_training_op), (False, True)):
+        implicit = op(k.handle, xs, final_state)
+        explicit = op(k.handle, [*xs, *zeros], final_state)
         assert len(implicit) == len(explicit)
         for a, b in zip(implicit, explicit):
             torch.testing.assert_close(a, b)
 
     # and the gradients of the input sequences are the same too
     xa, xb = leaves(xs), leaves(xs)
-    out_a = flexsn_training_op(k.handle, xa)[: c.no + c.ns]
-    out_b = flexsn_training_op(k.handle, [*xb, *zeros])[: c.no + c.ns]
+    out_a = flexsn_training_op(k.handle, xa, False)[: c.no + c.ns]
+    out_b = flexsn_training_op(k.handle, [*xb, *zeros], False)[: c.no + c.ns]
     torch.autograd.backward(out_a, [torch.ones_like(o) for o in out_a])
     torch.autograd.backward(out_b, [torch.ones_like(o) for o in out_b])
     for a, b in zip(xa, xb):
@@ -90,8 +88,8 @@ def test_final_state_fast_paths_equal_the_last_row(name: str, kernels: dict[str,
     k = kernels[name]
     c = ref.CORES[name]
     xs, s0 = ref.make_data(c, T, SHAPE, device)
-    seq = flexsn_inference_op(k.handle, [*xs, *s0])
-    fin = flexsn_inference_final_state_op(k.handle, [*xs, *s0])
+    seq = flexsn_inference_op(k.handle, [*xs, *s0], False)
+    fin = flexsn_inference_op(k.handle, [*xs, *s0], True)
     for j in range(c.no):
         torch.testing.assert_close(fin[j], seq[j])
     for j in range(c.ns):
@@ -100,8 +98,8 @@ def test_final_state_fast_paths_equal_the_last_row(name: str, kernels: dict[str,
 
     # training: final-state outputs and their gradients equal the sequence path's last row
     la, lb = leaves([*xs, *s0]), leaves([*xs, *s0])
-    full = flexsn_training_op(k.handle, la)[: c.no + c.ns]
-    last = flexsn_training_final_state_op(k.handle, lb)[: c.no + c.ns]
+    full = flexsn_training_op(k.handle, la, False)[: c.no + c.ns]
+    last = flexsn_training_op(k.handle, lb, True)[: c.no + c.ns]
     for j in range(c.no):
         torch.testing.assert_close(last[j], full[j])
     for j in range(c.ns):
@@ -123,7 +121,7 @@ def test_t0_final_state_training_passes_the_gradient_through(kernels: dict[str, 
     k = kernels["lif"]
     xs, s0 = ref.make_data(ref.CORES["lif"], 0, SHAPE, device)
     x, v = leaves([*xs, *s0])
-    s, vf = flexsn_training_final_state_op(k.handle, [x, v])[:2]
+    s, vf = flexsn_training_op(k.handle, [x, v], True)[:2]
     assert s.shape == (0, *SHAPE)
     torch.testing.assert_close(vf, v.detach())
     g = torch.randn(SHAPE, device=device)
@@ -202,7 +200,7 @@ def test_ops_reject_a_wrong_number_of_tensors(kernels: dict[str, Any], ref: Any,
     k = kernels["two"]
     xs, s0 = ref.make_data(ref.CORES["two"], T, SHAPE, device)
     with pytest.raises(ValueError, match="num_inputs=2 input sequences optionally followed by num_states=2"):
-        flexsn_inference_op(k.handle, [*xs, s0[0]])
+        flexsn_inference_op(k.handle, [*xs, s0[0]], False)
 
 
 def test_ops_on_a_released_handle(ref: Any, device: torch.device) -> None:
@@ -213,7 +211,7 @@ def test_ops_on_a_released_handle(ref: Any, device: torch.device) -> None:
 
     gc.collect()
     with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
-        flexsn_inference_op(h, [torch.zeros(2, 3, device=device)])
+        flexsn_inference_op(h, [torch.zeros(2, 3, device=device)], False)
 
 
 def test_backward_op_keeps_template_shapes(kernels: dict[str, Any], device: torch.device) -> None:

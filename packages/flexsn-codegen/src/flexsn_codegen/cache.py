@@ -1,4 +1,4 @@
-"""Compile-and-cache of generated Triton source on disk (seed 004).
+"""Compile-and-cache of generated Triton source on disk.
 
 Source strings are written once to ``$FLEXSN_CACHE_DIR`` (default
 ``~/.cache/flexsn``, or ``$XDG_CACHE_HOME/flexsn``) under the SHA-256 of
@@ -87,7 +87,7 @@ def compile_triton_code_str(
     verbose: bool = False,
     name_space: dict[str, Any] | None = None,
 ) -> Any:
-    """Compile a Triton source string through the disk cache (seed 004).
+    """Compile a Triton source string through the disk cache.
 
     Args:
         triton_code: a complete module source (as produced by

@@ -1,4 +1,4 @@
-"""FX graph -> Triton ``@triton.jit`` source (seed 004, "Graph to Triton")."""
+"""FX graph -> Triton ``@triton.jit`` source (as spikingjelly.activation_based.triton_kernel.torch2triton's graph-to-Triton step)."""
 
 from __future__ import annotations
 
@@ -228,7 +228,7 @@ def check_graph_supported(graph: fx.Graph) -> None:
 
 
 def generate_triton_code_str(graph: fx.Graph, fn_name: str, verbose: bool = False) -> tuple[str, str]:
-    """Generate a Triton module source for an elementwise FX graph (seed 004).
+    """Generate a Triton module source for an elementwise FX graph.
 
     Args:
         graph: aten-level FX graph (e.g. from

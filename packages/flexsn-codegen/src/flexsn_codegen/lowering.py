@@ -1,4 +1,4 @@
-"""The aten -> Triton lowering table (seed 004 "Graph to Triton").
+"""The aten -> Triton lowering table (spikingjelly.activation_based.triton_kernel.torch2triton's graph-to-Triton step).
 
 Every lowering returns a Triton expression over already-named values (a
 tuple of expressions for a multi-output op); subexpressions used several
@@ -7,8 +7,8 @@ Numerics are fp32: kernels load every tensor as fp32 and cast only when
 storing. All forms here are *portable*: they use only ``tl`` core math
 (``tl.exp``, ``tl.log``, ``tl.sqrt``, ``tl.floor``, ``tl.math.erf``, ...) so
 that one generated source runs compiled on CUDA and under
-``TRITON_INTERPRET=1``, where ``libdevice`` calls fail (design.md,
-"Portability facts"). Functions without a core primitive (tanh, expm1,
+``TRITON_INTERPRET=1``, where ``libdevice`` calls fail (Triton 3.6's
+interpreter has no ``tl.extra.cuda.libdevice``). Functions without a core primitive (tanh, expm1,
 log1p, atan, pow, round, fmod, erfc, erfinv, ...) are written from exact
 identities or published approximations, and NaN semantics follow PyTorch
 explicitly: ``tl.maximum``/``tl.minimum`` have IEEE maxNum semantics (a NaN

@@ -1,6 +1,6 @@
 """flexsn_hop: the FlexSN time loop as the ``flex_sn_scan`` higher-order operator.
 
-Layer 4 of FlexSN (seed 003). A step function
+Layer 4 of FlexSN. A step function
 ``core(*step_inputs, *states, *lifted) -> (*step_outputs, *next_states)``
 runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
 

@@ -1,4 +1,4 @@
-"""Argument validation shared by every scan implementation (seed 003).
+"""Argument validation shared by every scan implementation.
 
 All scans take the same flat calling convention::
 
@@ -229,7 +229,7 @@ def prepare_scan_args(
     final_state: object = False,
     zero_init_states: object = False,
 ) -> ScanArgs:
-    """Check one scan call against the seed-003 rules and split ``flat_args``.
+    """Check one scan call against the rules of SpikingJelly's ``flex_sn_scan`` and split ``flat_args``.
 
     Raises ``TypeError`` for a non-callable ``core_fn``, non-int counts,
     non-tensor ``flat_args`` or a non-bool ``final_state`` /

@@ -1,4 +1,4 @@
-"""Dynamo support for ``flex_sn_scan`` (seed 003, M3 "Dynamo registration").
+"""Dynamo support for ``flex_sn_scan`` (registered with Dynamo).
 
 Dynamo keeps a table from HigherOrderOperator name to the VariableTracker
 class that traces calls to it. We add ``"flex_sn_scan"`` to that table.
@@ -264,6 +264,5 @@ def install_dynamo_support() -> bool:
 def dynamo_hop_available() -> bool:
     """``True`` when ``torch.compile`` captures ``flex_sn_scan`` as one graph
     node (our Dynamo registration succeeded); ``False`` when PyTorch
-    internals drifted and calls fall back to eager (seed 003,
-    ``dynamo_hop_available``)."""
+    internals drifted and calls fall back to eager (SpikingJelly's ``dynamo_hop_available``)."""
     return _installed

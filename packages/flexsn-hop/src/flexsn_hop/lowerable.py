@@ -1,4 +1,4 @@
-"""The scan expressed through PyTorch's own loop operators (seed 003, M4).
+"""The scan expressed through PyTorch's own loop operators (as in SpikingJelly's FlexSN operator).
 
 ``lowerable_scan`` maps the FlexSN step onto ``torch.ops.higher_order.scan``
 (carry = states, per-step outputs = step outputs and state copies), and
@@ -7,7 +7,7 @@
 buffers carried through the loop; step ``t`` reads ``index_select(x, 0, t)``
 and writes with ``index_copy``). Under ``torch.compile`` the loop then
 stays ONE node instead of ``T`` unrolled copies. Both are experimental
-helpers, like the seed's: results equal :func:`flexsn_hop.eager_scan`, but
+helpers, like SpikingJelly's: results equal :func:`flexsn_hop.eager_scan`, but
 training through PyTorch's loop operators depends on the PyTorch version.
 
 Both operators are private PyTorch APIs: they are imported defensively and
@@ -66,14 +66,14 @@ _while_loop_op = _load("torch._higher_order_ops.while_loop", "while_loop_op")
 
 def lowerable_scan_available() -> bool:
     """``True`` when PyTorch's ``scan`` HOP (``torch.ops.higher_order.scan``)
-    could be imported, i.e. :func:`lowerable_scan` can run (seed 003)."""
+    could be imported, i.e. :func:`lowerable_scan` can run."""
     return _scan_op is not None
 
 
 def lowerable_while_loop_available() -> bool:
     """``True`` when PyTorch's ``while_loop`` HOP
     (``torch.ops.higher_order.while_loop``) could be imported, i.e.
-    :func:`lowerable_while_loop_scan` can run (seed 003)."""
+    :func:`lowerable_while_loop_scan` can run."""
     return _while_loop_op is not None
 
 
@@ -190,7 +190,7 @@ def lowerable_scan(
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
-    """Run the scan through PyTorch's ``scan`` HOP (seed 003, ``lowerable_scan``).
+    """Run the scan through PyTorch's ``scan`` HOP (SpikingJelly's ``lowerable_scan``).
 
     Same calling convention and result as :func:`flexsn_hop.eager_scan`:
     ``flat_args`` = input sequences ``[T, *in_shape]``, initial states
@@ -220,7 +220,7 @@ def lowerable_scan_final_state(
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
     """:func:`lowerable_scan` returning final states instead of state
-    sequences (seed 003, ``lowerable_scan_final_state``).
+    sequences (SpikingJelly's ``lowerable_scan_final_state``).
 
     Returns output sequences ``[T, *out_shape]`` then final states
     ``[*state_shape]`` (the scan's final carry). ``T == 0``: empty outputs
@@ -308,8 +308,7 @@ def lowerable_while_loop_scan(
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
-    """Run the scan through PyTorch's ``while_loop`` HOP (seed 003,
-    ``lowerable_while_loop_scan``).
+    """Run the scan through PyTorch's ``while_loop`` HOP (SpikingJelly's ``lowerable_while_loop_scan``).
 
     Same calling convention and result as :func:`flexsn_hop.eager_scan`:
     output sequences ``[T, *out_shape]`` then state sequences
@@ -338,7 +337,7 @@ def lowerable_while_loop_scan_final_state(
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
     """:func:`lowerable_while_loop_scan` returning final states instead of
-    state sequences (seed 003, ``lowerable_while_loop_scan_final_state``).
+    state sequences (SpikingJelly's ``lowerable_while_loop_scan_final_state``).
 
     Returns output sequences ``[T, *out_shape]`` then final states
     ``[*state_shape]``; no state buffers are carried. ``T == 0``: empty

@@ -31,7 +31,7 @@ import torch
 from flexsn_runtime import FlexSNKernel, call_reason, route, run_route, warn_fallback
 from flexsn_trace import check_scan_args
 
-from .fused import FusedScanCall
+from ._types import FusedScanCall
 
 __all__ = ["fused_kernel_for", "runtime_fused_impl"]
 

@@ -1,4 +1,4 @@
-"""The ``flex_sn_scan`` operator and its eager implementations (seed 003).
+"""The ``flex_sn_scan`` operator and its eager implementations.
 
 ``flex_sn_scan`` is a ``torch._ops.HigherOrderOperator``. Every kernel it
 registers validates the call (``_checks``), asks the fused-implementation
@@ -8,7 +8,7 @@ loop. Run eagerly, autograd differentiates that loop (indexing and
 ``make_fx`` or Inductor, the loop unrolls into ``T`` copies of the step's
 aten ops, so no compiler needs to know the operator.
 
-Kernels (seed 003, M1/M2): ``Autograd``, ``CompositeExplicitAutograd``,
+Kernels (as in SpikingJelly's FlexSN operator): ``Autograd``, ``CompositeExplicitAutograd``,
 ``Functionalize``, the ``FunctionalTensorMode``, ``ProxyTorchDispatchMode``
 and ``FakeTensorMode`` modes, and the ``torch.func`` transforms; the modes
 re-enter themselves around the loop so that its ops are functionalized /
@@ -32,7 +32,8 @@ from flexsn_trace import reference_scan
 
 from ._checks import ScanArgs, empty_outputs, prepare_scan_args
 from ._types import CoreFn, OutputTemplateSpecs, ScanResult
-from .fused import DispatchPath, run_fused_impl
+from ._types import DispatchPath
+from .fused import run_fused_impl
 
 __all__ = [
     "FlexSNScan",
@@ -63,7 +64,7 @@ def eager_scan(
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
-    """Run the scan as a Python time loop (seed 003, ``eager_scan``).
+    """Run the scan as a Python time loop (SpikingJelly's ``eager_scan``).
 
     ``flat_args`` are ``num_inputs`` input sequences ``[T, *in_shape]``, then
     ``num_states`` initial states ``[*state_shape]``, then any lifted tensors
@@ -102,8 +103,7 @@ def eager_scan_final_state(
     *flat_args: torch.Tensor,
     output_template_specs: OutputTemplateSpecs | None = None,
 ) -> ScanResult:
-    """Like :func:`eager_scan` but return only the final states (seed 003,
-    ``eager_scan_final_state``, for ``store_state_seqs=False``).
+    """Like :func:`eager_scan` but return only the final states (SpikingJelly's ``eager_scan_final_state``, for ``store_state_seqs=False``).
 
     Returns ``num_outputs`` output sequences ``[T, *out_shape]`` then
     ``num_states`` final states ``[*state_shape]`` (equal to the last step of
@@ -188,7 +188,7 @@ _HOP_KERNELS_OK = False
 
 
 class FlexSNScan(_Base):
-    """The ``flex_sn_scan`` higher-order operator (seed 003, ``FlexSNScan``).
+    """The ``flex_sn_scan`` higher-order operator (SpikingJelly's ``FlexSNScan``).
 
     Call as ``flex_sn_scan(core_fn, num_inputs, num_states, num_outputs,
     *input_seqs, *init_states, *lifted_args, output_template_specs=None,
@@ -203,7 +203,7 @@ class FlexSNScan(_Base):
     ``(shape, dtype, device)`` per output) builds the empty outputs when
     ``T == 0``; Dynamo fills it in from the traced body.
 
-    ``final_state=True`` (a ``bool``; beyond seed 003) returns
+    ``final_state=True`` (a ``bool``; beyond SpikingJelly) returns
     ``(*output_seqs, *final_states)`` instead, the final states ``[*shape]``
     equal to the last step of the state sequences, exactly as
     :func:`eager_scan_final_state` (``T == 0``: clones of the initial
@@ -214,7 +214,7 @@ class FlexSNScan(_Base):
     built for unused state steps. Use it whenever only the last state is
     needed (``FlexSN(backend="hop", store_state_seqs=False)`` does).
 
-    ``zero_init_states=True`` (a ``bool``; beyond seed 003): pass no
+    ``zero_init_states=True`` (a ``bool``; beyond SpikingJelly): pass no
     initial states (``*input_seqs, *lifted_args``); the states start as
     zeros of input 0's per-step shape ``x.shape[1:]``, dtype and device.
     The fused kernels then create the zeros inside the op, so compiled
@@ -272,8 +272,8 @@ class FlexSNScan(_Base):
         )
         base: Any = super()
         # ``final_state`` / ``zero_init_states`` are passed only when set, so
-        # that the default call (and the graphs recorded from it) keeps seed
-        # 003's signature.
+        # that the default call (and the graphs recorded from it) keeps SpikingJelly's
+        # signature.
         extra: dict[str, Any] = {"final_state": True} if args.final_state else {}
         if args.zero_init_states:
             extra["zero_init_states"] = True
@@ -372,5 +372,5 @@ _HOP_KERNELS_OK = _register_kernels(flex_sn_scan)
 def hop_kernels_registered() -> bool:
     """``True`` when ``flex_sn_scan`` is a real HigherOrderOperator with its
     dispatch kernels registered; ``False`` when PyTorch internals drifted and
-    it runs as a plain eager function (seed 003)."""
+    it runs as a plain eager function."""
     return _HOP_KERNELS_OK

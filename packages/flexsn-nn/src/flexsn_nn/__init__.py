@@ -1,6 +1,6 @@
 """flexsn_nn: spiking neurons from single-step cores, as ``nn.Module`` s.
 
-Layer 5 of FlexSN (seeds 002, 003):
+Layer 5 of FlexSN:
 
 * :class:`FlexSN`: the module (backends ``torch``, ``triton``,
   ``inductor``, ``hop``; ``step_mode`` ``"s"`` / ``"m"``; states,

@@ -15,9 +15,9 @@ time loop runs (``backend``):
   a forward and a reverse-time BPTT kernel), reached through the
   ``flexsn::*`` custom ops that stay single opaque nodes under
   ``torch.compile``; unsupported cores / devices fall back to the eager loop
-  with one warning (seeds 000, 001, 002);
+  with one warning;
 * ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
-  (seed 003), or, with ``store_state_seqs=False``,
+ , or, with ``store_state_seqs=False``,
   ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``: the
   operator's final-state form ``flex_sn_scan(..., final_state=True)``, one
   graph node whose fused kernels write no state sequences and need no
@@ -28,14 +28,14 @@ time loop runs (``backend``):
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
   ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
   gradient to ``lowerable_while_loop_scan(_final_state)`` /
-  ``lowerable_scan(_final_state)`` (the seed's
+  ``lowerable_scan(_final_state)`` (SpikingJelly's
   ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP`` switch; training keeps the
-  unrolled path, as in the seed's milestone notes).
+  unrolled path, as in SpikingJelly).
 
 The module follows SpikingJelly's ``activation_based`` conventions
 (``step_mode`` ``"s"`` / ``"m"``, ``reset()``, ``store_v_seq``-style state
-sequences); see seed 002 (``FlexSN`` / ``FlexSNKernel`` in the custom-ops
-section) and seed 003 (``FlexSN(backend="hop")``).
+sequences), and SpikingJelly's ``FlexSN`` module
+(``spikingjelly.activation_based.triton_kernel.flexsn``), ``backend="hop"`` included.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class FlexSN(nn.Module):
     of one per-step shape ``[*shape]`` in, ``num_outputs`` outputs and
     ``num_states`` updated states of that shape out (a lone tensor counts as a
     1-tuple). For the Triton backends it must be elementwise and use ops the
-    lowering table supports (seed 004), e.g. a surrogate spike from
+    lowering table supports, e.g. a surrogate spike from
     :mod:`flexsn_nn.surrogate`.
 
     Calling the module, ``m(*inputs)``:
@@ -141,9 +141,8 @@ class FlexSN(nn.Module):
             ``example_outputs`` or ``requires_grad`` flags.
         ImportError: ``backend="hop"`` without ``flexsn_hop``.
 
-    Seeds: 002 (``FlexSN`` / ``FlexSNKernel``), 003 (``backend="hop"``,
-    ``store_state_seqs`` and ``eager_scan_final_state``), 000 (``T == 0`` and
-    template rules).
+    Behaviour: SpikingJelly's ``FlexSN`` (``backend="hop"``,
+    ``store_state_seqs``, ``T == 0`` and template rules included).
     """
 
     def __init__(

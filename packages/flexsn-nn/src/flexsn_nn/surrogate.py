@@ -11,7 +11,7 @@ Learning in Spiking Neural Networks", IEEE Signal Processing Magazine 36(6),
 
 The functions are written so that the runtime can trace them into the graphs
 it compiles to Triton (``make_fx`` for inference, ``aot_function`` for the
-forward/backward pair; seeds 002 "Kernel Builders" and 004):
+forward/backward pair; SpikingJelly's ``spikingjelly.activation_based.triton_kernel.flexsn`` kernel builders):
 
 * each is a ``torch.autograd.Function`` in the new style (``forward``
   without ``ctx`` plus a separate ``setup_context``), which functorch

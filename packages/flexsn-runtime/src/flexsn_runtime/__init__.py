@@ -1,7 +1,7 @@
 """flexsn-runtime: build, register and launch FlexSN scan kernels.
 
-Layer 3 of FlexSN (seeds 000, 001, 002): kernel builders, launch wrappers
-with the seeds' ``T == 0`` and template rules, the handle registry,
+Layer 3 of FlexSN: kernel builders, launch wrappers
+with SpikingJelly's ``T == 0`` and template rules, the handle registry,
 ``torch.library`` custom ops (``flexsn::*``) with fake and autograd
 registrations, and :class:`FlexSNKernel`.
 """
@@ -18,9 +18,7 @@ from .flexsn_kernel import FlexSNKernel, eager_loop, validate_scan_args
 from .scan_kernel import ScanKernel, kernels_usable, ncl_bucket
 from .ops import (
     flexsn_backward_op,
-    flexsn_inference_final_state_op,
     flexsn_inference_op,
-    flexsn_training_final_state_op,
     flexsn_training_op,
     run_inference,
     run_training,
@@ -70,9 +68,7 @@ __all__ = [
     "flexsn_forward_final_state",
     "flexsn_inference",
     "flexsn_inference_final_state",
-    "flexsn_inference_final_state_op",
     "flexsn_inference_op",
-    "flexsn_training_final_state_op",
     "flexsn_training_op",
     "kernels_usable",
     "lookup_flexsn_kernel_handle",

@@ -1,4 +1,4 @@
-"""Kernel builders: core function -> compiled scan kernels (seed 002 "Kernel Builders")."""
+"""Kernel builders: core function -> compiled scan kernels (SpikingJelly's ``spikingjelly.activation_based.triton_kernel.flexsn`` kernel builders)."""
 
 from __future__ import annotations
 
@@ -155,13 +155,13 @@ def build_training_kernels(
     example_inputs: Sequence[torch.Tensor] | None = None,
     requires_grad: Sequence[bool] | None = None,
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
-    """Build the BPTT forward and reverse-time backward kernels (seed 002).
+    """Build the BPTT forward and reverse-time backward kernels.
 
     Traces ``core_fn`` with ``aot_function`` (min-cut rematerialization),
     then drops saved values the backward step can recompute. Outputs
     without gradient (hard thresholds) have no tangent in the AOT backward
     graph; the rendered backward kernel keeps the full calling convention
-    anyway (seed 002's shim).
+    anyway (SpikingJelly's shim).
 
     Args:
         core_fn, num_inputs, num_states, num_outputs, example_inputs: as in

@@ -1,4 +1,4 @@
-"""``FlexSNKernel``: a core function as fused multi-step kernels (seeds 001, 002)."""
+"""``FlexSNKernel``: a core function as fused multi-step kernels."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ class FlexSNKernel:
         TypeError / ValueError: bad arity, examples, or a core returning the
             wrong number of values (checked while tracing).
 
-    Seeds: 001 (``FlexSNKernel`` handle lifetime), 002 (builders).
+    Behaviour: SpikingJelly's ``FlexSNKernel`` (handle lifetime, builders).
     """
 
     def __init__(

@@ -1,9 +1,9 @@
-"""Launch wrappers for the scan kernels (seed 000).
+"""Launch wrappers for the scan kernels.
 
 Sequences are ``[T, *shape]`` and states ``[*shape]``; kernels see them as
 contiguous ``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``. Every
 wrapper allocates its results like the first input sequence (shape and
-dtype), and follows seed 000 for ``T == 0``: no launch, empty sequences,
+dtype), and follows SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
 initial states cloned (or zeros) where final states are returned, zero
 gradients following the templates.
 """
@@ -31,7 +31,7 @@ __all__ = [
 
 
 def flexsn_backward_ncl_bucket(ncl: int) -> int:
-    """Map the per-step element count ``NCL`` to a tuning bucket in ``[0, 4]`` (seed 000).
+    """Map the per-step element count ``NCL`` to a tuning bucket in ``[0, 4]``.
 
     Buckets: ``<= 2**12``, ``<= 2**17``, ``<= 2**20``, ``<= 2**23``, larger.
     Launch configurations are persisted per bucket.
@@ -175,7 +175,7 @@ def flexsn_backward(
     state_templates: Sequence[torch.Tensor] | None = None,
     final_state: bool = False,
 ) -> tuple[torch.Tensor, ...]:
-    """Run the reverse-time BPTT kernel (seed 000).
+    """Run the reverse-time BPTT kernel.
 
     Args:
         f: backward kernel from :func:`flexsn_runtime.build_training_kernels`.

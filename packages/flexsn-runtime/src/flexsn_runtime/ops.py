@@ -1,4 +1,4 @@
-"""``torch.library`` custom ops over the handle registry (seed 001), and the eager autograd path.
+"""``torch.library`` custom ops over the handle registry, and the eager autograd path.
 
 The ops are opaque to ``torch.compile``: Dynamo/AOTAutograd see one node per
 call, with fake implementations for shape propagation and autograd
@@ -28,19 +28,11 @@ from .registry import (
     release_active_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
 )
-from .launchers import (
-    flexsn_backward,
-    flexsn_forward,
-    flexsn_forward_final_state,
-    flexsn_inference,
-    flexsn_inference_final_state,
-)
+from .launchers import flexsn_backward, flexsn_forward, flexsn_inference
 
 __all__ = [
     "flexsn_backward_op",
-    "flexsn_inference_final_state_op",
     "flexsn_inference_op",
-    "flexsn_training_final_state_op",
     "flexsn_training_op",
     "run_inference",
     "run_training",
@@ -82,13 +74,10 @@ def _with_states(
 
 def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     bundle = lookup_flexsn_kernel_handle(handle)
-    if final_state:
-        info = _info(bundle, "inference_final_state")
-        assert bundle.inference_final_state_kernel is not None
-        return list(flexsn_inference_final_state(bundle.inference_final_state_kernel, info, *_with_states(info, flat_args)))
-    info = _info(bundle, "inference")
-    assert bundle.inference_kernel is not None
-    return list(flexsn_inference(bundle.inference_kernel, info, *_with_states(info, flat_args)))
+    info = _info(bundle, "inference_final_state" if final_state else "inference")
+    kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
+    assert kernel is not None
+    return list(flexsn_inference(kernel, info, *_with_states(info, flat_args), final_state=final_state))
 
 
 def _training_impl(
@@ -101,9 +90,7 @@ def _training_impl(
     if plan is None:
         plan = plan_for(handle, final_state)
     args = _with_states(plan.info, flat_args, zero)
-    if final_state:
-        return list(flexsn_forward_final_state(plan.forward, plan.info, *args, stored=plan.stored))
-    return list(flexsn_forward(plan.forward, plan.info, *args))
+    return list(flexsn_forward(plan.forward, plan.info, *args, final_state=final_state, stored=plan.stored if final_state else None))
 
 
 def _backward_impl(
@@ -137,56 +124,37 @@ def _backward_impl(
 
 
 @torch.library.custom_op("flexsn::inference", mutates_args=())
-def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``)."""
-    return _inference_impl(handle, flat_args, False)
+def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``).
+
+    With ``final_state``: ``-> [*output_seqs, *final_states]`` (no state sequence is written).
+    """
+    return _inference_impl(handle, flat_args, final_state)
 
 
 @flexsn_inference_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    info = _info(lookup_flexsn_kernel_handle(handle), "inference")
+def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    info = _info(lookup_flexsn_kernel_handle(handle), "inference_final_state" if final_state else "inference")
     x = flat_args[0]
-    return [x.new_empty(x.shape) for _ in range(info.num_outputs + info.num_states)]
-
-
-@torch.library.custom_op("flexsn::inference_final_state", mutates_args=())
-def flexsn_inference_final_state_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    """Inference scan storing final states only: ``-> [*output_seqs, *final_states]``."""
-    return _inference_impl(handle, flat_args, True)
-
-
-@flexsn_inference_final_state_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    info = _info(lookup_flexsn_kernel_handle(handle), "inference_final_state")
-    x = flat_args[0]
-    return [x.new_empty(x.shape) for _ in range(info.num_outputs)] + [
-        x.new_empty(x.shape[1:]) for _ in range(info.num_states)
-    ]
+    states = [x.new_empty(x.shape[1:] if final_state else x.shape) for _ in range(info.num_states)]
+    return [x.new_empty(x.shape) for _ in range(info.num_outputs)] + states
 
 
 @torch.library.custom_op("flexsn::training", mutates_args=())
-def flexsn_training_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``."""
-    return _training_impl(handle, flat_args, False)
+def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``.
+
+    With ``final_state``: ``-> [*output_seqs, *final_states, *saved_for_backward]``.
+    """
+    return _training_impl(handle, flat_args, final_state)
 
 
 @flexsn_training_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
+def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     info = _info(lookup_flexsn_kernel_handle(handle), "training")
     x = flat_args[0]
-    return [x.new_empty(x.shape) for _ in range(info.num_fwd_kernel_returns)]
-
-
-@torch.library.custom_op("flexsn::training_final_state", mutates_args=())
-def flexsn_training_final_state_op(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    """Training forward keeping final states only: ``-> [*output_seqs, *final_states, *saved_for_backward]``."""
-    return _training_impl(handle, flat_args, True)
-
-
-@flexsn_training_final_state_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor]) -> list[torch.Tensor]:
-    info = _info(lookup_flexsn_kernel_handle(handle), "training")
-    x = flat_args[0]
+    if not final_state:
+        return [x.new_empty(x.shape) for _ in range(info.num_fwd_kernel_returns)]
     return (
         [x.new_empty(x.shape) for _ in range(info.num_outputs)]
         + [x.new_empty(x.shape[1:]) for _ in range(info.num_states)]
@@ -231,7 +199,7 @@ def _template(spec: Spec) -> torch.Tensor:
 
 
 class _ActiveRef:
-    """One active reference to a handle held by an autograd context (seed 001).
+    """One active reference to a handle held by an autograd context.
 
     Dropped when the context dies without a backward (a forward whose graph
     is freed); cheaper per call than ``weakref.finalize``.
@@ -322,7 +290,7 @@ def _backward(
 
 
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
-    """Run a backward holding an active reference to the handle (seed 001)."""
+    """Run a backward holding an active reference to the handle."""
     active: _ActiveRef = ctx.active
     try:
         if active.live:
@@ -357,20 +325,17 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
     return _counted(ctx, run)
 
 
-def _op_setup(final_state: bool) -> Callable[[Any, tuple[Any, ...], list[torch.Tensor]], None]:
-    def setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
-        ctx.set_materialize_grads(False)  # as in _EagerTraining.forward
-        _setup(ctx, inputs[0], inputs[1], output, final_state)
-
-    return setup
+def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
+    ctx.set_materialize_grads(False)  # as in _EagerTraining.forward
+    _setup(ctx, inputs[0], inputs[1], output, bool(inputs[2]))
 
 
-def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor]]:
-    return None, _backward(ctx, grad_out, flexsn_backward_op)
+def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor], None]:
+    # one gradient per op argument; final_state has no default, so the dispatcher always passes it
+    return None, _backward(ctx, grad_out, flexsn_backward_op), None
 
 
-torch.library.register_autograd("flexsn::training", _op_backward, setup_context=_op_setup(False))
-torch.library.register_autograd("flexsn::training_final_state", _op_backward, setup_context=_op_setup(True))
+torch.library.register_autograd("flexsn::training", _op_backward, setup_context=_op_setup)
 
 
 class _EagerTraining(torch.autograd.Function):
@@ -379,7 +344,7 @@ class _EagerTraining(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, plan: TrainingPlan, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         # Gradients we do not get stay None: the backward wrapper treats None
-        # as zero without a [T, NCL] zero fill per output (seed 000's rule).
+        # as zero without a [T, NCL] zero fill per output (SpikingJelly's ``flexsn_backward`` rule).
         ctx.set_materialize_grads(False)
         x = flat_args[0]
         # one lookup serves the forward's zero states and the backward (held
@@ -411,8 +376,7 @@ def run_inference(
     ``[*output_seqs, *final_states]``.
     """
     if _use_op(tracing):
-        op = flexsn_inference_final_state_op if final_state else flexsn_inference_op
-        return list(op(handle, list(flat_args)))
+        return list(flexsn_inference_op(handle, list(flat_args), final_state))
     return _inference_impl(handle, flat_args, final_state)
 
 
@@ -432,8 +396,7 @@ def run_training(
     ``num_outputs + num_states``.
     """
     if _use_op(tracing):
-        op = flexsn_training_final_state_op if final_state else flexsn_training_op
-        return list(op(handle, list(flat_args)))
+        return list(flexsn_training_op(handle, list(flat_args), final_state))
     if plan is None:
         plan = plan_for(handle, final_state)
     out: tuple[torch.Tensor, ...] = _EagerTraining.apply(plan, *flat_args)  # type: ignore[no-untyped-call]

@@ -1,4 +1,4 @@
-"""Kernel-handle registry with owner and active reference counts (seed 001).
+"""Kernel-handle registry with owner and active reference counts.
 
 Custom ops cannot take Python objects, so kernels live here and ops take an
 integer ``handle``. A handle has *owner* references (a ``FlexSNKernel`` and
@@ -36,7 +36,7 @@ __all__ = [
 
 @dataclass
 class FlexSNKernelHandle:
-    """Kernels and metadata behind one handle (seed 001).
+    """Kernels and metadata behind one handle.
 
     Any kernel may be ``None`` when that path was not built (for example the
     training kernels of a core with no differentiable output).

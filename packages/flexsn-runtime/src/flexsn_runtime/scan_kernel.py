@@ -170,7 +170,7 @@ _SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
 
 
 def ncl_bucket(ncl: int) -> int:
-    """Bucket the per-step element count ``NCL`` (seed 000's backward buckets).
+    """Bucket the per-step element count ``NCL`` (the NCL buckets of SpikingJelly's ``flexsn_backward_ncl_bucket``).
 
     Returns an int in ``[0, 4]``: ``<= 4096``, ``<= 131072``,
     ``<= 1048576``, ``<= 8388608``, larger.

@@ -10,7 +10,7 @@ wrappers of :mod:`flexsn_runtime.launchers`; :func:`plan_backward_launch`
 launches the BPTT kernel without the template tensors those wrappers take.
 Unusual backward calls (``T == 0``, empty layers, no incoming gradient) go
 through :func:`flexsn_runtime.launchers.flexsn_backward`, which implements
-seed 000's rules.
+SpikingJelly's ``flexsn_backward`` rules.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class TrainingPlan:
     """One handle's training kernels and their calling convention, for one ``final_state`` flag.
 
     Attributes:
-        handle: the registry handle (seed 001).
+        handle: the registry handle.
         info: the training :class:`~flexsn_trace.FlexSNInfo`.
         forward, backward: the kernels for this flag.
         final_state: state sequences are not stored; final states are returned.

@@ -1,6 +1,6 @@
 """flexsn-trace: trace single-step neuron functions into aten FX graphs.
 
-Layer 1 of FlexSN. Public API (seed 004 and seed 002 "Function Info"):
+Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.activation_based.triton_kernel.torch2triton`` and ``flexsn.info``):
 :func:`generate_inference_graph`, :func:`generate_forward_and_backward_graph`,
 :func:`trace_training_graphs`, :class:`FlexSNInfo`, :func:`extract_info`.
 """

@@ -1,6 +1,6 @@
 """Trace a single-step neuron function into aten-level FX graphs.
 
-Behaviour follows seed 004 ("PyTorch to Graph"): ``make_fx`` for the
+Behaviour follows SpikingJelly's ``spikingjelly.activation_based.triton_kernel.torch2triton.torch2graph``: ``make_fx`` for the
 inference graph and ``aot_function`` with min-cut rematerialization for the
 forward/backward pair used by BPTT training.
 """
@@ -81,7 +81,7 @@ def _clean(graph: fx.Graph) -> fx.Graph:
 
 
 def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[torch.Tensor]) -> fx.Graph:
-    """Trace ``fn`` for inference into an aten-level FX graph (seed 004).
+    """Trace ``fn`` for inference into an aten-level FX graph.
 
     Args:
         fn: a callable on tensors, e.g. a neuron core
@@ -158,7 +158,7 @@ def trace_training_graphs(
 
     Uses ``functorch.compile.aot_function`` with
     ``min_cut_rematerialization_partition`` so cheap intermediates are
-    recomputed in the backward graph instead of saved (seed 004).
+    recomputed in the backward graph instead of saved.
 
     Args:
         fn: the step function.
@@ -262,7 +262,7 @@ def generate_forward_and_backward_graph(
     example_inputs: Sequence[torch.Tensor],
     requires_grad: Sequence[bool] | None = None,
 ) -> tuple[fx.Graph, fx.Graph]:
-    """Trace optimized forward and backward FX graphs (seed 004).
+    """Trace optimized forward and backward FX graphs.
 
     Thin wrapper over :func:`trace_training_graphs` that returns only the
     graphs: ``fwd: [*inputs, *states] -> [*outputs, *states, *saved]`` and

@@ -1,4 +1,4 @@
-"""Metadata extracted from a forward step graph (seed 002, "Function Info")."""
+"""Metadata extracted from a forward step graph (SpikingJelly's ``spikingjelly.activation_based.triton_kernel.flexsn.info.FlexSNInfo``)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class SavedSource(NamedTuple):
 class FlexSNInfo(NamedTuple):
     """Names and counts of a step graph ``[*inputs, *states] -> [*outputs, *states, *saved]``.
 
-    The first nine fields follow seed 002; ``saved_sources`` is our
+    The first nine fields follow SpikingJelly's ``FlexSNInfo``; ``saved_sources`` is our
     extension that lets saved tensors alias inputs and state sequences
     instead of being copied out by the forward kernel.
 
@@ -80,7 +80,7 @@ def graph_output_nodes(graph: fx.Graph) -> list[object]:
 
 
 def extract_info(fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outputs: int) -> FlexSNInfo:
-    """Extract :class:`FlexSNInfo` from a forward step graph (seed 002).
+    """Extract :class:`FlexSNInfo` from a forward step graph.
 
     Args:
         fwd_graph: graph with signature
