@@ -9,6 +9,7 @@ with :func:`compile_triton_code_str`. The multi-step scan templates
 
 from .__about__ import __version__
 from .cache import (
+    atomic_write,
     cache_dir,
     compile_triton_code_str,
     interpreter_enabled,
@@ -36,6 +37,7 @@ __all__ = [
     "SavedArg",
     "UnsupportedOpError",
     "__version__",
+    "atomic_write",
     "backward_saved_args",
     "cache_dir",
     "check_graph_supported",

@@ -24,9 +24,12 @@ from typing import Any
 
 import triton.language as tl
 
+from flexsn_trace.env import env_flag, env_value
+
 from .lowering import ROUND_BY_HAND
 
 __all__ = [
+    "atomic_write",
     "cache_dir",
     "compile_triton_code_str",
     "interpreter_enabled",
@@ -41,7 +44,7 @@ _LOCK = threading.Lock()
 
 def interpreter_enabled() -> bool:
     """Whether ``TRITON_INTERPRET`` asks Triton to interpret kernels on the CPU."""
-    return os.environ.get("TRITON_INTERPRET", "0").strip().lower() in ("1", "true", "yes", "on")
+    return env_flag("TRITON_INTERPRET")
 
 
 def cache_dir() -> Path:
@@ -50,11 +53,11 @@ def cache_dir() -> Path:
     ``$FLEXSN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/flexsn``, else
     ``~/.cache/flexsn``.
     """
-    env = os.environ.get("FLEXSN_CACHE_DIR")
+    env = env_value("FLEXSN_CACHE_DIR")
     if env:
         path = Path(env)
     else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = env_value("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         path = Path(base) / "flexsn"
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -69,7 +72,14 @@ def source_path(code: str) -> Path:
     return cache_dir() / f"flexsn_{_digest(code)[:32]}.py"
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
+
+    Readers see the old file or the new one, never a partial write.
+
+    Raises:
+        OSError: the folder is not writable (the temporary file is removed).
+    """
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -127,7 +137,7 @@ def compile_triton_code_str(
                 if verbose:
                     print(f"[flexsn] reusing cached Triton source {path}")
             else:
-                _atomic_write(path, triton_code)
+                atomic_write(path, triton_code)
                 if verbose:
                     print(f"[flexsn] wrote Triton source {path}")
             mod_name = f"flexsn_generated_{key[0][:32]}_{'i' if interp else 'c'}"
@@ -183,4 +193,4 @@ def store_launch_config(code: str, key: str, config: dict[str, int]) -> None:
         except (OSError, ValueError):
             data = {}
         data[key] = dict(config)
-        _atomic_write(path, json.dumps(data, indent=1, sort_keys=True))
+        atomic_write(path, json.dumps(data, indent=1, sort_keys=True))

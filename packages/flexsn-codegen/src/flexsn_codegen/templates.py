@@ -31,10 +31,10 @@ follow the same recurrence as a PyTorch loop in that dtype.
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any, Literal, Sequence
 
 from flexsn_trace import FlexSNInfo
+from flexsn_trace.env import env_flag
 
 from .cache import compile_triton_code_str, interpreter_enabled
 from .lowering import STORAGE_CAST
@@ -103,7 +103,7 @@ def _prologue(params: Sequence[str], name: str) -> list[str]:
 
 
 def _prefetch() -> bool:
-    return os.environ.get("FLEXSN_PREFETCH", "1") != "0"
+    return env_flag("FLEXSN_PREFETCH")
 
 
 def _load(ptr: str) -> str:

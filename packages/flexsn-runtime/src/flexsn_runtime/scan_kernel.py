@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -11,6 +10,7 @@ import numpy as np
 import torch
 import triton
 
+from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
 __all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket"]
@@ -331,7 +331,7 @@ class ScanKernel:
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
         compiled = self.jit_function()[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
-        if self._direct_off or os.environ.get(ENV_DIRECT_LAUNCH, "1") == "0" or interpreter_enabled():
+        if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
         direct = _direct_launcher(compiled, grid[0], block)
         if direct is None:

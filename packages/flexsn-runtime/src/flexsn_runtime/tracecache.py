@@ -20,14 +20,14 @@ import functools
 import hashlib
 import inspect
 import json
-import os
 import types
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_codegen import cache_dir, interpreter_enabled
+from flexsn_codegen import atomic_write, cache_dir, interpreter_enabled
+from flexsn_trace.env import env_flag
 from flexsn_trace import FlexSNInfo, SavedSource
 
 __all__ = ["core_fingerprint", "load_build", "store_build"]
@@ -225,13 +225,13 @@ def core_fingerprint(
         A hex digest, or ``None`` when caching is disabled or something the
         core depends on cannot be hashed with certainty.
     """
-    if os.environ.get("FLEXSN_TRACE_CACHE", "1") == "0":
+    if not env_flag("FLEXSN_TRACE_CACHE"):
         return None
     h = _Hasher()
     try:
         # switches read at render time change the kernel source (the templates
         # render a different time loop for Triton's interpreter)
-        h.put(_versions(), os.environ.get("FLEXSN_PREFETCH", "1") != "0", interpreter_enabled())
+        h.put(_versions(), env_flag("FLEXSN_PREFETCH"), interpreter_enabled())
         h.put(arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
         if example_inputs is None:
             h.put("default-examples")
@@ -275,9 +275,7 @@ def store_build(key: str, build: dict[str, Any]) -> None:
         else:
             data[name] = value
     try:
-        from flexsn_codegen.cache import _atomic_write
-
-        _atomic_write(_path(key), json.dumps(data))
+        atomic_write(_path(key), json.dumps(data))
     except OSError:
         pass
 

@@ -8,7 +8,6 @@ from typing import Callable, Sequence
 
 import torch
 
-
 class UnsupportedOpError(NotImplementedError):
     """Raised when a graph holds an op (or an argument form) with no lowering.
 

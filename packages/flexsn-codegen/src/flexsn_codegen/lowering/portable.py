@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import math
 
-import torch
-
 from .emit import Ctx, UnsupportedOpError, _INF, _NAN, _PI, _f, _let, lit
 
 

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
-import torch
-
 from .emit import Lowering, UnsupportedOpError, _INF, _f
 from .portable import (
     atan,
@@ -21,7 +17,6 @@ from .portable import (
     pow_tensor_scalar,
     remainder,
     round_half_even,
-    signbit,
     tanh,
     trunc,
 )
