@@ -18,7 +18,7 @@ unset TRITON_INTERPRET
 src=$(ls -d "$REPO"/packages/*/src | paste -sd: -)
 export PYTHONPATH="$src${PYTHONPATH:+:$PYTHONPATH}"
 
-args=(packages/*/tests tests-integration -q -x)
+args=(packages/*/tests tests-integration -q)
 log=/dev/null
 if [[ -n "${OUT:-}" ]]; then
     mkdir -p "$OUT"
