@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -47,42 +46,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ScanArgs:
+class ScanArgs(NamedTuple):
     """One validated scan call: its :class:`flexsn_trace.ScanContract` and normalised templates."""
 
     contract: ScanContract
     output_template_specs: OutputTemplateSpecs | None
-
-    @property
-    def input_seqs(self) -> tuple[torch.Tensor, ...]:
-        """The input sequences ``[T, *shape]``."""
-        return self.contract.input_seqs
-
-    @property
-    def init_states(self) -> tuple[torch.Tensor, ...]:
-        """The initial states (empty with ``zero_init_states``)."""
-        return self.contract.init_states
-
-    @property
-    def lifted_args(self) -> tuple[torch.Tensor, ...]:
-        """Tensors passed unchanged to every step."""
-        return self.contract.lifted_args
-
-    @property
-    def T(self) -> int:
-        """Number of time steps."""
-        return self.contract.T
-
-    @property
-    def final_state(self) -> bool:
-        """Final states ``[*shape]`` are returned instead of state sequences."""
-        return self.contract.final_state
-
-    @property
-    def zero_init_states(self) -> bool:
-        """No initial states were passed: zeros of input 0's per-step shape."""
-        return self.contract.zero_init_states
 
 
 def check_zero_init_states_flag(value: object) -> bool:

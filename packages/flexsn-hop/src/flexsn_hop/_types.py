@@ -8,7 +8,16 @@ from typing import Literal, Union
 
 import torch
 
-__all__ = ["CoreFn", "DispatchPath", "FusedScanCall", "OutputTemplateSpec", "OutputTemplateSpecs", "ScanResult"]
+__all__ = [
+    "CoreFn",
+    "DispatchPath",
+    "FusedScanCall",
+    "OutputTemplateSpec",
+    "OutputTemplateSpecs",
+    "ScanFn",
+    "ScanResult",
+    "final_state_form",
+]
 
 #: One step of a neuron: ``core(*step_inputs, *states, *lifted) ->
 #: (*step_outputs, *next_states)``; a lone tensor counts as a 1-tuple.
@@ -80,3 +89,29 @@ class FusedScanCall:
     def flat_args(self) -> tuple[torch.Tensor, ...]:
         """``(*input_seqs, *init_states, *lifted_args)``, the operator's order."""
         return (*self.input_seqs, *self.init_states, *self.lifted_args)
+
+
+#: A scan entry point: ``scan(core_fn, num_inputs, num_states, num_outputs, *flat_args,
+#: output_template_specs=None, final_state=False) -> ScanResult``.
+ScanFn = Callable[..., ScanResult]
+
+
+def final_state_form(scan: ScanFn, name: str) -> ScanFn:
+    """``scan`` with ``final_state=True``, under SpikingJelly's ``*_final_state`` name.
+
+    The result returns ``num_outputs`` output sequences ``[T, *out_shape]``
+    then ``num_states`` final states ``[*state_shape]`` (never state
+    sequences); arguments and errors are ``scan``'s.
+    """
+
+    def form(*args: torch.Tensor | int | CoreFn, output_template_specs: OutputTemplateSpecs | None = None) -> ScanResult:
+        return scan(*args, output_template_specs=output_template_specs, final_state=True)
+
+    form.__name__ = form.__qualname__ = name
+    form.__doc__ = (
+        f"SpikingJelly's ``{name}``: :func:`{scan.__name__}` with ``final_state=True``, returning output "
+        "sequences ``[T, *out_shape]`` then final states ``[*state_shape]``. ``T == 0``: empty outputs "
+        f"from ``output_template_specs`` and the initial states (cloned). Same arguments and errors as "
+        f":func:`{scan.__name__}`."
+    )
+    return form

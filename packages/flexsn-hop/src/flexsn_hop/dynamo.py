@@ -35,7 +35,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -53,6 +53,19 @@ def _example_value(vt: Any) -> Any:
         return vt.as_proxy().node.meta.get("example_value")
     except Exception:
         return None
+
+
+def _constant_flag(vt: Any, name: str, check: Callable[[object], bool], fail: Callable[[str], Any]) -> bool:
+    """A ``bool`` keyword of the traced call (``False`` when absent); ``fail`` for anything but a constant bool."""
+    if vt is None:
+        return False
+    if not vt.is_python_constant():
+        fail(f"{name} must be a constant bool")
+    try:
+        return check(vt.as_python_constant())
+    except TypeError as exc:
+        fail(str(exc))
+        raise  # fail() raises Dynamo's Unsupported; never reached
 
 
 def _templates_from_body(body_leaves: list[Any], num_outputs: int) -> tuple[Any, ...] | None:
@@ -130,14 +143,7 @@ def _make_variable_class(hov: Any) -> type:
                 return fail("num_inputs / num_states / num_outputs must be constant ints")
             num_inputs, num_states, num_outputs = counts
             flat_args = args[4:]
-            zero_init = False
-            if zero_init_vt is not None:
-                if not zero_init_vt.is_python_constant():
-                    fail("zero_init_states must be a constant bool")
-                try:
-                    zero_init = check_zero_init_states_flag(zero_init_vt.as_python_constant())
-                except TypeError as exc:
-                    fail(str(exc))
+            zero_init = _constant_flag(zero_init_vt, "zero_init_states", check_zero_init_states_flag, fail)
             needed = num_inputs if zero_init else num_inputs + num_states
             if num_inputs < 1 or len(flat_args) < needed:
                 fail(
@@ -159,14 +165,7 @@ def _make_variable_class(hov: Any) -> type:
                 except (TypeError, ValueError) as exc:
                     fail(str(exc))
 
-            final_state = False
-            if final_state_vt is not None:
-                if not final_state_vt.is_python_constant():
-                    fail("final_state must be a constant bool")
-                try:
-                    final_state = check_final_state_flag(final_state_vt.as_python_constant())
-                except TypeError as exc:
-                    fail(str(exc))
+            final_state = _constant_flag(final_state_vt, "final_state", check_final_state_flag, fail)
 
             with discard_graph_changes(tx):
                 steps = [step_template(tx, seq) for seq in flat_args[:num_inputs]]

@@ -55,7 +55,8 @@ import torch
 
 from flexsn_trace.env import env_flag
 
-from ._types import CoreFn, DispatchPath, FusedScanCall, OutputTemplateSpecs
+from ._checks import ScanArgs
+from ._types import CoreFn, DispatchPath, FusedScanCall
 from .runtime_fusion import runtime_fused_impl
 
 __all__ = [
@@ -152,69 +153,49 @@ def _is_tracing(tensors: Sequence[torch.Tensor]) -> bool:
         return False
 
 
-def run_fused_impl(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    input_seqs: tuple[torch.Tensor, ...],
-    init_states: tuple[torch.Tensor, ...],
-    lifted_args: tuple[torch.Tensor, ...],
-    output_template_specs: OutputTemplateSpecs | None,
-    T: int,
-    dispatch: DispatchPath,
-    final_state: bool = False,
-    zero_init_states: bool = False,
-) -> tuple[torch.Tensor, ...] | None:
-    """Ask the registered hook; ``None`` when there is none or it declines.
+def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: DispatchPath) -> tuple[torch.Tensor, ...] | None:
+    """Ask the fused implementation in effect; ``None`` when there is none or it declines.
 
-    Raises ``RuntimeError`` when the hook returns the wrong number of
-    values, an output whose leading dim is not ``T``, or states of the wrong
-    shape: ``[T, *init_state.shape]`` sequences, or with ``final_state``
+    Raises ``RuntimeError`` when it returns the wrong number of values, an
+    output whose leading dim is not ``T``, or states of the wrong shape:
+    ``[T, *init_state.shape]`` sequences, or with ``final_state``
     ``[*init_state.shape]`` final states (with ``zero_init_states``, the
     state shape is input 0's per-step shape).
     """
     impl = get_fused_impl()
     if impl is None:
         return None
-    flat = (*input_seqs, *init_states, *lifted_args)
-    requires_grad = (
-        dispatch == "autograd"
-        and torch.is_grad_enabled()
-        and any(t.requires_grad for t in flat)
-    )
+    c = args.contract
+    flat = c.flat_args
+    requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(
         core_fn=core_fn,
-        num_inputs=num_inputs,
-        num_states=num_states,
+        num_inputs=c.num_inputs,
+        num_states=c.num_states,
         num_outputs=num_outputs,
-        input_seqs=input_seqs,
-        init_states=init_states,
-        lifted_args=lifted_args,
-        output_template_specs=output_template_specs,
-        T=T,
+        input_seqs=c.input_seqs,
+        init_states=c.init_states,
+        lifted_args=c.lifted_args,
+        output_template_specs=args.output_template_specs,
+        T=c.T,
         dispatch=dispatch,
         requires_grad=requires_grad,
         tracing=_is_tracing(flat),
-        final_state=final_state,
-        zero_init_states=zero_init_states,
+        final_state=c.final_state,
+        zero_init_states=args.contract.zero_init_states,
     )
     result = impl(call)
     if result is None:
         return None
     values = tuple(result)
-    expected = num_outputs + num_states
+    expected = num_outputs + c.num_states
     if len(values) != expected or not all(isinstance(v, torch.Tensor) for v in values):
         raise RuntimeError(
             f"flex_sn_scan fused impl returned {len(values)} values, expected "
             f"num_outputs + num_states = {expected} tensors"
         )
-    if zero_init_states:
-        step_shape = tuple(input_seqs[0].shape[1:])
-        state_shapes = [step_shape] * num_states
-    else:
-        state_shapes = [tuple(s.shape) for s in init_states]
-    _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, T, final_state)
+    state_shapes = [c.step_shape] * c.num_states if args.contract.zero_init_states else [tuple(s.shape) for s in c.init_states]
+    _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, c.T, c.final_state)
     return values
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -32,16 +32,8 @@ from ._checks import (
     empty_outputs,
     prepare_scan_args,
 )
-from ._types import CoreFn, OutputTemplateSpecs, ScanResult
+from ._types import CoreFn, OutputTemplateSpecs, ScanFn, ScanResult, final_state_form
 
-__all__ = [
-    "lowerable_scan",
-    "lowerable_scan_available",
-    "lowerable_scan_final_state",
-    "lowerable_while_loop_available",
-    "lowerable_while_loop_scan",
-    "lowerable_while_loop_scan_final_state",
-]
 
 
 def _load(module: str, name: str) -> Callable[..., Any] | None:
@@ -108,9 +100,14 @@ def _unaliased(
     return tuple(fresh)
 
 
-def _t_zero(args: ScanArgs, num_outputs: int, state_seqs: bool) -> ScanResult:
-    outputs = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs)
-    return reference_scan(lambda *a: a, args.contract._replace(final_state=not state_seqs), outputs)
+def _ordered(seqs: Sequence[torch.Tensor], final_states: Sequence[torch.Tensor], state_seqs: bool) -> ScanResult:
+    """The scan's result: the sequences (outputs, then state sequences), or outputs then final states."""
+    return tuple(seqs) if state_seqs else (*seqs, *final_states)
+
+
+def _t_zero(args: ScanArgs, num_outputs: int) -> ScanResult:
+    outputs = empty_outputs(args.contract.input_seqs, num_outputs, args.output_template_specs)
+    return reference_scan(lambda *a: a, args.contract, outputs)  # T == 0: the core never runs
 
 
 def _scan_step(
@@ -144,25 +141,16 @@ def _scan_step(
     return list(fresh)
 
 
-def _run_scan(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    flat_args: tuple[torch.Tensor, ...],
-    output_template_specs: OutputTemplateSpecs | None,
-    state_seqs: bool,
-) -> ScanResult:
+def _run_scan(core_fn: CoreFn, num_outputs: int, args: ScanArgs) -> ScanResult:
     if _scan_op is None:
         raise RuntimeError("PyTorch scan HOP is unavailable in this environment")
-    args = prepare_scan_args(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
-    )
-    if args.T == 0:
-        return _t_zero(args, num_outputs, state_seqs)
-    init = list(args.init_states)
+    num_inputs, num_states = args.contract.num_inputs, args.contract.num_states
+    state_seqs = not args.contract.final_state
+    if args.contract.T == 0:
+        return _t_zero(args, num_outputs)
+    init = list(args.contract.init_states)
     if not init:
-        init = [args.input_seqs[0].new_zeros(())]
+        init = [args.contract.input_seqs[0].new_zeros(())]
     # functools.partial with a ``combine_fn`` keyword is the form Dynamo's
     # scan support accepts for a Python body.
     body = functools.partial(
@@ -174,90 +162,56 @@ def _run_scan(
         num_outputs=num_outputs,
         state_seqs=state_seqs,
     )
-    result = _flatten(_scan_op(body, init, list(args.input_seqs), args.lifted_args))
-    final_states = result[:num_states]
-    ys = result[len(init) :]
-    if state_seqs:
-        return ys
-    return (*ys, *final_states)
+    result = _flatten(_scan_op(body, init, list(args.contract.input_seqs), args.contract.lifted_args))
+    # carry (states) first, then the stacked per-step outputs (and state copies)
+    return _ordered(result[len(init) :], result[:num_states], state_seqs)
 
 
 def lowerable_scan(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
+    core_fn: CoreFn, num_inputs: int, num_states: int, num_outputs: int, *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None, final_state: bool = False,
 ) -> ScanResult:
     """Run the scan through PyTorch's ``scan`` HOP (SpikingJelly's ``lowerable_scan``).
 
     Same calling convention and result as :func:`flexsn_hop.eager_scan`:
     ``flat_args`` = input sequences ``[T, *in_shape]``, initial states
     ``[*state_shape]``, lifted tensors; returns output sequences
-    ``[T, *out_shape]`` then state sequences ``[T, *state_shape]``. States
-    are the scan carry, so ``core_fn`` must return each next state with the
-    shape and dtype of its initial state. ``T == 0`` never enters the HOP:
-    empty outputs come from ``output_template_specs``, state sequences are
-    empty ``[0, *state_shape]`` tensors.
+    ``[T, *out_shape]`` then state sequences ``[T, *state_shape]`` (with
+    ``final_state``: the final states ``[*state_shape]``, the scan's final
+    carry). States are the scan carry, so ``core_fn`` must return each next
+    state with the shape and dtype of its initial state. ``T == 0`` never
+    enters the HOP: empty outputs come from ``output_template_specs``, state
+    sequences are empty ``[0, *state_shape]`` tensors.
 
     Raises ``RuntimeError`` when the scan HOP is unavailable
     (:func:`lowerable_scan_available`), the ``ValueError`` / ``TypeError``
     of :func:`flexsn_hop.eager_scan` for bad arguments, and whatever the
     scan HOP raises for carries whose metadata changes between steps.
     """
-    return _run_scan(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, True
-    )
+    args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
+    return _run_scan(core_fn, num_outputs, args)
 
 
-def lowerable_scan_final_state(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
-) -> ScanResult:
-    """:func:`lowerable_scan` returning final states instead of state
-    sequences (SpikingJelly's ``lowerable_scan_final_state``).
-
-    Returns output sequences ``[T, *out_shape]`` then final states
-    ``[*state_shape]`` (the scan's final carry). ``T == 0``: empty outputs
-    from ``output_template_specs`` and clones of the initial states. Same
-    errors as :func:`lowerable_scan`.
-    """
-    return _run_scan(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, False
-    )
+lowerable_scan_final_state: ScanFn = final_state_form(lowerable_scan, "lowerable_scan_final_state")
 
 
-def _run_while_loop(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    flat_args: tuple[torch.Tensor, ...],
-    output_template_specs: OutputTemplateSpecs | None,
-    state_seqs: bool,
-) -> ScanResult:
+def _run_while_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs) -> ScanResult:
     if _while_loop_op is None:
         raise RuntimeError("PyTorch while_loop HOP is unavailable in this environment")
-    args = prepare_scan_args(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
-    )
-    T = args.T
+    num_inputs, num_states = args.contract.num_inputs, args.contract.num_states
+    state_seqs = not args.contract.final_state
+    T = args.contract.T
     if T == 0:
-        return _t_zero(args, num_outputs, state_seqs)
+        return _t_zero(args, num_outputs)
 
     # Step 0 runs outside the loop: it fixes the shapes and dtypes of the
     # carried output buffers and states (the loop needs fixed metadata).
     first = check_step_results(
-        core_fn(*(x[0] for x in args.input_seqs), *args.init_states, *args.lifted_args),
+        core_fn(*(x[0] for x in args.contract.input_seqs), *args.contract.init_states, *args.contract.lifted_args),
         num_outputs,
         num_states,
     )
-    device = args.input_seqs[0].device
+    device = args.contract.input_seqs[0].device
     zero = torch.zeros(1, dtype=torch.int64, device=device)
 
     def buffer(value: torch.Tensor) -> torch.Tensor:
@@ -291,59 +245,36 @@ def _run_while_loop(
         return (t + 1, *next_states, *new_bufs)
 
     carried = (zero[0] + 1, *first_states, *out_bufs, *state_bufs)
-    additional = (*args.input_seqs, *args.lifted_args)
+    additional = (*args.contract.input_seqs, *args.contract.lifted_args)
     final = tuple(_while_loop_op(cond_fn, body_fn, carried, additional))
-    final_states = final[1 : 1 + num_states]
-    bufs = final[1 + num_states :]
-    if state_seqs:
-        return tuple(bufs)
-    return (*bufs, *final_states)
+    # carried: (t, *states, *buffers)
+    return _ordered(final[1 + num_states :], final[1 : 1 + num_states], state_seqs)
 
 
 def lowerable_while_loop_scan(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
+    core_fn: CoreFn, num_inputs: int, num_states: int, num_outputs: int, *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None, final_state: bool = False,
 ) -> ScanResult:
     """Run the scan through PyTorch's ``while_loop`` HOP (SpikingJelly's ``lowerable_while_loop_scan``).
 
     Same calling convention and result as :func:`flexsn_hop.eager_scan`:
     output sequences ``[T, *out_shape]`` then state sequences
-    ``[T, *state_shape]``. Step 0 runs outside the loop to fix the
-    shapes/dtypes of the carried ``[T, *shape]`` buffers; later steps must
-    keep them. Meant for forward / ``no_grad`` use. ``T == 0`` never enters
-    the loop: empty outputs from ``output_template_specs`` and empty state
-    sequences.
+    ``[T, *state_shape]`` (with ``final_state``: final states
+    ``[*state_shape]``, and no state buffers are carried). Step 0 runs
+    outside the loop to fix the shapes/dtypes of the carried
+    ``[T, *shape]`` buffers; later steps must keep them. Meant for forward /
+    ``no_grad`` use. ``T == 0`` never enters the loop: empty outputs from
+    ``output_template_specs`` and empty state sequences.
 
     Raises ``RuntimeError`` when the while_loop HOP is unavailable
     (:func:`lowerable_while_loop_available`), the ``ValueError`` /
     ``TypeError`` of :func:`flexsn_hop.eager_scan` for bad arguments, and
     whatever the while_loop HOP raises for changing metadata.
     """
-    return _run_while_loop(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, True
-    )
+    args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
+    return _run_while_loop(core_fn, num_outputs, args)
 
 
-def lowerable_while_loop_scan_final_state(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
-) -> ScanResult:
-    """:func:`lowerable_while_loop_scan` returning final states instead of
-    state sequences (SpikingJelly's ``lowerable_while_loop_scan_final_state``).
-
-    Returns output sequences ``[T, *out_shape]`` then final states
-    ``[*state_shape]``; no state buffers are carried. ``T == 0``: empty
-    outputs from ``output_template_specs`` and clones of the initial states.
-    Same errors as :func:`lowerable_while_loop_scan`.
-    """
-    return _run_while_loop(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, False
-    )
+lowerable_while_loop_scan_final_state: ScanFn = final_state_form(
+    lowerable_while_loop_scan, "lowerable_while_loop_scan_final_state"
+)

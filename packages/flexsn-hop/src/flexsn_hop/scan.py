@@ -31,8 +31,7 @@ import torch
 from flexsn_trace import reference_scan
 
 from ._checks import ScanArgs, empty_outputs, prepare_scan_args
-from ._types import CoreFn, OutputTemplateSpecs, ScanResult
-from ._types import DispatchPath
+from ._types import CoreFn, DispatchPath, OutputTemplateSpecs, ScanFn, ScanResult, final_state_form
 from .fused import run_fused_impl
 
 __all__ = [
@@ -52,17 +51,13 @@ def _run_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs, *, state_seqs: 
     from the templates.
     """
     contract = args.contract._replace(final_state=not state_seqs)
-    empty = empty_outputs(args.input_seqs, num_outputs, args.output_template_specs) if args.T == 0 else None
+    empty = empty_outputs(args.contract.input_seqs, num_outputs, args.output_template_specs) if args.contract.T == 0 else None
     return reference_scan(core_fn, contract, empty, what="flex_sn_scan: core")
 
 
 def eager_scan(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
+    core_fn: CoreFn, num_inputs: int, num_states: int, num_outputs: int, *flat_args: torch.Tensor,
+    output_template_specs: OutputTemplateSpecs | None = None, final_state: bool = False,
 ) -> ScanResult:
     """Run the scan as a Python time loop (SpikingJelly's ``eager_scan``).
 
@@ -82,6 +77,11 @@ def eager_scan(
     defaulting to input 0's) and the state sequences are empty
     ``[0, *state_shape]`` tensors.
 
+    ``final_state=True`` returns the final states ``[*state_shape]`` in
+    place of the state sequences (they are never materialized; ``T == 0``:
+    clones of the initial states), as SpikingJelly's ``eager_scan_final_state``
+    (:data:`eager_scan_final_state`) does for ``store_state_seqs=False``.
+
     Raises ``ValueError`` for fewer than ``num_inputs + num_states`` tensors,
     ``num_inputs == 0``, a ``core_fn`` whose signature cannot take
     ``num_inputs + num_states + len(lifted)`` positional args, inputs whose
@@ -89,79 +89,31 @@ def eager_scan(
     ``num_outputs + num_states``, or ``T == 0`` with missing / wrongly sized
     templates; ``TypeError`` for non-tensor arguments or results.
     """
-    args = prepare_scan_args(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
-    )
-    return _run_loop(core_fn, num_outputs, args, state_seqs=True)
+    args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
+    return _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
 
 
-def eager_scan_final_state(
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
-) -> ScanResult:
-    """Like :func:`eager_scan` but return only the final states (SpikingJelly's ``eager_scan_final_state``, for ``store_state_seqs=False``).
-
-    Returns ``num_outputs`` output sequences ``[T, *out_shape]`` then
-    ``num_states`` final states ``[*state_shape]`` (equal to the last step of
-    :func:`eager_scan`'s state sequences); state sequences are never
-    materialized. ``T == 0``: empty outputs from ``output_template_specs``
-    and clones of the initial states. Same arguments and errors as
-    :func:`eager_scan`.
-    """
-    args = prepare_scan_args(
-        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs
-    )
-    return _run_loop(core_fn, num_outputs, args, state_seqs=False)
+eager_scan_final_state: ScanFn = final_state_form(eager_scan, "eager_scan_final_state")
 
 
 def _decompose(
-    dispatch: DispatchPath,
-    core_fn: CoreFn,
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    *flat_args: torch.Tensor,
-    output_template_specs: OutputTemplateSpecs | None = None,
-    final_state: bool = False,
-    zero_init_states: bool = False,
+    dispatch: DispatchPath, core_fn: CoreFn, num_inputs: int, num_states: int, num_outputs: int,
+    *flat_args: torch.Tensor, output_template_specs: OutputTemplateSpecs | None = None,
+    final_state: bool = False, zero_init_states: bool = False,
 ) -> ScanResult:
-    """What every operator kernel runs: validate, fused hook, else eager loop.
+    """What every operator kernel runs: validate, the fused implementation, else the eager loop.
 
     Returns ``(*output_seqs, *state_seqs)`` or, with ``final_state``,
     ``(*output_seqs, *final_states)`` (the loop of
     :func:`eager_scan_final_state`).
     """
     args = prepare_scan_args(
-        core_fn,
-        num_inputs,
-        num_states,
-        num_outputs,
-        flat_args,
-        output_template_specs,
-        final_state,
-        zero_init_states,
+        core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state, zero_init_states
     )
-    fused = run_fused_impl(
-        core_fn,
-        num_inputs,
-        num_states,
-        num_outputs,
-        args.input_seqs,
-        args.init_states,
-        args.lifted_args,
-        args.output_template_specs,
-        args.T,
-        dispatch,
-        final_state=args.final_state,
-        zero_init_states=args.zero_init_states,
-    )
+    fused = run_fused_impl(core_fn, num_outputs, args, dispatch)
     if fused is not None:
         return fused
-    return _run_loop(core_fn, num_outputs, args, state_seqs=not args.final_state)
+    return _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
 
 
 def _hop_base() -> tuple[type, bool]:
@@ -274,8 +226,8 @@ class FlexSNScan(_Base):
         # ``final_state`` / ``zero_init_states`` are passed only when set, so
         # that the default call (and the graphs recorded from it) keeps SpikingJelly's
         # signature.
-        extra: dict[str, Any] = {"final_state": True} if args.final_state else {}
-        if args.zero_init_states:
+        extra: dict[str, Any] = {"final_state": True} if args.contract.final_state else {}
+        if args.contract.zero_init_states:
             extra["zero_init_states"] = True
         result: ScanResult = base.__call__(
             core_fn,

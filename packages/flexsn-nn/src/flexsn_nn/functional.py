@@ -43,12 +43,7 @@ def set_step_mode(net: nn.Module, step_mode: str) -> None:
 
     Source: SpikingJelly ``functional.set_step_mode``.
     """
-    if not isinstance(net, nn.Module):
-        raise TypeError(f"set_step_mode expects an nn.Module, got {type(net).__name__}")
-    mode = check_step_mode(step_mode)
-    for module in net.modules():
-        if hasattr(module, "step_mode"):
-            setattr(module, "step_mode", mode)
+    _set_on_modules(net, "step_mode", check_step_mode(step_mode), "set_step_mode")
 
 
 def set_backend(net: nn.Module, backend: str) -> None:
@@ -65,9 +60,13 @@ def set_backend(net: nn.Module, backend: str) -> None:
 
     Source: SpikingJelly ``functional.set_backend``.
     """
+    _set_on_modules(net, "backend", check_backend(backend), "set_backend")
+
+
+def _set_on_modules(net: nn.Module, attribute: str, value: str, caller: str) -> None:
+    """Set an already validated ``value`` on every module of ``net`` that has ``attribute``."""
     if not isinstance(net, nn.Module):
-        raise TypeError(f"set_backend expects an nn.Module, got {type(net).__name__}")
-    name = check_backend(backend)
+        raise TypeError(f"{caller} expects an nn.Module, got {type(net).__name__}")
     for module in net.modules():
-        if hasattr(module, "backend"):
-            setattr(module, "backend", name)
+        if hasattr(module, attribute):
+            setattr(module, attribute, value)

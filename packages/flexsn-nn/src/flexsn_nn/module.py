@@ -57,11 +57,21 @@ Core = Callable[..., Any]
 TensorList = list[torch.Tensor]
 
 
-def _check_arity(num_inputs: object, num_states: object, num_outputs: object) -> tuple[int, int, int]:
-    ni, ns, no = check_counts(num_inputs, num_states, num_outputs)
-    if ns + no < 1:
-        raise ValueError("the core must return at least one output or state (num_outputs + num_states >= 1)")
-    return ni, ns, no
+class _Checked:
+    """A settable string attribute, validated by ``check`` on every assignment (stored as ``_<name>``)."""
+
+    def __init__(self, check: Callable[[object], str], doc: str) -> None:
+        self.check, self.__doc__ = check, doc
+        self.private = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.private = f"_{name}"
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        return self if obj is None else getattr(obj, self.private)
+
+    def __set__(self, obj: object, value: object) -> None:
+        object.__setattr__(obj, self.private, self.check(value))
 
 
 class FlexSN(nn.Module):
@@ -162,7 +172,7 @@ class FlexSN(nn.Module):
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
         self.core = core
-        self.num_inputs, self.num_states, self.num_outputs = _check_arity(num_inputs, num_states, num_outputs)
+        self.num_inputs, self.num_states, self.num_outputs = check_counts(num_inputs, num_states, num_outputs, need_result=True)
         self._step_mode = check_step_mode(step_mode)
         self._backend = check_backend(backend)
         self.store_state_seqs = bool(store_state_seqs)
@@ -194,23 +204,8 @@ class FlexSN(nn.Module):
 
     # ------------------------------------------------------------------ properties
 
-    @property
-    def step_mode(self) -> str:
-        """``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated."""
-        return self._step_mode
-
-    @step_mode.setter
-    def step_mode(self, value: str) -> None:
-        self._step_mode = check_step_mode(value)
-
-    @property
-    def backend(self) -> str:
-        """One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values)."""
-        return self._backend
-
-    @backend.setter
-    def backend(self, value: str) -> None:
-        self._backend = check_backend(value)
+    step_mode = _Checked(check_step_mode, '''``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated.''')
+    backend = _Checked(check_backend, "One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values).")
 
     @property
     def kernel(self) -> FlexSNKernel:

@@ -173,11 +173,8 @@ class IFNode(FlexSN):
         self,
         v_threshold: float = 1.0,
         v_reset: float | None = 0.0,
-        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
-        detach_reset: bool = False,
-        backend: str = "triton",
-        step_mode: str = "m",
-        store_v_seq: bool = False,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        backend: str = "triton", step_mode: str = "m", store_v_seq: bool = False,
     ) -> None:
         v_th = _check_float("v_threshold", v_threshold)
         assert v_th is not None
@@ -269,11 +266,8 @@ class LIFNode(IFNode):
         v_threshold: float = 1.0,
         v_reset: float | None = 0.0,
         decay_input: bool = True,
-        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
-        detach_reset: bool = False,
-        backend: str = "triton",
-        step_mode: str = "m",
-        store_v_seq: bool = False,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        backend: str = "triton", step_mode: str = "m", store_v_seq: bool = False,
     ) -> None:
         tau_f = _check_float("tau", tau)
         assert tau_f is not None

@@ -96,8 +96,11 @@ def atan_surrogate_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
     return (alpha / 2.0) / (u * u + 1.0)
 
 
-class _SigmoidSpike(torch.autograd.Function):
-    """Θ(x) forward, :func:`sigmoid_surrogate_grad` backward (new-style Function)."""
+class _HeavisideSpike(torch.autograd.Function):
+    """Θ(x) forward; subclasses give the surrogate gradient (new-style Function, one class per surrogate).
+
+    Each surrogate keeps its own class: tracing records the class it applies.
+    """
 
     generate_vmap_rule = True
 
@@ -110,6 +113,10 @@ class _SigmoidSpike(torch.autograd.Function):
         x, alpha = inputs
         ctx.save_for_backward(x)
         ctx.alpha = alpha
+
+
+class _SigmoidSpike(_HeavisideSpike):
+    """Θ(x) forward, :func:`sigmoid_surrogate_grad` backward."""
 
     @staticmethod
     def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor, None]:
@@ -117,20 +124,8 @@ class _SigmoidSpike(torch.autograd.Function):
         return grad_output * sigmoid_surrogate_grad(x, ctx.alpha), None
 
 
-class _ATanSpike(torch.autograd.Function):
-    """Θ(x) forward, :func:`atan_surrogate_grad` backward (new-style Function)."""
-
-    generate_vmap_rule = True
-
-    @staticmethod
-    def forward(x: torch.Tensor, alpha: float) -> torch.Tensor:
-        return heaviside(x)
-
-    @staticmethod
-    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
-        x, alpha = inputs
-        ctx.save_for_backward(x)
-        ctx.alpha = alpha
+class _ATanSpike(_HeavisideSpike):
+    """Θ(x) forward, :func:`atan_surrogate_grad` backward."""
 
     @staticmethod
     def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor, None]:
@@ -145,7 +140,8 @@ class SurrogateFunction:
     ``alpha`` are equal. Call ``sg(x)`` on a floating-point tensor of any
     shape; the result has ``x``'s shape, dtype and device, values 0.0 / 1.0.
     Subclasses set ``_function`` (a ``torch.autograd.Function``) and
-    implement :meth:`primitive` and :meth:`surrogate_grad`.
+    ``_grad_formula`` (``(x, alpha) -> g'(x)``, the formula its backward
+    uses), and implement :meth:`primitive`.
 
     Args:
         alpha: steepness, a finite Python number > 0 (stored as ``float``).
@@ -157,6 +153,7 @@ class SurrogateFunction:
     """
 
     _function: type[torch.autograd.Function]
+    _grad_formula: Callable[[torch.Tensor, float], torch.Tensor]
     _alpha: float
     default_alpha: float = 1.0
     __slots__ = ("_alpha",)
@@ -205,7 +202,7 @@ class SurrogateFunction:
 
     def surrogate_grad(self, x: torch.Tensor) -> torch.Tensor:
         """``g'(x)``: what the backward pass multiplies the incoming gradient by (same shape/dtype as ``x``)."""
-        raise NotImplementedError
+        return type(self)._grad_formula(x, self._alpha)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(alpha={self._alpha!r})"
@@ -234,26 +231,20 @@ class Sigmoid(SurrogateFunction):
     ``σ(alpha x)``.
 
     Args:
-        alpha: steepness, Python float > 0 (default 4.0, as SpikingJelly).
+        alpha: steepness, Python float > 0 (default :attr:`default_alpha` = 4.0, as SpikingJelly).
 
     Raises:
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
     _function = _SigmoidSpike
+    _grad_formula = staticmethod(sigmoid_surrogate_grad)  # alpha · σ(alpha x) · (1 − σ(alpha x))
     default_alpha = 4.0
     __slots__ = ()
-
-    def __init__(self, alpha: float = 4.0) -> None:
-        super().__init__(alpha)
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:
         """``σ(alpha x)``."""
         return torch.sigmoid(x * self._alpha)
-
-    def surrogate_grad(self, x: torch.Tensor) -> torch.Tensor:
-        """``alpha · σ(alpha x) · (1 − σ(alpha x))``."""
-        return sigmoid_surrogate_grad(x, self._alpha)
 
 
 class ATan(SurrogateFunction):
@@ -264,23 +255,17 @@ class ATan(SurrogateFunction):
     ``arctan(π/2 · alpha · x) / π + 1/2``.
 
     Args:
-        alpha: steepness, Python float > 0 (default 2.0, as SpikingJelly).
+        alpha: steepness, Python float > 0 (default :attr:`default_alpha` = 2.0, as SpikingJelly).
 
     Raises:
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
     _function = _ATanSpike
+    _grad_formula = staticmethod(atan_surrogate_grad)  # alpha / 2 / (1 + (π/2 · alpha · x)^2)
     default_alpha = 2.0
     __slots__ = ()
-
-    def __init__(self, alpha: float = 2.0) -> None:
-        super().__init__(alpha)
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:
         """``arctan(π/2 · alpha · x) / π + 1/2``."""
         return torch.atan(x * (math.pi / 2.0 * self._alpha)) / math.pi + 0.5
-
-    def surrogate_grad(self, x: torch.Tensor) -> torch.Tensor:
-        """``alpha / 2 / (1 + (π/2 · alpha · x)^2)``."""
-        return atan_surrogate_grad(x, self._alpha)

@@ -13,7 +13,7 @@ from flexsn_codegen import (
     render_inference_kernel,
     sanitize_name,
 )
-from flexsn_trace import FlexSNInfo, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
+from flexsn_trace import FlexSNInfo, check_counts, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
 
 from .scan_kernel import ScanKernel
 
@@ -36,15 +36,7 @@ def default_example_inputs(num_inputs: int, num_states: int) -> tuple[torch.Tens
 
 
 def _check_arity(num_inputs: int, num_states: int, num_outputs: int) -> None:
-    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-    if num_inputs < 1:
-        raise ValueError("FlexSN needs at least one input sequence (num_inputs >= 1)")
-    if num_outputs + num_states < 1:
-        raise ValueError("the core must return at least one output or state")
+    check_counts(num_inputs, num_states, num_outputs, who="FlexSN kernel builder", need_result=True)
 
 
 def _examples(
@@ -75,36 +67,39 @@ def _name(core_fn: Callable[..., Any], suffix: str) -> str:
     return sanitize_name(f"{getattr(core_fn, '__name__', 'core')}_{suffix}")
 
 
+def _trace_inference(
+    core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None
+) -> tuple[str, str, FlexSNInfo]:
+    """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``."""
+    num_inputs, num_states, num_outputs = arity
+    _check_arity(num_inputs, num_states, num_outputs)
+    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
+    _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
+    info = extract_info(graph, num_inputs, num_states, num_outputs)
+    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
+    return step_code, step_name, info
+
+
 def build_inference_kernels(
-    core_fn: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
+    core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
     example_inputs: Sequence[torch.Tensor] | None = None,
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
     """Trace once, render both inference kernels: ``(sequences, final_state, info)``.
 
     Same arguments and errors as :func:`build_inference_kernel`.
     """
-    _check_arity(num_inputs, num_states, num_outputs)
-    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
-    _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
-    info = extract_info(graph, num_inputs, num_states, num_outputs)
-    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
-    seq = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, False)
-    fin = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, True)
+    arity = (num_inputs, num_states, num_outputs)
+    step_code, step_name, info = _trace_inference(core_fn, arity, example_inputs)
+    seq = render_inference_kernel(step_code, step_name, *arity, False)
+    fin = render_inference_kernel(step_code, step_name, *arity, True)
     return ScanKernel(*seq, "inference"), ScanKernel(*fin, "inference_final_state"), info
 
 
 def build_inference_kernel(
-    core_fn: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    example_inputs: Sequence[torch.Tensor] | None = None,
-    final_state_only: bool = False,
+    core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None, final_state_only: bool = False,
 ) -> tuple[ScanKernel, FlexSNInfo]:
-    """Build the single-pass inference scan kernel (no autograd).
+    """Build the single-pass inference scan kernel (no autograd; SpikingJelly's ``build_inference_kernel``).
 
     Args:
         core_fn: ``(*inputs, *states) -> (*outputs, *new_states)`` on per-step
@@ -124,23 +119,17 @@ def build_inference_kernel(
         flexsn_codegen.UnsupportedOpError: the core uses an op with no
             Triton lowering.
     """
-    _check_arity(num_inputs, num_states, num_outputs)
-    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
-    _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
-    info = extract_info(graph, num_inputs, num_states, num_outputs)
-    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
-    code, name = render_inference_kernel(step_code, step_name, num_inputs, num_states, num_outputs, final_state_only)
+    arity = (num_inputs, num_states, num_outputs)
+    step_code, step_name, info = _trace_inference(core_fn, arity, example_inputs)
+    code, name = render_inference_kernel(step_code, step_name, *arity, final_state_only)
     return ScanKernel(code, name, "inference_final_state" if final_state_only else "inference"), info
 
 
 def build_inference_final_state_kernel(
-    core_fn: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
+    core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
     example_inputs: Sequence[torch.Tensor] | None = None,
 ) -> tuple[ScanKernel, FlexSNInfo]:
-    """Build the inference kernel that stores output sequences and final states only.
+    """SpikingJelly's name for :func:`build_inference_kernel` with ``final_state_only=True``.
 
     Same arguments, returns and errors as :func:`build_inference_kernel`.
     """
@@ -148,12 +137,8 @@ def build_inference_final_state_kernel(
 
 
 def build_training_kernels(
-    core_fn: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    example_inputs: Sequence[torch.Tensor] | None = None,
-    requires_grad: Sequence[bool] | None = None,
+    core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
     """Build the BPTT forward and reverse-time backward kernels.
 

@@ -121,13 +121,8 @@ class FlexSNKernel:
     """
 
     def __init__(
-        self,
-        core: Callable[..., Any],
-        num_inputs: int,
-        num_states: int,
-        num_outputs: int,
-        example_inputs: Sequence[torch.Tensor] | None = None,
-        requires_grad: Sequence[bool] | None = None,
+        self, core: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
+        example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
     ) -> None:
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")

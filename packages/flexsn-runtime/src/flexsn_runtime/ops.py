@@ -180,14 +180,9 @@ def flexsn_backward_op(
 
 
 @flexsn_backward_op.register_fake
-def _(
-    handle: int,
-    grads: list[Optional[torch.Tensor]],
-    saved: list[torch.Tensor],
-    templates: list[torch.Tensor],
-    final_state: bool = False,
-) -> list[torch.Tensor]:
-    return [t.new_empty(t.shape) for t in templates]
+def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
+      final_state: bool = False) -> list[torch.Tensor]:
+    return [t.new_empty(t.shape) for t in templates]  # one gradient shaped like each template
 
 
 # ---------------------------------------------------------------- autograd

@@ -21,17 +21,6 @@ from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel
 
-__all__ = [
-    "FlexSNKernelHandle",
-    "attach_flexsn_handle_finalizer",
-    "lookup_flexsn_kernel_handle",
-    "register_flexsn_kernel_handle",
-    "registered_handles",
-    "release_active_flexsn_kernel_handle",
-    "release_flexsn_kernel_handle",
-    "retain_flexsn_kernel_handle",
-    "retain_owner_flexsn_kernel_handle",
-]
 
 
 @dataclass

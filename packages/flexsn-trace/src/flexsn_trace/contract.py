@@ -31,12 +31,19 @@ __all__ = [
 ]
 
 
-def check_counts(num_inputs: object, num_states: object, num_outputs: object, who: str = "FlexSN") -> tuple[int, int, int]:
+def check_counts(
+    num_inputs: object, num_states: object, num_outputs: object, who: str = "FlexSN", need_result: bool = False
+) -> tuple[int, int, int]:
     """Check a core's arity: three ints, ``num_inputs >= 1``, none negative.
+
+    Args:
+        need_result: also require ``num_outputs + num_states >= 1`` (a
+            kernel needs something to write).
 
     Raises:
         TypeError: a count that is not an ``int`` (``bool`` included).
-        ValueError: a negative count, or ``num_inputs == 0``.
+        ValueError: a negative count, ``num_inputs == 0``, or with
+            ``need_result`` a core that returns nothing.
     """
     values = []
     for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
@@ -47,6 +54,8 @@ def check_counts(num_inputs: object, num_states: object, num_outputs: object, wh
         values.append(value)
     if values[0] < 1:
         raise ValueError(f"{who}: requires at least one input sequence (num_inputs >= 1), got 0")
+    if need_result and values[1] + values[2] < 1:
+        raise ValueError(f"{who}: the core must return at least one output or state (num_outputs + num_states >= 1)")
     return values[0], values[1], values[2]
 
 

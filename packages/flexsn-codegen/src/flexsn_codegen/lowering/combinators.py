@@ -45,6 +45,16 @@ def _portable2(fn: Callable[[str, str, Ctx | None], str]) -> Lowering:
     return lambda ctx, a, kw: fn(f"({_f(a[0])})", f"({_f(a[1])})", ctx)
 
 
+def _bound1(fn: Callable[[str, Ctx], str]) -> Lowering:
+    """A lowering from a one-argument form that uses its argument several times (bound to a temporary)."""
+    return lambda ctx, a, kw: fn(_x(ctx, a), ctx)
+
+
+def _x_and_param(name: str, default: object, fn: Callable[[str, str], str]) -> Lowering:
+    """A lowering of ``x`` (bound) and one scalar parameter: argument 1, or keyword ``name``, or ``default``."""
+    return lambda ctx, a, kw: fn(_x(ctx, a), lit(_kw_or_arg(a, kw, 1, name, default)))
+
+
 def _block_arg(ctx: Ctx, value: object) -> str:
     """A formatted argument, Python numbers as fp32 blocks (for forms that cast or test per element)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -9,7 +9,7 @@ import torch
 
 from .emit import Ctx, Lowering, UnsupportedOpError, _INF, _f, cast, lit
 from .portable import clamp, expm1, fdiv, floor_divide, log1p, pow_tensor_scalar, pow_tensor_tensor, tanh, trunc
-from .combinators import _alpha, _binary, _block_arg, _constant, _kw_or_arg, _x
+from .combinators import _alpha, _binary, _block_arg, _constant, _kw_or_arg, _x, _x_and_param
 
 
 def _to_copy(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
@@ -95,10 +95,7 @@ def _hardtanh_backward(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) 
     return f"tl.where(({x} <= {lo}) | ({x} >= {hi}), 0.0, {g})"
 
 
-def _leaky_relu(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    slope = lit(_kw_or_arg(args, kw, 1, "negative_slope", 0.01))
-    return f"tl.where({x} > 0, {x}, {x} * {slope})"
+_leaky_relu = _x_and_param("negative_slope", 0.01, lambda x, slope: f"tl.where({x} > 0, {x}, {x} * {slope})")
 
 
 def _leaky_relu_backward(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
@@ -166,16 +163,10 @@ def _threshold_backward(ctx: Ctx, args: Sequence[object], kw: dict[str, object])
     return f"tl.where({x} <= {thr}, 0.0, {g})"
 
 
-def _hardshrink(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    lam = lit(_kw_or_arg(args, kw, 1, "lambd", 0.5))
-    return f"tl.where(({x} >= -{lam}) & ({x} <= {lam}), 0.0, {x})"
-
-
-def _softshrink(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    lam = lit(_kw_or_arg(args, kw, 1, "lambd", 0.5))
-    return f"tl.where({x} > {lam}, {x} - {lam}, tl.where({x} < -{lam}, {x} + {lam}, {x} * 0.0))"
+_hardshrink = _x_and_param("lambd", 0.5, lambda x, lam: f"tl.where(({x} >= -{lam}) & ({x} <= {lam}), 0.0, {x})")
+_softshrink = _x_and_param(
+    "lambd", 0.5, lambda x, lam: f"tl.where({x} > {lam}, {x} - {lam}, tl.where({x} < -{lam}, {x} + {lam}, {x} * 0.0))"
+)
 
 
 def _shrink_backward(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:

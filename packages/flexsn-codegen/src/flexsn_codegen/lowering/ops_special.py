@@ -9,7 +9,7 @@ import torch
 
 from .emit import Ctx, Lowering, UnsupportedOpError, _INF, _LN2, _NAN, _PI, _f, lit
 from .portable import atan2, clamp, expm1, fdiv, log1p, round_half_even, signbit, tanh
-from .combinators import _kw_or_arg, _x
+from .combinators import _bound1, _kw_or_arg, _x
 
 
 def _sinh_cosh(x: str, ctx: Ctx, cosh: bool) -> str:
@@ -29,14 +29,14 @@ def _sinh_cosh(x: str, ctx: Ctx, cosh: bool) -> str:
     return f"tl.where({x} < 0, -({mag}), {mag})"
 
 
-def _asin(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    return f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {atan2(x, f'tl.sqrt((1.0 - {x}) * (1.0 + {x}))', ctx)})"
+def _cos_of_asin(x: str) -> str:
+    """``sqrt(1 - x**2)``, written so that it does not cancel near ``|x| = 1``."""
+    return f"tl.sqrt((1.0 - {x}) * (1.0 + {x}))"
 
 
-def _acos(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    return f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {atan2(f'tl.sqrt((1.0 - {x}) * (1.0 + {x}))', x, ctx)})"
+# asin / acos through atan2 of (x, sqrt(1 - x^2)); NaN outside [-1, 1] as in torch
+_asin = _bound1(lambda x, ctx: f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {atan2(x, _cos_of_asin(x), ctx)})")
+_acos = _bound1(lambda x, ctx: f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {atan2(_cos_of_asin(x), x, ctx)})")
 
 
 def _asinh(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
@@ -69,15 +69,9 @@ def _atanh(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
     return f"tl.where(tl.abs({x}) > 1.0, {_NAN}, {mag})"
 
 
-def _sign(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    # torch.sign(nan) == 0
-    x = _x(ctx, args)
-    return f"tl.where({x} > 0, 1.0, tl.where({x} < 0, -1.0, 0.0))"
-
-
-def _relu(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
-    x = _x(ctx, args)
-    return f"tl.where({x} <= 0, 0.0, {x})"
+# torch.sign(nan) == 0; relu(nan) == nan (the comparison is false)
+_sign = _bound1(lambda x, ctx: f"tl.where({x} > 0, 1.0, tl.where({x} < 0, -1.0, 0.0))")
+_relu = _bound1(lambda x, ctx: f"tl.where({x} <= 0, 0.0, {x})")
 
 
 def _hardsigmoid(ctx: Ctx, args: Sequence[object], kw: dict[str, object]) -> str:
