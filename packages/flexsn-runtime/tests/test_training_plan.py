@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from flexsn_runtime import FlexSNKernel
-from flexsn_runtime.training_plan import cached_scratch, cached_zeros, plan_for
+from flexsn_runtime.step_buffers import cached_scratch, cached_zeros
+from flexsn_runtime.training_plan import plan_for
 
 T, NCL = 7, 37
 
@@ -104,7 +105,7 @@ def test_no_shared_tensors_under_fake_mode() -> None:
 def test_step_buffers_are_shared_per_key_and_withheld_under_a_dispatch_mode() -> None:
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from flexsn_runtime.training_plan import step_buffers
+    from flexsn_runtime.step_buffers import step_buffers
 
     cpu = torch.device("cpu")
     a = step_buffers((13,), torch.float32, cpu)

@@ -19,6 +19,7 @@ from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel, ncl_bucket
+from .step_buffers import StepBuffers, cached_zeros
 
 __all__ = [
     "flexsn_backward",
@@ -27,6 +28,7 @@ __all__ = [
     "flexsn_forward_final_state",
     "flexsn_inference",
     "flexsn_inference_final_state",
+    "launch_backward",
 ]
 
 
@@ -246,12 +248,13 @@ def flexsn_backward(
         # only final-state gradients: T comes from the input template
         seq_example = input_templates[0]
     T = seq_example.shape[0]
-    grad_inputs = [_alloc(t, T == 0) for t in input_templates]
+    empty = T == 0 or _ncl(seq_example) == 0
+    grad_inputs = [_alloc(t, empty) for t in input_templates]
     if state_templates is not None:
-        grad_states = [_alloc(t, T == 0) for t in state_templates]
+        grad_states = [_alloc(t, empty) for t in state_templates]
     else:
         # no templates: every state gradient is present (checked above)
-        grad_states = [_alloc(g if final_state else g[0], T == 0) for g in state_seq_grads if g is not None]
+        grad_states = [_alloc(g if final_state else g[0], empty) for g in state_seq_grads if g is not None]
     if T == 0:
         if final_state:
             # the final state is the initial state: its gradient passes through
@@ -259,29 +262,62 @@ def flexsn_backward(
                 if g is not None:
                     grad_states[j] += g
         return (*grad_inputs, *grad_states)
-    kernel_grads = []
-    for k, g in enumerate(grads):
-        if g is None:
-            shape_ref = seq_example if (k < info.num_outputs or not final_state) else grad_states[k - info.num_outputs]
-            kernel_grads.append(torch.zeros_like(shape_ref, memory_format=torch.contiguous_format))
-        else:
-            kernel_grads.append(g.contiguous())
-    _run_backward(f, [*kernel_grads, *(s.contiguous() for s in saved)], [*grad_inputs, *grad_states], seq_example, input_templates[0])
+    if not empty:
+        ref = input_templates[0]
+        launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states,
+                        tuple(seq_example.shape), ref.dtype, ref.device)
     return (*grad_inputs, *grad_states)
+
+
+def launch_backward(
+    f: ScanKernel,
+    num_outputs: int,
+    grads: Sequence[torch.Tensor | None],
+    saved: Sequence[torch.Tensor],
+    final_state: bool,
+    grad_inputs: list[torch.Tensor],
+    grad_states: list[torch.Tensor],
+    input_shape: tuple[int, ...],
+    dtype: torch.dtype,
+    device: torch.device,
+    bufs: StepBuffers | None = None,
+) -> None:
+    """Launch the reverse-time BPTT kernel into ``grad_inputs`` / ``grad_states``: the one backward launch.
+
+    Every backward goes through here: :func:`flexsn_backward` (SpikingJelly's
+    wrapper, after its template and ``T == 0`` rules) and the training op's
+    autograd formula.
+
+    Args:
+        f: the backward kernel (its ``final_state`` variant with ``final_state``).
+        num_outputs: the core's output count.
+        grads: ``num_outputs + num_states`` incoming gradients; ``None`` =
+            zero (a ``[T, *shape]`` zero tensor, or with ``final_state`` for a
+            state, the shared read-only zeros of :mod:`flexsn_runtime.step_buffers`).
+        saved: the tensors ``flexsn_codegen.backward_saved_args`` lists.
+        final_state: state gradients are gradients of the final states ``[*shape]``.
+        grad_inputs, grad_states: the tensors the kernel writes, contiguous
+            ``[T, *shape]`` and ``[*shape]``.
+        input_shape: ``[T, *shape]`` of the input sequences, ``T > 0`` and
+            ``NCL > 0``.
+        dtype, device: of the gradients.
+        bufs: ``step_buffers(input_shape[1:], dtype, device)`` when the caller
+            holds it (one lookup per step).
+    """
+    step = tuple(input_shape[1:])
+    kernel_grads: list[torch.Tensor] = []
+    for k, g in enumerate(grads):
+        if g is not None:
+            kernel_grads.append(g.contiguous())
+        elif k >= num_outputs and final_state:
+            kernel_grads.append(bufs.zeros if bufs is not None else cached_zeros(step, dtype, device))
+        else:
+            kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
+    ref = grad_inputs[0]
+    f.launch([*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], input_shape[0], math.prod(step), ref)
 
 
 def _alloc(template: torch.Tensor, zero: bool) -> torch.Tensor:
     if zero:
         return torch.zeros_like(template, memory_format=torch.contiguous_format)
     return torch.empty_like(template, memory_format=torch.contiguous_format)
-
-
-def _run_backward(
-    f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], grad_example: torch.Tensor, ref: torch.Tensor
-) -> None:
-    T, ncl = grad_example.shape[0], _ncl(grad_example)
-    if ncl == 0:
-        for o in outs:
-            o.zero_()
-        return
-    f.launch([*args, *outs], T, ncl, ref)

@@ -15,20 +15,22 @@ whole small kernel) but share every line of numerics and bookkeeping.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Optional, Sequence
 
 import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .training_plan import StepBuffers, TrainingPlan, cached_zeros, final_state_extras, plan_backward_launch, plan_for, step_buffers
+from .step_buffers import StepBuffers, cached_scratch, cached_zeros, step_buffers
+from .training_plan import TrainingPlan, final_state_extras, plan_for
 from .registry import (
     FlexSNKernelHandle,
     lookup_flexsn_kernel_handle,
     release_active_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
 )
-from .launchers import flexsn_backward, flexsn_forward, flexsn_inference
+from .launchers import flexsn_backward, flexsn_forward, flexsn_inference, launch_backward
 
 __all__ = [
     "flexsn_backward_op",
@@ -310,12 +312,21 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
     grads = list(grad_out[: plan.n_grads])
 
     def run() -> list[torch.Tensor]:
-        # omitted (zero) initial states get no gradient: the kernel writes it to scratch
-        out = plan_backward_launch(plan, grads, saved, shape, dtype, device, ctx.n_flat > plan.n_inputs, bufs)
-        if out is not None:
-            return out
-        templates = [_template(s) for s in _specs(ctx)]
-        return _backward_impl(plan.handle, grads, saved, templates, plan.final_state)
+        step = tuple(shape[1:])
+        if shape[0] == 0 or math.prod(step) == 0 or all(g is None for g in grads):
+            # SpikingJelly's rules for these calls live in flexsn_backward
+            templates = [_template(s) for s in _specs(ctx)]
+            return _backward_impl(plan.handle, grads, saved, templates, plan.final_state)
+        grad_inputs = [torch.empty(shape, dtype=dtype, device=device) for _ in range(plan.n_inputs)]
+        if ctx.n_flat > plan.n_inputs:
+            grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+        else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch
+            grad_states = [bufs.scratch(j) if bufs is not None else cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
+        launch_backward(
+            plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
+            device, bufs,
+        )
+        return [*grad_inputs, *grad_states]
 
     return _counted(ctx, run)
 

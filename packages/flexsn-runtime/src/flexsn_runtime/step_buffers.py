@@ -1,0 +1,105 @@
+"""Per-step-shaped tensors shared between calls: read-only zeros and write-only scratch.
+
+A training step of a small layer is host-bound: a zero fill is a kernel
+launch, as costly on the host as the scan itself. Omitted initial states and
+missing final-state gradients (which the kernels only read) share one zero
+tensor; dropped gradients go to scratch tensors nobody reads. Nothing is
+shared under CUDA-graph capture, a dispatch mode (fake tensors, ``make_fx``)
+or for tensor subclasses.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import torch
+
+from .scan_kernel import current_raw_stream
+
+__all__ = ["StepBuffers", "cached_scratch", "cached_zeros", "step_buffers"]
+
+class StepBuffers:
+    """Per-step-shaped tensors shared between calls on one device, dtype and stream.
+
+    ``zeros`` is READ-ONLY: kernel arguments the kernels never write get it
+    (omitted initial states, missing final-state gradients), because a zero
+    fill is a kernel launch, as costly on the host as the scan itself for
+    small layers. :meth:`scratch` tensors are written by kernels and read by
+    nobody (gradients that are dropped); their contents are garbage.
+    """
+
+    __slots__ = ("shape", "dtype", "device", "zeros", "_scratch")
+
+    def __init__(self, shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, zeros: torch.Tensor) -> None:
+        self.shape, self.dtype, self.device, self.zeros = shape, dtype, device, zeros
+        self._scratch: list[torch.Tensor] = []
+
+    def scratch(self, slot: int) -> torch.Tensor:
+        """Scratch tensor ``slot`` (several in one launch must not alias)."""
+        while len(self._scratch) <= slot:  # appends are atomic under the GIL: no lock needed
+            self._scratch.append(torch.empty(self.shape, dtype=self.dtype, device=self.device))
+        return self._scratch[slot]
+
+
+_CACHE: "OrderedDict[tuple[object, ...], StepBuffers]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_MAX = 16
+
+
+_dispatch_depth = getattr(torch._C, "_len_torch_dispatch_stack", None)
+_capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or torch.cuda.is_current_stream_capturing
+
+
+def step_buffers(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> StepBuffers | None:
+    """The shared :class:`StepBuffers` of one step shape, dtype, device and current stream, or ``None``.
+
+    Keyed by the current stream, so each is only used on the stream that
+    allocated it (freeing one is then ordered after its last use).
+    ``None`` (allocate per call instead) while a CUDA graph is being
+    captured, a ``TorchDispatchMode`` (fake tensors, ``make_fx``) is active,
+    or tensors come out as a subclass. At most 16 are kept (the oldest
+    dropped first: hits skip the bookkeeping that exact LRU order needs).
+    """
+    if _dispatch_depth is None or _dispatch_depth() > 0:
+        return None  # under a tracer or fake mode (or a torch we cannot ask): no shared tensors
+    if device.type == "cuda":
+        if _capturing():
+            return None  # memory allocated now belongs to the graph's private pool
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        key: tuple[object, ...] = (shape, dtype, index, current_raw_stream(index))
+    else:
+        key = (shape, dtype, device, 0)
+    bufs = _CACHE.get(key)  # a lock-free hit: dict reads are atomic under the GIL
+    if bufs is not None:
+        return bufs
+    zeros = torch.zeros(shape, dtype=dtype, device=device)
+    if type(zeros) is not torch.Tensor:  # a tensor subclass (mode or subclass input): not shareable
+        return None
+    with _CACHE_LOCK:
+        bufs = _CACHE.get(key)
+        if bufs is None:
+            bufs = _CACHE[key] = StepBuffers(shape, dtype, device, zeros)
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > _CACHE_MAX:
+            _CACHE.popitem(last=False)
+    return bufs
+
+
+def cached_zeros(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A zero tensor of one time step's shape, shared between calls; READ-ONLY (see :class:`StepBuffers`).
+
+    A fresh ``torch.zeros`` where :func:`step_buffers` shares nothing.
+    """
+    bufs = step_buffers(shape, dtype, device)
+    return bufs.zeros if bufs is not None else torch.zeros(shape, dtype=dtype, device=device)
+
+
+def cached_scratch(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, slot: int) -> torch.Tensor:
+    """A per-step-shaped tensor kernels may write and nobody reads (see :class:`StepBuffers`).
+
+    ``slot`` tells apart several in one launch; a fresh ``torch.empty``
+    where :func:`step_buffers` shares nothing.
+    """
+    bufs = step_buffers(shape, dtype, device)
+    return bufs.scratch(slot) if bufs is not None else torch.empty(shape, dtype=dtype, device=device)
