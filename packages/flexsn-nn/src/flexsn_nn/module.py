@@ -468,6 +468,21 @@ class FlexSN(nn.Module):
             new.__dict__[key] = copy.deepcopy(value, memo)
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` / ``torch.save`` keep: everything but the neuron's states.
+
+        States (and state sequences) are per-run values with autograd history,
+        not part of a model (as in SpikingJelly, whose checkpoints hold
+        parameters and buffers); a loaded neuron starts from
+        :meth:`init_states`. The kernels travel as their
+        :class:`~flexsn_runtime.FlexSNKernel`, which rebuilds itself in the
+        loading process.
+        """
+        state = dict(self.__dict__)
+        state["_states"] = []
+        state["_state_seqs"] = [] if self.store_state_seqs else None
+        return state
+
     def extra_repr(self) -> str:
         """Arity, step mode, backend and ``store_state_seqs`` (shown by ``repr``)."""
         return (

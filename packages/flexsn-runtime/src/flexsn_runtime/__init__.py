@@ -34,6 +34,7 @@ from .registry import (
     release_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
     retain_owner_flexsn_kernel_handle,
+    revive_flexsn_kernel_handle,
 )
 from .tracecache import core_fingerprint
 from .launchers import (
@@ -79,6 +80,7 @@ __all__ = [
     "release_flexsn_kernel_handle",
     "retain_flexsn_kernel_handle",
     "retain_owner_flexsn_kernel_handle",
+    "revive_flexsn_kernel_handle",
     "route",
     "run_route",
     "run_inference",

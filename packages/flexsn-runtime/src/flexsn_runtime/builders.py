@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_codegen import (
+    UnsupportedOpError,
     generate_triton_code_str,
     render_backward_kernel,
     render_forward_kernel,
@@ -70,14 +71,46 @@ def _name(core_fn: Callable[..., Any], suffix: str) -> str:
 def _trace_inference(
     core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None
 ) -> tuple[str, str, FlexSNInfo]:
-    """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``."""
+    """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``.
+
+    Raises:
+        flexsn_codegen.UnsupportedOpError: an op without a lowering, or a core
+            whose arithmetic depends on the per-step shape (:func:`_check_shape_free`).
+    """
     num_inputs, num_states, num_outputs = arity
     _check_arity(num_inputs, num_states, num_outputs)
-    graph = generate_inference_graph(core_fn, _examples(example_inputs, num_inputs, num_states))
+    examples = _examples(example_inputs, num_inputs, num_states)
+    graph = generate_inference_graph(core_fn, examples)
     _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
     info = extract_info(graph, num_inputs, num_states, num_outputs)
     step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
+    _check_shape_free(core_fn, examples, step_code)
     return step_code, step_name, info
+
+
+def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor, ...], step_code: str) -> None:
+    """Refuse a core whose traced arithmetic changes with the per-step shape (e.g. ``x / x.shape[-1]``).
+
+    The kernels run one traced step at every shape, so a shape read while
+    tracing would be baked in as a constant: the core is traced again at
+    every dimension plus one, and the two step functions must be the same.
+    A core that cannot run at the other shape is left to the first trace.
+
+    Raises:
+        flexsn_codegen.UnsupportedOpError: the two traces differ.
+    """
+    other = tuple(torch.zeros(tuple(d + 1 for d in e.shape), dtype=e.dtype, device=e.device) for e in examples)
+    try:
+        code, _ = generate_triton_code_str(generate_inference_graph(core_fn, other), _name(core_fn, "step"))
+    except Exception:  # noqa: BLE001 - the core only runs at its example shape: nothing to compare
+        return
+    if code != step_code:
+        shapes = [tuple(e.shape) for e in examples]
+        raise UnsupportedOpError(
+            "a shape-dependent step",
+            f"traced at per-step shapes {shapes} and one larger, the core computes different values "
+            "(it reads a tensor's shape, e.g. x.shape[-1]); the fused kernels run one traced step at every shape",
+        )
 
 
 def build_inference_kernels(

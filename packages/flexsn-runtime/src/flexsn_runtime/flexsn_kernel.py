@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import weakref
 from typing import Any, Callable, Sequence
 
@@ -128,6 +127,8 @@ class FlexSNKernel:
             raise TypeError(f"core must be callable, got {type(core).__name__}")
         self.core = core
         self.num_inputs, self.num_states, self.num_outputs = num_inputs, num_states, num_outputs
+        self._example_inputs = None if example_inputs is None else tuple(example_inputs)
+        self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self.handle: int | None = None
         self.fallback_reason: str | None = None
         self.has_training_kernels = False
@@ -166,8 +167,27 @@ class FlexSNKernel:
     def _warn(self, message: str) -> None:
         warn_fallback(self._warned, message, stacklevel=4)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle keeps: the core and how it was built, never the process-local handle.
+
+        ``pickle`` / ``torch.save`` store the core by reference (a module-level
+        function or a picklable object); unpickling builds the kernels again
+        (from the trace cache when warm) under a handle of the loading process.
+        """
+        return {
+            "core": self.core,
+            "arity": (self.num_inputs, self.num_states, self.num_outputs),
+            "example_inputs": self._example_inputs,
+            "requires_grad": self._requires_grad,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild the kernels in this process (see :meth:`__getstate__`)."""
+        self.__init__(state["core"], *state["arity"], state["example_inputs"], state["requires_grad"])  # type: ignore[misc]
+
     def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSNKernel":
-        new = copy.copy(self)
+        new = object.__new__(type(self))  # not copy.copy: that would pickle (__getstate__) and rebuild
+        new.__dict__.update(self.__dict__)
         new._warned = set(self._warned)
         if self.handle is not None:
             retain_owner_flexsn_kernel_handle(self.handle)

@@ -16,7 +16,7 @@ from typing import Sequence
 import torch
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
-from flexsn_trace import FlexSNInfo
+from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
 from .step_buffers import StepBuffers, cached_zeros
@@ -54,13 +54,25 @@ def _ncl(seq: torch.Tensor) -> int:
 
 
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor]) -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """Check a launcher's tensors before any launch; return the first and contiguous copies of all.
+
+    The kernels index every tensor as ``[T, NCL]`` / ``[NCL]`` memory of the
+    first input's dtype: a state of another size would be read or written
+    out of bounds. Mismatches are reported by :func:`flexsn_trace.check_scan_args`.
+    """
     expected = info.num_inputs + info.num_states
     if len(args) != expected:
         raise ValueError(
             f"expected {expected} tensors (num_inputs={info.num_inputs} input sequences, then "
             f"num_states={info.num_states} initial states), got {len(args)}"
         )
-    return args[0], [a.contiguous() for a in args]
+    x = args[0]
+    seq, step, dtype, device = x.shape, x.shape[1:], x.dtype, x.device
+    for i, a in enumerate(args):  # the cheap test first; the contract check words the error
+        if not isinstance(a, torch.Tensor) or a.shape != (seq if i < info.num_inputs else step) or a.dtype != dtype or a.device != device:
+            check_scan_args(info.num_inputs, info.num_states, info.num_outputs, args, who="FlexSN launcher", states="required", uniform=True)
+            raise ValueError(f"tensor {i} does not match input 0 ({tuple(seq)}, {dtype}, {device})")  # e.g. a 0-d input
+    return x, [a.contiguous() for a in args]
 
 
 def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor) -> None:

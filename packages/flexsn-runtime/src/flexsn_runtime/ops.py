@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import torch
 
-from flexsn_trace import FlexSNInfo
+from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .step_buffers import StepBuffers, cached_scratch, cached_zeros, step_buffers
 from .training_plan import TrainingPlan, final_state_extras, plan_for
@@ -29,7 +29,9 @@ from .registry import (
     lookup_flexsn_kernel_handle,
     release_active_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
+    revive_flexsn_kernel_handle,
 )
+from .scan_kernel import KERNEL_DTYPES, kernels_usable
 from .launchers import flexsn_backward, flexsn_forward, flexsn_inference, launch_backward
 
 __all__ = [
@@ -125,12 +127,38 @@ def _backward_impl(
 # ---------------------------------------------------------------- custom ops
 
 
+def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
+    """Check a custom op's ``[*input_seqs, *init_states?]`` as the kernels need them.
+
+    Raises:
+        RuntimeError: unknown handle.
+        TypeError / ValueError: counts, shapes, dtypes or devices the kernels
+            cannot take (:func:`flexsn_trace.check_scan_args` with
+            ``uniform=True``), a dtype outside ``KERNEL_DTYPES`` or a device
+            without kernels.
+    """
+    bundle = lookup_flexsn_kernel_handle(handle)
+    info = bundle.inference_info or bundle.training_info
+    assert info is not None
+    contract = check_scan_args(info.num_inputs, info.num_states, info.num_outputs, flat_args, who=who, uniform=True)
+    x = contract.input_seqs[0]
+    if x.dtype not in KERNEL_DTYPES:
+        raise TypeError(f"{who}: the kernels take {[str(d) for d in KERNEL_DTYPES]} tensors, got {x.dtype}")
+    if not kernels_usable(x.device):
+        raise ValueError(f"{who}: tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 for Triton's interpreter")
+
+
 @torch.library.custom_op("flexsn::inference", mutates_args=())
 def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``).
 
     With ``final_state``: ``-> [*output_seqs, *final_states]`` (no state sequence is written).
+
+    Raises:
+        RuntimeError: an unknown handle. TypeError / ValueError: tensors the
+            kernels cannot take (:func:`check_op_args`), before any launch.
     """
+    check_op_args(handle, flat_args, "flexsn::inference")
     return _inference_impl(handle, flat_args, final_state)
 
 
@@ -147,7 +175,10 @@ def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: 
     """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``.
 
     With ``final_state``: ``-> [*output_seqs, *final_states, *saved_for_backward]``.
+
+    Raises: as :func:`flexsn_inference_op`.
     """
+    check_op_args(handle, flat_args, "flexsn::training")
     return _training_impl(handle, flat_args, final_state)
 
 
@@ -198,8 +229,8 @@ def _template(spec: Spec) -> torch.Tensor:
 class _ActiveRef:
     """One active reference to a handle held by an autograd context.
 
-    Dropped when the context dies without a backward (a forward whose graph
-    is freed); cheaper per call than ``weakref.finalize``.
+    Dropped by the first backward, or when the context dies without one (a
+    forward whose graph is freed); cheaper per call than ``weakref.finalize``.
     """
 
     __slots__ = ("handle", "live")
@@ -287,13 +318,20 @@ def _backward(
 
 
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
-    """Run a backward holding an active reference to the handle."""
+    """Run a backward holding an active reference to the handle.
+
+    The first backward takes over the reference the forward took (and drops
+    it, so the kernels go once nobody needs them). A second backward
+    (``retain_graph=True``) takes a new one; if the handle was released in
+    between (its module is gone), the plan's bundle is registered again under
+    the same handle: the graph keeps the kernels it needs alive.
+    """
     active: _ActiveRef = ctx.active
     try:
         if active.live:
             active.live = False  # this backward releases it
         else:
-            retain_flexsn_kernel_handle(active.handle)  # a second backward (retain_graph=True)
+            revive_flexsn_kernel_handle(active.handle, ctx.plan.bundle)
         grads = run()
     finally:
         release_active_flexsn_kernel_handle(active.handle)
@@ -364,6 +402,12 @@ class _EagerTraining(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
+        if torch.is_grad_enabled():  # create_graph=True: autograd wants a differentiable backward
+            raise RuntimeError(
+                "FlexSN: the fused BPTT kernel is not differentiable, so higher-order gradients "
+                "(create_graph=True) are not available from backend='triton' / 'inductor'; use backend='torch' "
+                "or backend='hop' (autograd through the eager time loop) for them"
+            )
         return (None, *_eager_backward(ctx, grad_out))
 
 

@@ -140,6 +140,21 @@ def retain_flexsn_kernel_handle(handle: int) -> None:
     _change(handle, 0, 1)
 
 
+def revive_flexsn_kernel_handle(handle: int, bundle: FlexSNKernelHandle) -> None:
+    """Add an active reference, registering ``bundle`` again under ``handle`` if it was released.
+
+    For an autograd graph that runs its backward again (``retain_graph=True``)
+    after the kernels' owner is gone: handles are never reused, so the bundle
+    comes back under its own number.
+    """
+    key = _normalize(handle)
+    with _LOCK:
+        if key not in _REGISTRY:
+            bundle.owner_refs, bundle.active_refs = 0, 0
+            _REGISTRY[key] = bundle
+        _REGISTRY[key].active_refs += 1
+
+
 def retain_owner_flexsn_kernel_handle(handle: int) -> None:
     """Add an owner reference (e.g. a deep copy of a ``FlexSNKernel``)."""
     _change(handle, 1, 0)

@@ -26,15 +26,13 @@ import torch
 from flexsn_trace import ScanContract
 
 from .ops import run_inference, run_training
-from .scan_kernel import kernels_usable
+from .scan_kernel import KERNEL_DTYPES, kernels_usable
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
 __all__ = ["KERNEL_DTYPES", "Route", "call_reason", "route", "run_route", "warn_fallback"]
 
-#: Storage dtypes the generated kernels take (numerics are fp32 in-kernel).
-KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 Path = Literal["eager", "inference", "training"]
 
@@ -136,12 +134,13 @@ def run_route(
 
 
 def warn_fallback(seen: set[str], message: str, stacklevel: int = 3) -> None:
-    """Warn ``FlexSN: <message>`` once per owner (``seen`` holds what the owner was told).
+    """Warn ``FlexSN: <message>`` (no second prefix) once per owner (``seen`` holds what the owner was told).
 
     A ``RuntimeWarning``: results stay right, only slower.
     """
     if message in seen:
         return
     seen.add(message)
-    warnings.warn(f"FlexSN: {message}", RuntimeWarning, stacklevel=stacklevel + 1)
+    text = message if message.startswith("FlexSN") else f"FlexSN: {message}"
+    warnings.warn(text, RuntimeWarning, stacklevel=stacklevel + 1)
 

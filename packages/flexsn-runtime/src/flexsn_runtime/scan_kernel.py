@@ -13,7 +13,7 @@ import triton
 from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
-__all__ = ["ENV_DIRECT_LAUNCH", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket"]
+__all__ = ["ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket"]
 
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
 ENV_DIRECT_LAUNCH = "FLEXSN_DIRECT_LAUNCH"
@@ -184,6 +184,10 @@ def ncl_bucket(ncl: int) -> int:
     if ncl <= _XLARGE:
         return 3
     return 4
+
+
+#: Storage dtypes the generated kernels take (numerics are fp32 in-kernel).
+KERNEL_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
 def kernels_usable(device: torch.device) -> bool:

@@ -80,6 +80,8 @@ class _Hasher:
     def __init__(self) -> None:
         self.h = hashlib.sha256()
         self.seen: dict[int, int] = {}
+        #: attribute names the hashed code reads (``co_names``): what it can reach through a module
+        self.names: set[str] = set()
 
     def put(self, *parts: object) -> None:
         for p in parts:
@@ -115,7 +117,7 @@ class _Hasher:
                 raise _Unhashable("tensor")
             self.put("tensor", x.dtype, tuple(x.shape), x.detach().cpu().tolist())
         elif isinstance(x, types.ModuleType):
-            self.put("module", x.__name__)
+            self.module(x, depth)
         elif isinstance(x, types.CodeType):
             self.code(x, depth)
         elif isinstance(x, types.FunctionType):
@@ -151,10 +153,25 @@ class _Hasher:
         for c in co.co_consts:
             self.obj(c, depth + 1)
 
+    def module(self, m: types.ModuleType, depth: int) -> None:
+        """A module the core reads: its name, and for user modules every attribute a hashed code may read.
+
+        ``cfg.TAU`` compiles to the names ``cfg`` and ``TAU``: hashing the value
+        of ``TAU`` in ``cfg`` makes ``cfg.TAU = 4.0`` give another key.
+        """
+        self.put("module", m.__name__)
+        if _is_library(m.__name__):
+            return
+        for name in sorted(self.names):
+            if name in vars(m):
+                self.put("module-attr", name)
+                self.obj(vars(m)[name], depth + 1)
+
     def function(self, fn: types.FunctionType, depth: int) -> None:
         self.put("function", fn.__module__, fn.__qualname__)
         if _is_library(fn.__module__):
             return
+        self.names.update(_global_names(fn.__code__))
         self.code(fn.__code__, depth)
         self.obj(fn.__defaults__, depth + 1)
         self.obj(fn.__kwdefaults__, depth + 1)

@@ -16,7 +16,7 @@ from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel
-from .registry import lookup_flexsn_kernel_handle
+from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 
 __all__ = ["TrainingPlan", "final_state_extras", "plan_for"]
 
@@ -49,6 +49,8 @@ class TrainingPlan:
     output_of_return: dict[int, int]
     saved: tuple[tuple[str, int], ...]
     stored: tuple[int, ...]
+    #: the registry entry, kept so a retained graph can bring it back (``revive_flexsn_kernel_handle``)
+    bundle: FlexSNKernelHandle
 
     @property
     def n_grads(self) -> int:
@@ -94,6 +96,7 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
         output_of_return=output_of_return,
         saved=tuple(backward_saved_args(info)),
         stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),
+        bundle=bundle,
     )
     bundle.plans[("training", final_state)] = plan
     return plan

@@ -206,7 +206,12 @@ def check_scan_args(
         what = f"{num_inputs} input sequence(s)"
         if states != "none" and num_states:
             what += f" followed by {num_states} initial state(s)"
-        hint = " (the initial states may be omitted: zeros)" if states == "optional" and num_states else ""
+        hint = (
+            f" (num_inputs={num_inputs} input sequences optionally followed by num_states={num_states} initial "
+            "states; omitted states are zeros)"
+            if states == "optional" and num_states
+            else ""
+        )
         raise ValueError(f"{who}: expected {what}, got {n} argument(s){hint}")
     for i, a in enumerate(args):
         if not isinstance(a, torch.Tensor):

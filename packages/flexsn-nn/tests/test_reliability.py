@@ -1,0 +1,179 @@
+"""No silent wrong answers: values read through modules, shape-dependent cores, pickling and loading,
+retained graphs, higher-order gradients and public ops fed tensors the kernels cannot take.
+
+Each test compares with the eager loop (autograd through it) or checks for a clear error.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import io
+import pickle
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+import torch
+
+from flexsn_nn import FlexSN
+from flexsn_runtime import flexsn_inference_op
+from flexsn_trace import ScanContract, reference_scan
+from flexsn_trace.testing import lif_core
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+SRC = [str(p) for p in sorted(Path(__file__).resolve().parents[2].glob("*/src"))]
+
+
+def _reference(core, x: torch.Tensor, num_states: int = 1):  # type: ignore[no-untyped-def]
+    states = tuple(x.new_zeros(x.shape[1:]) for _ in range(num_states))
+    return reference_scan(core, ScanContract(1, num_states, 1, (x,), states, final_state=True))
+
+
+def test_a_value_read_through_a_module_is_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    cfg = types.ModuleType("cfg_for_test")
+    cfg.TAU = 2.0  # type: ignore[attr-defined]
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / cfg.TAU  # type: ignore[attr-defined]
+        return h, h
+
+    x = torch.full((3, 5), 1.0, device=DEVICE)
+    first = FlexSN(core, 1, 1, 1)(x)
+    cfg.TAU = 4.0  # type: ignore[attr-defined]
+    second = FlexSN(core, 1, 1, 1)(x)  # same code, same names: a new value must give a new kernel
+    torch.testing.assert_close(second, _reference(core, x)[0])
+    assert not torch.allclose(first, second)
+
+
+def test_a_shape_dependent_core_falls_back_with_a_warning_and_stays_right() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + x / x.shape[-1]
+        return h, h
+
+    with pytest.warns(RuntimeWarning, match=r"shape.*x\.shape\[-1\]"):
+        m = FlexSN(core, 1, 1, 1)
+    x = torch.ones(4, 16, device=DEVICE)
+    assert not m.uses_kernels(x)
+    torch.testing.assert_close(m(x), _reference(core, x)[0])  # 0.0625 per step, not 0.25
+
+
+def _trained(backend: str = "triton") -> tuple[FlexSN, torch.Tensor]:
+    m = FlexSN(lif_core, 1, 1, 1, backend=backend)
+    x = (torch.rand(6, 9, device=DEVICE) * 2).requires_grad_()
+    m(x).sum().backward()  # one training forward: kernels, plans and states with history
+    return m, x
+
+
+def test_pickle_deepcopy_and_torch_save_after_training_rebuild_their_own_kernels() -> None:
+    m, _ = _trained()
+    x = torch.rand(6, 9, device=DEVICE) * 2
+    m.reset()
+    want = m(x)
+    for copy_of in (lambda a: pickle.loads(pickle.dumps(a)), copy.deepcopy, _torch_roundtrip):
+        twin = copy_of(m)
+        assert twin.states == [] or twin is not m
+        twin.reset()
+        torch.testing.assert_close(twin(x), want)
+    clone = pickle.loads(pickle.dumps(m))
+    del m
+    gc.collect()
+    clone.reset()
+    torch.testing.assert_close(clone(x), want)  # owns its handle: the original is gone
+
+
+def _torch_roundtrip(m: FlexSN) -> FlexSN:
+    buf = io.BytesIO()
+    torch.save(m, buf)
+    buf.seek(0)
+    loaded: FlexSN = torch.load(buf, weights_only=False)
+    return loaded
+
+
+def test_a_neuron_pickled_in_one_process_runs_its_own_core_in_another(tmp_path: Path) -> None:
+    module = tmp_path / "cores_for_pickle.py"
+    module.write_text(textwrap.dedent("""
+        import torch
+
+        def double(x, v):
+            return 2.0 * x + 0.0 * v, v + 1.0
+
+        def other(x, v):
+            return x - 100.0, v
+    """))
+    script = textwrap.dedent(f"""
+        import pickle, sys, torch
+        sys.path[:0] = {[str(tmp_path), *SRC]!r}
+        import cores_for_pickle as c
+        from flexsn_nn import FlexSN
+        if sys.argv[1] == "save":
+            open(sys.argv[2], "wb").write(pickle.dumps(FlexSN(c.double, 1, 1, 1)))
+        else:
+            FlexSN(c.other, 1, 1, 1)  # takes the handle numbers the saving process used
+            m = pickle.loads(open(sys.argv[2], "rb").read())
+            y = m(torch.ones(3, 4))
+            assert torch.equal(y, torch.full((3, 4), 2.0)), y
+            print("OK")
+    """)
+    blob = tmp_path / "neuron.pkl"
+    for mode in ("save", "load"):
+        proc = subprocess.run([sys.executable, "-c", script, mode, str(blob)], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "OK" in proc.stdout
+
+
+def test_a_retained_graph_keeps_its_kernels_after_the_module_is_gone() -> None:
+    m = FlexSN(lif_core, 1, 1, 1)
+    x = (torch.rand(5, 8, device=DEVICE) * 2).requires_grad_()
+    loss = m(x).sum()
+    del m
+    gc.collect()
+    loss.backward(retain_graph=True)
+    first = x.grad.clone()  # type: ignore[union-attr]
+    gc.collect()
+    loss.backward()
+    torch.testing.assert_close(x.grad, 2 * first)
+    xr = x.detach().clone().requires_grad_()
+    _reference(lif_core, xr)[0].sum().backward()
+    torch.testing.assert_close(first, xr.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_higher_order_gradients_raise_instead_of_detaching() -> None:
+    m = FlexSN(lif_core, 1, 1, 1)
+    x = (torch.rand(5, 8, device=DEVICE) * 2).requires_grad_()
+    with pytest.raises(RuntimeError, match="create_graph=True"):
+        torch.autograd.grad(m(x).sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize(
+    "make, error, message",
+    [
+        (lambda d: [torch.zeros(3, 4, device=d), torch.zeros(5, device=d)], ValueError, r"initial state 0 must have the per-step shape \(4,\)"),
+        (lambda d: [torch.zeros(3, 4, device=d), torch.zeros(4, device=d, dtype=torch.float16)], TypeError, "share one dtype"),
+        (lambda d: [torch.zeros(3, 4, device=d, dtype=torch.float64)], TypeError, "kernels take"),
+        (lambda d: [torch.zeros(3, 4, device=d), torch.zeros(4, device=d), torch.zeros(4, device=d)], ValueError, "got 3 argument"),
+    ],
+    ids=["state-too-small", "mixed-dtypes", "float64", "too-many"],
+)
+def test_public_ops_check_their_tensors_before_a_launch(make, error, message) -> None:  # type: ignore[no-untyped-def]
+    k = FlexSN(lif_core, 1, 1, 1).kernel
+    assert k.handle is not None
+    for final_state in (False, True):
+        with pytest.raises(error, match=message):
+            flexsn_inference_op(k.handle, make(DEVICE), final_state)
+
+
+def test_launchers_check_their_tensors_before_a_launch() -> None:
+    from flexsn_runtime import flexsn_inference
+    from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+
+    k = FlexSN(lif_core, 1, 1, 1).kernel
+    bundle = lookup_flexsn_kernel_handle(k.handle)
+    assert bundle.inference_kernel is not None and bundle.inference_info is not None
+    x = torch.zeros(3, 4, device=DEVICE)
+    with pytest.raises(ValueError, match=r"initial state 0 must have the per-step shape"):
+        flexsn_inference(bundle.inference_kernel, bundle.inference_info, x, torch.zeros(2, device=DEVICE))
