@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 import torch
@@ -124,3 +125,38 @@ def test_unsupported_cores_are_remembered_too(monkeypatch: pytest.MonkeyPatch, t
     with pytest.warns(RuntimeWarning, match="cumsum"):
         k = FlexSNKernel(odd, *ARITY)
     assert k.handle is None
+
+
+@pytest.mark.parametrize("damage", [b"\xff\xfe\x00 not utf-8", b"null", b"[1, 2]", b"{}", b'{"format": 2}'],
+                         ids=["bytes", "null", "list", "empty", "partial"])
+def test_a_damaged_entry_is_discarded_with_one_warning_in_a_fresh_process(damage: bytes, tmp_path: Path) -> None:
+    """Every entry the first process wrote is damaged; the second one warns, traces again and is right."""
+    import subprocess
+    import sys
+
+    src = [str(p) for p in sorted(Path(__file__).resolve().parents[2].glob("*/src"))]
+    script = f"""
+import sys, warnings, torch
+sys.path[:0] = {src!r}
+from flexsn_runtime import FlexSNKernel, eager_loop
+from flexsn_trace.testing import lif_core
+x = torch.rand(4, 6) * 2
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    k = FlexSNKernel(lif_core, 1, 1, 1)
+    got = k.final_state(x)
+want = eager_loop(lif_core, 1, 1, 1, [x], [torch.zeros(6)], False)
+assert k.handle is not None
+for a, b in zip(got, want):
+    torch.testing.assert_close(a, b)
+print("WARNINGS", sum("damaged trace-cache entry" in str(w.message) for w in caught))
+"""
+    env = dict(os.environ, FLEXSN_CACHE_DIR=str(tmp_path), TRITON_INTERPRET="1")
+    first = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0 and "WARNINGS 0" in first.stdout, first.stdout + first.stderr
+    entries = list(tmp_path.glob("trace_*.json"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(damage)
+    second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert second.returncode == 0 and "WARNINGS 1" in second.stdout, second.stdout + second.stderr

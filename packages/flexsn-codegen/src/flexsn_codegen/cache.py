@@ -1,9 +1,11 @@
 """Compile-and-cache of generated Triton source on disk.
 
-Source strings are written once to ``$FLEXSN_CACHE_DIR`` (default
-``~/.cache/flexsn``, or ``$XDG_CACHE_HOME/flexsn``) under the SHA-256 of
-their text, with an atomic rename so concurrent processes never see a
-half-written file, then imported as a module. Triton's ``@jit`` needs the
+Source strings are written once to the cache folder
+(:func:`flexsn_codegen.cache_location.cache_dir`: ``$FLEXSN_CACHE_DIR``,
+default ``$XDG_CACHE_HOME/flexsn`` or ``~/.cache/flexsn``, private and
+checked) under the SHA-256 of their text, with an atomic rename so concurrent
+processes never see a half-written file, compared byte for byte with the
+source, then imported as a module. Triton's ``@jit`` needs the
 source on disk (it reads it with ``inspect``), which is also why we do not
 ``exec`` strings. A second build of the same source reuses the file and,
 within one process, the module.
@@ -24,8 +26,9 @@ from typing import Any
 
 import triton.language as tl
 
-from flexsn_trace.env import env_flag, env_value
+from flexsn_trace.env import env_flag
 
+from .cache_location import cache_dir
 from .lowering import ROUND_BY_HAND
 
 __all__ = [
@@ -45,22 +48,6 @@ _LOCK = threading.Lock()
 def interpreter_enabled() -> bool:
     """Whether ``TRITON_INTERPRET`` asks Triton to interpret kernels on the CPU."""
     return env_flag("TRITON_INTERPRET")
-
-
-def cache_dir() -> Path:
-    """The on-disk cache folder (created on demand).
-
-    ``$FLEXSN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/flexsn``, else
-    ``~/.cache/flexsn``.
-    """
-    env = env_value("FLEXSN_CACHE_DIR")
-    if env:
-        path = Path(env)
-    else:
-        base = env_value("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(base) / "flexsn"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _digest(text: str) -> str:
@@ -89,6 +76,14 @@ def atomic_write(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _holds(path: Path, text: str) -> bool:
+    """Whether ``path`` holds exactly ``text`` (UTF-8); ``False`` for a missing or unreadable file."""
+    try:
+        return path.read_bytes() == text.encode("utf-8")
+    except OSError:
+        return False
 
 
 def compile_triton_code_str(
@@ -133,7 +128,8 @@ def compile_triton_code_str(
         module = _MODULES.get(key)
         if module is None:
             path = source_path(triton_code)
-            if path.exists() and path.read_text(encoding="utf-8") == triton_code:
+            # verified byte for byte before it is imported: a damaged or foreign file is rewritten
+            if _holds(path, triton_code):
                 if verbose:
                     print(f"[flexsn] reusing cached Triton source {path}")
             else:

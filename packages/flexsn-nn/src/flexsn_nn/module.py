@@ -217,14 +217,18 @@ class FlexSN(nn.Module):
         Shared (not rebuilt) by deep copies.
         """
         if self._kernel is None:
-            self._kernel = FlexSNKernel(
-                self.core,
-                self.num_inputs,
-                self.num_states,
-                self.num_outputs,
-                example_inputs=self._example_inputs,
-                requires_grad=self._requires_grad,
-            )
+            try:
+                self._kernel = FlexSNKernel(
+                    self.core,
+                    self.num_inputs,
+                    self.num_states,
+                    self.num_outputs,
+                    example_inputs=self._example_inputs,
+                    requires_grad=self._requires_grad,
+                )
+            except AttributeError as exc:
+                # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
+                raise RuntimeError(f"building the kernels of the core failed: {type(exc).__name__}: {exc}") from exc
         return self._kernel
 
     @property

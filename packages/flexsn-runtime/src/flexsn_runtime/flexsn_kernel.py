@@ -15,18 +15,10 @@ from .routing import route, run_route, warn_fallback
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
-from .tracecache import core_fingerprint, load_build, store_build
+from .tracecache import BUILD_KERNELS, core_fingerprint, load_build, store_build
 
 __all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
 
-_KERNEL_NAMES = (
-    "inference",
-    "inference_final_state",
-    "forward",
-    "forward_final_state",
-    "backward",
-    "backward_final_state",
-)
 
 
 def _build(
@@ -36,7 +28,7 @@ def _build(
     requires_grad: Sequence[bool] | None,
 ) -> dict[str, Any]:
     """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
-    build: dict[str, Any] = {name: None for name in _KERNEL_NAMES}
+    build: dict[str, Any] = {name: None for name in BUILD_KERNELS}
     build.update(unsupported=None, inference_info=None, training_info=None)
     try:
         inf, fin, info = build_inference_kernels(core, *arity, example_inputs)
@@ -147,7 +139,7 @@ class FlexSNKernel:
             self.fallback_reason = build["unsupported"]
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
-        kernels = {name: _scan_kernel(build, name) for name in _KERNEL_NAMES}
+        kernels = {name: _scan_kernel(build, name) for name in BUILD_KERNELS}
         fwd, bwd = kernels["forward"], kernels["backward"]
         if fwd is not None and bwd is not None:
             fwd.final_state = kernels["forward_final_state"]

@@ -21,6 +21,7 @@ import hashlib
 import inspect
 import json
 import types
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -30,7 +31,7 @@ from flexsn_codegen import atomic_write, cache_dir, interpreter_enabled
 from flexsn_trace.env import env_flag
 from flexsn_trace import FlexSNInfo, SavedSource
 
-__all__ = ["core_fingerprint", "load_build", "store_build"]
+__all__ = ["BUILD_KERNELS", "core_fingerprint", "load_build", "store_build"]
 
 _MAX_DEPTH = 32
 # Callables whose behaviour is fixed by their name (no per-instance state).
@@ -283,9 +284,15 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
     return FlexSNInfo(**fields)
 
 
+#: the kernels a build holds, each ``[source, function name]`` or ``None``
+BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
+_FORMAT = 2  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_WARNED: set[str] = set()
+
+
 def store_build(key: str, build: dict[str, Any]) -> None:
     """Persist a build (kernel sources and infos) under ``key``; errors are ignored (a cache)."""
-    data = {}
+    data: dict[str, Any] = {"format": _FORMAT, "key": key}
     for name, value in build.items():
         if isinstance(value, FlexSNInfo) or (value is None and name.endswith("info")):
             data[name] = _info_to_json(value)
@@ -297,10 +304,54 @@ def store_build(key: str, build: dict[str, Any]) -> None:
         pass
 
 
+def _checked(data: Any, key: str) -> dict[str, Any] | None:
+    """The build in a decoded entry; ``None`` for another format. Raises ``ValueError`` for a damaged one."""
+    if not isinstance(data, dict):
+        raise ValueError(f"expected a JSON object, found {type(data).__name__}")
+    if data.get("format") != _FORMAT:
+        old = "format" not in data and all(name in data for name in BUILD_KERNELS)  # written before formats
+        if isinstance(data.get("format"), int) or old:
+            return None
+        raise ValueError("it has no kernel entries")
+    if data.get("key") != key:
+        raise ValueError("it belongs to another key")
+    build: dict[str, Any] = {}
+    for name in BUILD_KERNELS:
+        entry = data[name]
+        if entry is not None and not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(e, str) for e in entry)):
+            raise ValueError(f"{name!r} is not [source, name] or null")
+        build[name] = entry
+    if not (data["unsupported"] is None or isinstance(data["unsupported"], str)):
+        raise ValueError("'unsupported' is not a string or null")
+    build["unsupported"] = data["unsupported"]
+    for name in ("inference_info", "training_info"):
+        build[name] = _info_from_json(data[name])
+    return build
+
+
 def load_build(key: str) -> dict[str, Any] | None:
-    """The build stored under ``key``, or ``None`` (missing or unreadable)."""
+    """The build stored under ``key``, or ``None`` (missing, of an older format, or damaged).
+
+    A damaged entry (not UTF-8, not JSON, wrong structure or key) is deleted
+    and reported once with a ``RuntimeWarning``; the caller then traces again.
+    """
+    path = _path(key)
     try:
-        data = json.loads(_path(key).read_text(encoding="utf-8"))
-        return {name: _info_from_json(v) if name.endswith("info") else v for name, v in data.items()}
-    except (OSError, ValueError, KeyError, TypeError):
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        return _checked(json.loads(raw.decode("utf-8")), key)
+    except Exception as exc:  # noqa: BLE001 - whatever is wrong with it, it is rebuilt
+        if str(path) not in _WARNED:
+            _WARNED.add(str(path))
+            warnings.warn(
+                f"FlexSN: discarded a damaged trace-cache entry {path} ({type(exc).__name__}: {exc}); tracing again",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        try:
+            path.unlink()
+        except OSError:
+            pass
         return None
