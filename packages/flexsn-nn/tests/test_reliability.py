@@ -177,3 +177,78 @@ def test_launchers_check_their_tensors_before_a_launch() -> None:
     x = torch.zeros(3, 4, device=DEVICE)
     with pytest.raises(ValueError, match=r"initial state 0 must have the per-step shape"):
         flexsn_inference(bundle.inference_kernel, bundle.inference_info, x, torch.zeros(2, device=DEVICE))
+
+
+def test_an_op_without_an_autograd_formula_runs_inference_fused_and_says_why_training_cannot() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = torch.heaviside(h - 1.0, torch.zeros_like(h))
+        return s, h * (1.0 - s)
+
+    with pytest.warns(RuntimeWarning, match="heaviside.*need gradients run the eager"):
+        m = FlexSN(core, 1, 1, 1)
+    x = torch.rand(6, 10, device=DEVICE) * 3
+    assert m.kernel.handle is not None and m.uses_kernels(x)
+    with torch.no_grad():
+        torch.testing.assert_close(m(x), _reference(core, x)[0])
+    m.reset()
+    xg = x.clone().requires_grad_()
+    y = m(xg)  # the eager loop: the same numbers, and PyTorch's own error at backward
+    torch.testing.assert_close(y.detach(), _reference(core, x)[0])
+    with pytest.raises(RuntimeError, match="heaviside"):
+        y.sum().backward()
+
+
+@pytest.mark.parametrize("backend", ["triton", "torch", "hop"])
+def test_t0_outputs_stay_connected_and_give_zero_gradients(backend: str) -> None:
+    m = FlexSN(lif_core, 1, 1, 1, backend=backend)
+    x = torch.rand(0, 7, device=DEVICE, requires_grad=True)
+    y = m(x)
+    assert y.shape == (0, 7) and y.grad_fn is not None
+    y.sum().backward()
+    assert x.grad is not None and x.grad.shape == x.shape
+
+
+def test_threads_build_and_call_neurons_at_once() -> None:
+    """Four threads build neurons while two call one module (a fresh process: nothing traced before)."""
+    script = textwrap.dedent(f"""
+        import sys, threading, torch
+        sys.path[:0] = {SRC!r}
+        from flexsn_nn import FlexSN
+        from flexsn_trace import ScanContract, reference_scan
+        from flexsn_trace.testing import lif_core, two_by_two_core
+
+        errors = []
+
+        def build(i):
+            try:
+                scale = 1.0 + i
+                FlexSN(lambda x, v: lif_core(x * scale, v), 1, 1, 1)
+            except BaseException as exc:
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=build, args=(i,)) for i in range(4)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        m = FlexSN(lif_core, 1, 1, 1)
+        x = torch.rand(5, 300) * 2
+        want = reference_scan(lif_core, ScanContract(1, 1, 1, (x,), (torch.zeros(300),), final_state=True))[0]
+
+        def call():
+            try:
+                for _ in range(3):
+                    torch.testing.assert_close(m.kernel.final_state(x)[0], want)
+            except BaseException as exc:
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=call) for _ in range(2)]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        from torch.fx import _symbolic_trace
+        assert getattr(_symbolic_trace, "_CURRENT_PATCHER", None) is None, "fx's patcher stayed installed"
+        assert not errors, errors
+        print("OK")
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "FLEXSN_TRACE_CACHE": "0"})
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr

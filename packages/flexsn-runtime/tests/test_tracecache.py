@@ -127,7 +127,7 @@ def test_unsupported_cores_are_remembered_too(monkeypatch: pytest.MonkeyPatch, t
     assert k.handle is None
 
 
-@pytest.mark.parametrize("damage", [b"\xff\xfe\x00 not utf-8", b"null", b"[1, 2]", b"{}", b'{"format": 2}'],
+@pytest.mark.parametrize("damage", [b"\xff\xfe\x00 not utf-8", b"null", b"[1, 2]", b"{}", b'{"format": 3}'],
                          ids=["bytes", "null", "list", "empty", "partial"])
 def test_a_damaged_entry_is_discarded_with_one_warning_in_a_fresh_process(damage: bytes, tmp_path: Path) -> None:
     """Every entry the first process wrote is damaged; the second one warns, traces again and is right."""

@@ -397,7 +397,9 @@ class FlexSN(nn.Module):
         no = self.num_outputs
         if x0.shape[0] == 0:
             dtypes = self._output_dtypes or (x0.dtype,) * no
-            outs = tuple(x0.new_empty((0, *step_shape), dtype=dt) for dt in dtypes)
+            # views of the (empty) input times 0: outputs stay in the autograd graph, so a
+            # backward through them gives zero gradients instead of "does not require grad"
+            outs = tuple(x0.to(dt) * 0 if dt.is_floating_point else x0.new_empty(x0.shape, dtype=dt) for dt in dtypes)
             empty_seqs = [s.new_empty((0, *step_shape)) for s in init]
             self._commit(list(init), empty_seqs)
             return outs

@@ -29,7 +29,7 @@ def _build(
 ) -> dict[str, Any]:
     """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
     build: dict[str, Any] = {name: None for name in BUILD_KERNELS}
-    build.update(unsupported=None, inference_info=None, training_info=None)
+    build.update(unsupported=None, training_unsupported=None, inference_info=None, training_info=None)
     try:
         inf, fin, info = build_inference_kernels(core, *arity, example_inputs)
     except UnsupportedOpError as exc:
@@ -39,12 +39,16 @@ def _build(
     try:
         fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad)
     except UnsupportedOpError as exc:
-        build["unsupported"] = f"{exc} (in the backward pass)"
+        # inference still runs fused; calls that need gradients run the eager loop
+        build["training_unsupported"] = f"{exc} (in the backward pass)"
         return build
     except ValueError as exc:
-        if "differentiable" not in str(exc):
-            raise
-        return build  # no gradient flows through this core: inference kernels serve every call
+        if "differentiable" in str(exc):
+            return build  # no gradient flows through this core: inference kernels serve every call
+        # the inference trace of the same core worked: a limit of the training trace (an op
+        # without an autograd formula, e.g. torch.heaviside), not a mistake in the core
+        build["training_unsupported"] = f"the training trace failed ({exc})"
+        return build
     assert fwd.final_state is not None and bwd.final_state is not None
     build.update(
         forward=[fwd.code, fwd.name],
@@ -123,6 +127,8 @@ class FlexSNKernel:
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self.handle: int | None = None
         self.fallback_reason: str | None = None
+        #: why calls that need gradients run the eager loop although inference is fused
+        self.training_fallback_reason: str | None = None
         self.has_training_kernels = False
         self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
@@ -139,6 +145,9 @@ class FlexSNKernel:
             self.fallback_reason = build["unsupported"]
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
+        self.training_fallback_reason = build.get("training_unsupported")
+        if self.training_fallback_reason is not None:
+            self._warn(f"{self.training_fallback_reason}; calls that need gradients run the eager PyTorch loop")
         kernels = {name: _scan_kernel(build, name) for name in BUILD_KERNELS}
         fwd, bwd = kernels["forward"], kernels["backward"]
         if fwd is not None and bwd is not None:
@@ -215,8 +224,8 @@ class FlexSNKernel:
         contract = self.contract(args, final_state)
         r = route(self, contract)
         if r.path == "eager":
-            if r.reason is not None and self.handle is not None:
-                self._warn(f"{r.reason}; running the eager PyTorch loop instead")
+            if r.reason is not None and self.handle is not None and r.reason != self.training_fallback_reason:
+                self._warn(f"{r.reason}; running the eager PyTorch loop instead")  # (the training reason was told at construction)
             return reference_scan(self.core, contract)
         return run_route(self, r, contract)
 

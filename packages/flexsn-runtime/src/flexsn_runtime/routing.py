@@ -100,6 +100,8 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         if reason is not None:
             return Route("eager", reason, fs)
     grad = contract.needs_grad() if needs_grad is None else needs_grad
+    if grad and not kernel.has_training_kernels and kernel.training_fallback_reason is not None:
+        return Route("eager", kernel.training_fallback_reason, fs)
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
 
 

@@ -166,6 +166,9 @@ def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, 
     return launch
 
 
+#: Triton's interpreter is not thread-safe: interpreted launches are serialized.
+_INTERPRETER_LOCK = threading.Lock()
+
 _SMALL, _MEDIUM, _LARGE, _XLARGE = 1 << 12, 1 << 17, 1 << 20, 1 << 23
 
 
@@ -307,7 +310,8 @@ class ScanKernel:
             block = cfg["BLOCK_NCL"]
             # The interpreter evaluates both sides of tl.where with NumPy; the
             # unselected side may divide by zero, which is not an error here.
-            with np.errstate(all="ignore"):
+            # It also keeps per-launch state in module globals: one launch at a time.
+            with _INTERPRETER_LOCK, np.errstate(all="ignore"):
                 self.jit_function()[(triton.cdiv(ncl, block),)](*args, T, ncl, BLOCK_NCL=block, num_warps=cfg["num_warps"])
             return
         index = ref.get_device()

@@ -286,7 +286,7 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
 
 #: the kernels a build holds, each ``[source, function name]`` or ``None``
 BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
-_FORMAT = 2  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_FORMAT = 3  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 
@@ -321,9 +321,10 @@ def _checked(data: Any, key: str) -> dict[str, Any] | None:
         if entry is not None and not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(e, str) for e in entry)):
             raise ValueError(f"{name!r} is not [source, name] or null")
         build[name] = entry
-    if not (data["unsupported"] is None or isinstance(data["unsupported"], str)):
-        raise ValueError("'unsupported' is not a string or null")
-    build["unsupported"] = data["unsupported"]
+    for name in ("unsupported", "training_unsupported"):
+        if not (data[name] is None or isinstance(data[name], str)):
+            raise ValueError(f"{name!r} is not a string or null")
+        build[name] = data[name]
     for name in ("inference_info", "training_info"):
         build[name] = _info_from_json(data[name])
     return build

@@ -291,7 +291,8 @@ def reference_scan(
     states = contract.states0()
     x0 = contract.input_seqs[0]
     if contract.T == 0:
-        outs = tuple(empty_outputs) if empty_outputs is not None else tuple(x0.new_empty(x0.shape) for _ in range(no))
+        # default: the empty input times 0, which stays in the autograd graph (zero gradients)
+        outs = tuple(empty_outputs) if empty_outputs is not None else tuple(x0 * 0 for _ in range(no))
         if contract.final_state:
             return (*outs, *(s if contract.zero_init_states else s.clone() for s in states))
         return (*outs, *(s.new_empty((0, *s.shape)) for s in states))

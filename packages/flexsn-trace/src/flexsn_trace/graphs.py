@@ -8,9 +8,11 @@ forward/backward pair used by BPTT training.
 from __future__ import annotations
 
 import contextlib
+import functools
+import threading
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, ParamSpec, Sequence, TypeVar
 
 import torch
 from torch import fx
@@ -24,6 +26,24 @@ __all__ = [
     "generate_inference_graph",
     "trace_training_graphs",
 ]
+
+
+#: torch.fx's tracer patches module-level state while it runs (its ``_Patcher``):
+#: two threads tracing at once break each other, so tracing is serialized.
+_TRACE_LOCK = threading.RLock()
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _serialized(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run ``fn`` holding the process-wide tracing lock."""
+
+    @functools.wraps(fn)
+    def locked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _TRACE_LOCK:
+            return fn(*args, **kwargs)
+
+    return locked
 
 
 def _check_example_inputs(example_inputs: Sequence[Any]) -> tuple[torch.Tensor, ...]:
@@ -80,6 +100,7 @@ def _clean(graph: fx.Graph) -> fx.Graph:
     return graph
 
 
+@_serialized
 def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[torch.Tensor]) -> fx.Graph:
     """Trace ``fn`` for inference into an aten-level FX graph.
 
@@ -147,6 +168,7 @@ class TrainingGraphs:
     num_results: int
 
 
+@_serialized
 def trace_training_graphs(
     fn: Callable[..., Any],
     example_inputs: Sequence[torch.Tensor],
