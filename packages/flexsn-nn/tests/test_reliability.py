@@ -252,3 +252,73 @@ def test_threads_build_and_call_neurons_at_once() -> None:
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
                           env={**__import__("os").environ, "FLEXSN_TRACE_CACHE": "0"})
     assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_core_that_runs_but_cannot_be_traced_falls_back_with_a_warning() -> None:
+    from flexsn_nn.surrogate import Sigmoid
+
+    sg = Sigmoid()
+    w = torch.randn(4, 4)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + x @ w.to(x.device)  # not elementwise, and a custom autograd.Function after it
+        s = sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+    with pytest.warns(RuntimeWarning, match="cannot be traced for the kernels"):
+        m = FlexSN(core, 1, 1, 1)
+    x = torch.rand(3, 5, 4, device=DEVICE)
+    assert not m.uses_kernels(x)
+    torch.testing.assert_close(m(x), _reference(core, x)[0])
+
+
+def test_a_captured_tensor_is_named_in_the_training_fallback() -> None:
+    w = torch.tensor(0.5)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v * w.to(x.device) + x
+        return h, h
+
+    with pytest.warns(RuntimeWarning, match="captures from outside"):
+        m = FlexSN(core, 1, 1, 1)
+    x = torch.rand(3, 5, device=DEVICE, requires_grad=True)
+    y = m(x)
+    y.sum().backward()
+    xr = x.detach().clone().requires_grad_()
+    _reference(core, xr)[0].sum().backward()
+    torch.testing.assert_close(x.grad, xr.grad)
+
+
+def test_a_core_that_fails_in_pytorch_still_raises_its_own_error() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        raise KeyError("my bug")
+
+    with pytest.raises(ValueError, match="KeyError"):
+        FlexSN(core, 1, 1, 1)
+
+
+def test_fallback_messages_speak_the_users_terms() -> None:
+    def branches(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if (x > 0).any():
+            return x, v
+        return -x, v
+
+    with pytest.warns(RuntimeWarning, match="torch.where") as record:
+        FlexSN(branches, 1, 1, 1)
+    assert not any("FlexSN: FlexSN" in str(w.message) or "make_fx" in str(w.message) for w in record)
+
+    def cums(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return torch.cumsum(x, 0), v + x
+
+    with pytest.warns(RuntimeWarning, match="cumsum") as record:
+        FlexSN(cums, 1, 1, 1)
+    assert not any("FlexSN: FlexSN" in str(w.message) for w in record)
+
+
+def test_meta_tensors_are_not_told_to_set_a_variable_that_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flexsn_runtime import route
+
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    k = FlexSN(lif_core, 1, 1, 1).kernel
+    r = route(k, ScanContract(1, 1, 1, (torch.zeros(3, 4, device="meta"),), (), uniform=True))
+    assert r.path == "eager" and r.reason is not None and "TRITON_INTERPRET=1 is set" in r.reason

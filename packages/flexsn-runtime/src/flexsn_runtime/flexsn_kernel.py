@@ -8,9 +8,9 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_codegen import UnsupportedOpError
-from flexsn_trace import ScanContract, check_scan_args, reference_scan
+from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, reference_scan
 
-from .builders import build_inference_kernels, build_training_kernels
+from .builders import build_inference_kernels, build_training_kernels, default_example_inputs
 from .routing import route, run_route, warn_fallback
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
@@ -35,6 +35,11 @@ def _build(
     except UnsupportedOpError as exc:
         build["unsupported"] = str(exc)
         return build
+    except ValueError as exc:
+        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs):
+            raise  # the core itself fails: the user's error, raised as it is
+        build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
+        return build
     build.update(inference=[inf.code, inf.name], inference_final_state=[fin.code, fin.name], inference_info=info)
     try:
         fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad)
@@ -47,7 +52,7 @@ def _build(
             return build  # no gradient flows through this core: inference kernels serve every call
         # the inference trace of the same core worked: a limit of the training trace (an op
         # without an autograd formula, e.g. torch.heaviside), not a mistake in the core
-        build["training_unsupported"] = f"the training trace failed ({exc})"
+        build["training_unsupported"] = f"the training trace failed ({_plain(exc)})"
         return build
     assert fwd.final_state is not None and bwd.final_state is not None
     build.update(
@@ -58,6 +63,28 @@ def _build(
         training_info=train_info,
     )
     return build
+
+
+def _runs_eagerly(core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None) -> bool:
+    """Whether ``core`` runs in plain PyTorch on the tracing examples and returns the right count."""
+    examples = default_example_inputs(arity[0], arity[1]) if example_inputs is None else tuple(example_inputs)
+    try:
+        with torch.no_grad():
+            as_tensor_tuple(core(*examples), "the core", arity[1] + arity[2])
+    except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
+        return False
+    return True
+
+
+def _plain(exc: BaseException) -> str:
+    """A tracing error in the user's terms (what the core did, not the tracer's internals)."""
+    text = str(exc)
+    if "FakeTensor" in text:
+        return "the core uses a tensor it captures from outside (a closure or global); pass it as an input or state"
+    if "data-dependent" in text or "_local_scalar_dense" in text:
+        return ("the core branches on tensor values (a Python `if`, `bool()` or `.item()` on a tensor); "
+                "write the branch with torch.where so every element takes both paths")
+    return text
 
 
 def _scan_kernel(build: dict[str, Any], name: str) -> ScanKernel | None:

@@ -26,6 +26,8 @@ import torch
 from flexsn_trace import ScanContract
 
 from .ops import run_inference, run_training
+from flexsn_codegen import interpreter_enabled
+
 from .scan_kernel import KERNEL_DTYPES, kernels_usable
 
 if TYPE_CHECKING:
@@ -68,7 +70,10 @@ def call_reason(contract: ScanContract) -> str | None:
     if x.dtype not in KERNEL_DTYPES:
         return f"dtype {x.dtype} is not one of the kernel dtypes {[str(d) for d in KERNEL_DTYPES]}"
     if not kernels_usable(x.device):
-        return f"tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's CPU interpreter"
+        if x.device.type == "cpu":
+            return f"tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's CPU interpreter"
+        mode = "interpreted (TRITON_INTERPRET=1 is set)" if interpreter_enabled() else "compiled"
+        return f"the kernels run on CUDA tensors, or interpreted on CPU tensors; these are on {x.device} ({mode})"
     return None
 
 
