@@ -322,3 +322,74 @@ def test_meta_tensors_are_not_told_to_set_a_variable_that_is_set(monkeypatch: py
     k = FlexSN(lif_core, 1, 1, 1).kernel
     r = route(k, ScanContract(1, 1, 1, (torch.zeros(3, 4, device="meta"),), (), uniform=True))
     assert r.path == "eager" and r.reason is not None and "TRITON_INTERPRET=1 is set" in r.reason
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_outputs_keep_the_dtype_the_core_returns(dtype: torch.dtype) -> None:
+    def spikes_and_counts(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = h >= 1.0  # a bool spike
+        n = s.to(torch.int32) + 4243  # 4243 / 4244: integers fp16 cannot hold (it would store 4244 as 4240)
+        return s, n, torch.where(s, torch.zeros_like(h), h)
+
+    fused, eager = FlexSN(spikes_and_counts, 1, 1, 2), FlexSN(spikes_and_counts, 1, 1, 2, backend="torch")
+    x = (torch.rand(6, 9, device=DEVICE) * 3).to(dtype)
+    assert fused.uses_kernels(x)
+    got, want = fused(x), eager(x)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        torch.testing.assert_close(g, w)
+    assert got[0].dtype == torch.bool and got[1].dtype == torch.int32
+    xg = x.float().requires_grad_()  # training: the bool / int outputs carry no gradient, the state does
+    fused.reset()
+    s, n = fused(xg)
+    assert s.dtype == torch.bool and not s.requires_grad and n.dtype == torch.int32
+    fused.states[0].sum().backward()
+    xr = x.float().requires_grad_()
+    reference_scan(spikes_and_counts, ScanContract(1, 1, 2, (xr,), (torch.zeros(9, device=DEVICE),), final_state=True))[2].sum().backward()
+    torch.testing.assert_close(xg.grad, xr.grad)
+
+
+def _lif_bundle():  # type: ignore[no-untyped-def]
+    from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+
+    k = FlexSN(lif_core, 1, 1, 1).kernel
+    return k, lookup_flexsn_kernel_handle(k.handle)
+
+
+def test_launchers_fill_omitted_initial_states_with_zeros() -> None:
+    from flexsn_runtime import flexsn_inference
+
+    k, bundle = _lif_bundle()
+    x = torch.rand(5, 6, device=DEVICE) * 2
+    for final_state in (False, True):
+        kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
+        info = bundle.inference_final_state_info if final_state else bundle.inference_info
+        implicit = flexsn_inference(kernel, info, x, final_state=final_state)
+        explicit = flexsn_inference(kernel, info, x, torch.zeros(6, device=DEVICE), final_state=final_state)
+        for a, b in zip(implicit, explicit):
+            torch.testing.assert_close(a, b)
+
+
+def test_backward_at_t0_without_state_templates_and_with_a_wrong_count() -> None:
+    from flexsn_codegen import backward_saved_args
+    from flexsn_runtime import flexsn_backward
+
+    k, bundle = _lif_bundle()
+    info = bundle.training_info
+    saved = [torch.zeros(0, 6, device=DEVICE) if kind != "init_state" else torch.zeros(6, device=DEVICE)
+             for kind, _ in backward_saved_args(info)]
+    gy, gv = torch.zeros(0, 6, device=DEVICE), torch.zeros(0, 6, device=DEVICE)
+    gx, gv0 = flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved)
+    assert gx.shape == (0, 6) and gv0.shape == (6,) and not gv0.any()
+    with pytest.raises(ValueError, match="gradients .*then .*saved tensors"):
+        flexsn_backward(bundle.backward_kernel, info, gy, *saved)
+
+
+def test_arguments_are_checked_before_tracing_in_spikingjellys_words() -> None:
+    with pytest.raises(ValueError, match="same number of elements"):
+        FlexSN(lif_core, 1, 1, 1, example_inputs=[torch.zeros(4), torch.zeros(5)])
+    with pytest.raises(ValueError, match="requires_grad must have the same length"):
+        FlexSN(lif_core, 1, 1, 1, requires_grad=[True])
+    with pytest.raises(ValueError, match="expected 1 example output tensors"):
+        FlexSN(lif_core, 1, 1, 1, example_outputs=[torch.zeros(4), torch.zeros(4)])

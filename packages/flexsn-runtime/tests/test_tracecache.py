@@ -127,7 +127,7 @@ def test_unsupported_cores_are_remembered_too(monkeypatch: pytest.MonkeyPatch, t
     assert k.handle is None
 
 
-@pytest.mark.parametrize("damage", [b"\xff\xfe\x00 not utf-8", b"null", b"[1, 2]", b"{}", b'{"format": 3}'],
+@pytest.mark.parametrize("damage", [b"\xff\xfe\x00 not utf-8", b"null", b"[1, 2]", b"{}", b"CURRENT_FORMAT_ONLY"],
                          ids=["bytes", "null", "list", "empty", "partial"])
 def test_a_damaged_entry_is_discarded_with_one_warning_in_a_fresh_process(damage: bytes, tmp_path: Path) -> None:
     """Every entry the first process wrote is damaged; the second one warns, traces again and is right."""
@@ -156,6 +156,10 @@ print("WARNINGS", sum("damaged trace-cache entry" in str(w.message) for w in cau
     assert first.returncode == 0 and "WARNINGS 0" in first.stdout, first.stdout + first.stderr
     entries = list(tmp_path.glob("trace_*.json"))
     assert entries
+    if damage == b"CURRENT_FORMAT_ONLY":  # the right format, nothing else in it
+        from flexsn_runtime import tracecache
+
+        damage = ('{"format": %d}' % tracecache._FORMAT).encode()
     for entry in entries:
         entry.write_bytes(damage)
     second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)

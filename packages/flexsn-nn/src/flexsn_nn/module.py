@@ -183,15 +183,18 @@ class FlexSN(nn.Module):
             requires_grad = tuple(bool(r) for r in requires_grad)
             if len(requires_grad) != self.num_inputs + self.num_states:
                 raise ValueError(
-                    f"requires_grad must hold num_inputs + num_states = {self.num_inputs + self.num_states} "
-                    f"flags, got {len(requires_grad)}"
+                    "requires_grad must have the same length as the inputs and states: it must hold "
+                    f"num_inputs + num_states = {self.num_inputs + self.num_states} flags, got {len(requires_grad)}"
                 )
         self._requires_grad = requires_grad
         self._output_dtypes: tuple[torch.dtype, ...] | None = None
         if example_outputs is not None:
             outs = tuple(example_outputs)
             if len(outs) != self.num_outputs:
-                raise ValueError(f"example_outputs must hold num_outputs = {self.num_outputs} tensors, got {len(outs)}")
+                raise ValueError(
+                    f"expected {self.num_outputs} example output tensors (example_outputs must hold "
+                    f"num_outputs = {self.num_outputs} tensors), got {len(outs)}"
+                )
             for i, t in enumerate(outs):
                 if not isinstance(t, torch.Tensor):
                     raise TypeError(f"example_outputs[{i}] must be a torch.Tensor, got {type(t).__name__}")

@@ -54,6 +54,11 @@ def _examples(
     for i, e in enumerate(examples):
         if not isinstance(e, torch.Tensor):
             raise TypeError(f"example_inputs[{i}] must be a torch.Tensor, got {type(e).__name__}")
+    if len({e.numel() for e in examples}) > 1:
+        raise ValueError(
+            "example_inputs must all have the same number of elements (one step of each input and state, one "
+            f"per-step shape), got shapes {[tuple(e.shape) for e in examples]}"
+        )
     return tuple(e.detach() for e in examples)
 
 
@@ -68,9 +73,24 @@ def _name(core_fn: Callable[..., Any], suffix: str) -> str:
     return sanitize_name(f"{getattr(core_fn, '__name__', 'core')}_{suffix}")
 
 
+def output_dtypes(graph: Any, num_outputs: int) -> tuple[torch.dtype | None, ...]:
+    """The dtype each of a traced step's first ``num_outputs`` results is stored in.
+
+    ``None`` for a floating result (it follows the inputs' dtype at run time,
+    as PyTorch's type promotion does); the traced dtype for a bool or integer
+    result (a spike returned as ``x >= 1``, a count).
+    """
+    dtypes: list[torch.dtype | None] = []
+    for node in graph_output_nodes(graph)[:num_outputs]:
+        val = getattr(node, "meta", {}).get("val")
+        dt = val.dtype if isinstance(val, torch.Tensor) else None
+        dtypes.append(None if dt is None or dt.is_floating_point else dt)
+    return tuple(dtypes)
+
+
 def _trace_inference(
     core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None
-) -> tuple[str, str, FlexSNInfo]:
+) -> tuple[str, str, FlexSNInfo, tuple[torch.dtype | None, ...]]:
     """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``.
 
     Raises:
@@ -85,7 +105,7 @@ def _trace_inference(
     info = extract_info(graph, num_inputs, num_states, num_outputs)
     step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
     _check_shape_free(core_fn, examples, step_code)
-    return step_code, step_name, info
+    return step_code, step_name, info, output_dtypes(graph, num_outputs)
 
 
 def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor, ...], step_code: str) -> None:
@@ -122,10 +142,14 @@ def build_inference_kernels(
     Same arguments and errors as :func:`build_inference_kernel`.
     """
     arity = (num_inputs, num_states, num_outputs)
-    step_code, step_name, info = _trace_inference(core_fn, arity, example_inputs)
+    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs)
     seq = render_inference_kernel(step_code, step_name, *arity, False)
     fin = render_inference_kernel(step_code, step_name, *arity, True)
-    return ScanKernel(*seq, "inference"), ScanKernel(*fin, "inference_final_state"), info
+    return (
+        ScanKernel(*seq, "inference", output_dtypes=dtypes),
+        ScanKernel(*fin, "inference_final_state", output_dtypes=dtypes),
+        info,
+    )
 
 
 def build_inference_kernel(
@@ -153,9 +177,9 @@ def build_inference_kernel(
             Triton lowering.
     """
     arity = (num_inputs, num_states, num_outputs)
-    step_code, step_name, info = _trace_inference(core_fn, arity, example_inputs)
+    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs)
     code, name = render_inference_kernel(step_code, step_name, *arity, final_state_only)
-    return ScanKernel(code, name, "inference_final_state" if final_state_only else "inference"), info
+    return ScanKernel(code, name, "inference_final_state" if final_state_only else "inference", output_dtypes=dtypes), info
 
 
 def build_inference_final_state_kernel(
@@ -215,8 +239,11 @@ def build_training_kernels(
     info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs)
     fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
     bwd_code, bwd_name = generate_triton_code_str(graphs.bwd, _name(core_fn, "bwd_step"))
-    fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info), "forward")
-    fwd.final_state = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, True), "forward_final_state")
+    dtypes = output_dtypes(graphs.fwd, num_outputs)
+    fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info), "forward", output_dtypes=dtypes)
+    fwd.final_state = ScanKernel(
+        *render_forward_kernel(fwd_code, fwd_name, info, True), "forward_final_state", output_dtypes=dtypes
+    )
     bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask), "backward")
     bwd.final_state = ScanKernel(
         *render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask, True), "backward_final_state"

@@ -29,7 +29,7 @@ def _build(
 ) -> dict[str, Any]:
     """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
     build: dict[str, Any] = {name: None for name in BUILD_KERNELS}
-    build.update(unsupported=None, training_unsupported=None, inference_info=None, training_info=None)
+    build.update(unsupported=None, training_unsupported=None, inference_info=None, training_info=None, output_dtypes=None)
     try:
         inf, fin, info = build_inference_kernels(core, *arity, example_inputs)
     except UnsupportedOpError as exc:
@@ -41,6 +41,8 @@ def _build(
         build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
         return build
     build.update(inference=[inf.code, inf.name], inference_final_state=[fin.code, fin.name], inference_info=info)
+    # stored by name: None (the inputs' dtype) or e.g. "bool" (see ScanKernel.output_dtypes)
+    build["output_dtypes"] = [None if d is None else str(d).removeprefix("torch.") for d in inf.output_dtypes]
     try:
         fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad)
     except UnsupportedOpError as exc:
@@ -92,7 +94,9 @@ def _scan_kernel(build: dict[str, Any], name: str) -> ScanKernel | None:
     if entry is None:
         return None
     code, fn_name = entry
-    return ScanKernel(str(code), str(fn_name), name)
+    dtypes = tuple(None if d is None else getattr(torch, d) for d in (build.get("output_dtypes") or ()))
+    return ScanKernel(str(code), str(fn_name), name, output_dtypes=dtypes)
+
 
 def validate_scan_args(
     args: Sequence[Any], num_inputs: int, num_states: int, allow_missing_states: bool = True

@@ -56,11 +56,15 @@ def _ncl(seq: torch.Tensor) -> int:
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor]) -> tuple[torch.Tensor, list[torch.Tensor]]:
     """Check a launcher's tensors before any launch; return the first and contiguous copies of all.
 
-    The kernels index every tensor as ``[T, NCL]`` / ``[NCL]`` memory of the
-    first input's dtype: a state of another size would be read or written
+    Omitted initial states are zeros. The kernels index every tensor as
+    ``[T, NCL]`` / ``[NCL]`` memory of the first input's dtype: a state of another size would be read or written
     out of bounds. Mismatches are reported by :func:`flexsn_trace.check_scan_args`.
     """
     expected = info.num_inputs + info.num_states
+    if len(args) == info.num_inputs and info.num_states and isinstance(args[0], torch.Tensor):
+        # initial states omitted: zeros, as SpikingJelly's wrappers fill them
+        x0 = args[0]
+        args = [*args, *(x0.new_zeros(x0.shape[1:]) for _ in range(info.num_states))]
     if len(args) != expected:
         raise ValueError(
             f"expected {expected} tensors (num_inputs={info.num_inputs} input sequences, then "
@@ -106,7 +110,7 @@ def flexsn_inference(
     """
     x, args_c = _split(info, args)
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
-    outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(n_seqs)]
+    outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
     if not final_state:
         _run(f, args_c, outs, x)
         return tuple(outs)
@@ -154,13 +158,16 @@ def flexsn_forward(
     """
     x, args_c = _split(info, args)
     if not final_state:
-        outs = [torch.empty_like(x, memory_format=torch.contiguous_format) for _ in range(info.num_fwd_kernel_returns)]
+        outs = [
+            torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))
+            for k in range(info.num_fwd_kernel_returns)
+        ]
         _run(f, args_c, outs, x)
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
     xc = args_c[0]  # contiguous: empty_like keeps its (dense) layout
-    seqs = [torch.empty_like(xc) for _ in stored]
+    seqs = [torch.empty_like(xc, dtype=f.output_dtype(k, xc)) for k in stored]
     init = args_c[info.num_inputs :]
     if x.shape[0] == 0:
         finals = [s.clone() for s in init]
@@ -215,6 +222,12 @@ def flexsn_backward(
             counts, or wrong number of saved tensors.
     """
     n_grads = info.num_outputs + info.num_states
+    needed = backward_saved_args(info)
+    if len(args) != n_grads + len(needed):
+        raise ValueError(
+            f"the FlexSN backward takes num_outputs + num_states = {n_grads} gradients (None = zero) then "
+            f"{len(needed)} saved tensors {needed}, got {len(args)} arguments"
+        )
     grads = list(args[:n_grads])
     saved: list[torch.Tensor] = []
     for i, s in enumerate(args[n_grads:]):
@@ -250,9 +263,6 @@ def flexsn_backward(
     state_seq_grads = grads[info.num_outputs :]
     if state_templates is None and any(g is None for g in state_seq_grads):
         raise ValueError("state_templates are required when any incoming FlexSN state-sequence gradient is None")
-    needed = backward_saved_args(info)
-    if len(saved) != len(needed):
-        raise ValueError(f"the backward kernel takes {len(needed)} saved tensors {needed}, got {len(saved)}")
     seq_example = grad_out_example
     if seq_example is None and not final_state:
         seq_example = grad_example
@@ -266,7 +276,7 @@ def flexsn_backward(
         grad_states = [_alloc(t, empty) for t in state_templates]
     else:
         # no templates: every state gradient is present (checked above)
-        grad_states = [_alloc(g if final_state else g[0], empty) for g in state_seq_grads if g is not None]
+        grad_states = [_alloc(g if final_state else g.new_empty(g.shape[1:]), empty) for g in state_seq_grads if g is not None]
     if T == 0:
         if final_state:
             # the final state is the initial state: its gradient passes through

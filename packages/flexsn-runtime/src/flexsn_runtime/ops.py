@@ -164,10 +164,13 @@ def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state:
 
 @flexsn_inference_op.register_fake
 def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    info = _info(lookup_flexsn_kernel_handle(handle), "inference_final_state" if final_state else "inference")
+    bundle = lookup_flexsn_kernel_handle(handle)
+    info = _info(bundle, "inference_final_state" if final_state else "inference")
+    kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
+    assert kernel is not None
     x = flat_args[0]
     states = [x.new_empty(x.shape[1:] if final_state else x.shape) for _ in range(info.num_states)]
-    return [x.new_empty(x.shape) for _ in range(info.num_outputs)] + states
+    return [x.new_empty(x.shape, dtype=kernel.output_dtype(k, x)) for k in range(info.num_outputs)] + states
 
 
 @torch.library.custom_op("flexsn::training", mutates_args=())
@@ -184,12 +187,15 @@ def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: 
 
 @flexsn_training_op.register_fake
 def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    info = _info(lookup_flexsn_kernel_handle(handle), "training")
+    bundle = lookup_flexsn_kernel_handle(handle)
+    info = _info(bundle, "training")
+    fwd = bundle.forward_kernel
+    assert fwd is not None
     x = flat_args[0]
     if not final_state:
-        return [x.new_empty(x.shape) for _ in range(info.num_fwd_kernel_returns)]
+        return [x.new_empty(x.shape, dtype=fwd.output_dtype(k, x)) for k in range(info.num_fwd_kernel_returns)]
     return (
-        [x.new_empty(x.shape) for _ in range(info.num_outputs)]
+        [x.new_empty(x.shape, dtype=fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
         + [x.new_empty(x.shape[1:]) for _ in range(info.num_states)]
         + [x.new_empty(x.shape) for _ in final_state_extras(info)]
     )

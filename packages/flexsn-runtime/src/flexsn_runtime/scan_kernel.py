@@ -225,18 +225,27 @@ class ScanKernel:
             ``"backward_final_state"`` (used in config keys and messages).
         final_state: for training kernels, the variant used when state
             sequences are not stored.
+        output_dtypes: see :meth:`output_dtype`.
     """
 
     code: str
     name: str
     kind: str
     final_state: "ScanKernel | None" = None
+    #: per output sequence: the dtype it is stored in, or ``None`` for the input's
+    #: (a core's floating outputs follow its inputs; a bool spike or an int count keeps its dtype)
+    output_dtypes: tuple[torch.dtype | None, ...] = ()
     _fns: dict[bool, Any] = field(default_factory=dict, repr=False)
     _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: specialisation key -> launch(stream, pointers, T, ncl) of the CompiledKernel
     _direct: dict[tuple[Any, ...], "Callable[[int, list[int], int, int], None]"] = field(default_factory=dict, repr=False)
     _direct_off: bool = field(default=False, repr=False)
+
+    def output_dtype(self, k: int, like: torch.Tensor) -> torch.dtype:
+        """The dtype of output sequence ``k`` for inputs like ``like``."""
+        dt = self.output_dtypes[k] if k < len(self.output_dtypes) else None
+        return like.dtype if dt is None else dt
 
     def jit_function(self) -> Any:
         """The ``triton.JITFunction`` for the current execution mode."""

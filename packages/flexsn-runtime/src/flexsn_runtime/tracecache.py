@@ -286,7 +286,7 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
 
 #: the kernels a build holds, each ``[source, function name]`` or ``None``
 BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
-_FORMAT = 3  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_FORMAT = 4  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 
@@ -327,6 +327,12 @@ def _checked(data: Any, key: str) -> dict[str, Any] | None:
         build[name] = data[name]
     for name in ("inference_info", "training_info"):
         build[name] = _info_from_json(data[name])
+    dtypes = data["output_dtypes"]
+    if dtypes is not None and not (
+        isinstance(dtypes, list) and all(d is None or isinstance(getattr(torch, str(d), None), torch.dtype) for d in dtypes)
+    ):
+        raise ValueError("'output_dtypes' is not a list of torch dtype names")
+    build["output_dtypes"] = dtypes
     return build
 
 
