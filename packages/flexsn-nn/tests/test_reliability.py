@@ -333,7 +333,8 @@ def test_outputs_keep_the_dtype_the_core_returns(dtype: torch.dtype) -> None:
         return s, n, torch.where(s, torch.zeros_like(h), h)
 
     fused, eager = FlexSN(spikes_and_counts, 1, 1, 2), FlexSN(spikes_and_counts, 1, 1, 2, backend="torch")
-    x = (torch.rand(6, 9, device=DEVICE) * 3).to(dtype)
+    # halves over 3 steps: every value exact in fp16 and bf16, so spikes cannot differ by rounding
+    x = (torch.randint(0, 7, (3, 9), device=DEVICE) / 2).to(dtype)
     assert fused.uses_kernels(x)
     got, want = fused(x), eager(x)
     for g, w in zip(got, want):
@@ -346,7 +347,9 @@ def test_outputs_keep_the_dtype_the_core_returns(dtype: torch.dtype) -> None:
     assert s.dtype == torch.bool and not s.requires_grad and n.dtype == torch.int32
     fused.states[0].sum().backward()
     xr = x.float().requires_grad_()
-    reference_scan(spikes_and_counts, ScanContract(1, 1, 2, (xr,), (torch.zeros(9, device=DEVICE),), final_state=True))[2].sum().backward()
+    reference_scan(spikes_and_counts, ScanContract(1, 1, 2, (xr,), (torch.zeros(9, device=DEVICE),), final_state=True))[
+        2
+    ].sum().backward()
     torch.testing.assert_close(xg.grad, xr.grad)
 
 
@@ -382,8 +385,10 @@ def test_backward_at_t0_without_state_templates_and_with_a_wrong_count() -> None
     gy, gv = torch.zeros(0, 6, device=DEVICE), torch.zeros(0, 6, device=DEVICE)
     gx, gv0 = flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved)
     assert gx.shape == (0, 6) and gv0.shape == (6,) and not gv0.any()
-    with pytest.raises(ValueError, match="gradients .*then .*saved tensors"):
+    with pytest.raises(ValueError, match="saved tensors"):  # one gradient short: the count is off
         flexsn_backward(bundle.backward_kernel, info, gy, *saved)
+    with pytest.raises(ValueError, match="2 gradients"):
+        flexsn_backward(bundle.backward_kernel, info, gy)
 
 
 def test_arguments_are_checked_before_tracing_in_spikingjellys_words() -> None:

@@ -9,6 +9,7 @@ import torch
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_runtime import (
+    ScanKernel,
     build_inference_final_state_kernel,
     build_inference_kernel,
     build_training_kernels,
@@ -27,6 +28,8 @@ class NoLaunch:
     """A kernel stand-in proving a wrapper did not launch (T == 0, all-None gradients)."""
 
     final_state: Any = None
+    output_dtypes: tuple[Any, ...] = ()  # outputs in the inputs' dtype
+    output_dtype = ScanKernel.output_dtype
 
     def launch(self, *args: Any, **kwargs: Any) -> None:
         raise AssertionError("the wrapper launched a kernel")

@@ -183,8 +183,8 @@ class FlexSN(nn.Module):
             requires_grad = tuple(bool(r) for r in requires_grad)
             if len(requires_grad) != self.num_inputs + self.num_states:
                 raise ValueError(
-                    "requires_grad must have the same length as the inputs and states: it must hold "
-                    f"num_inputs + num_states = {self.num_inputs + self.num_states} flags, got {len(requires_grad)}"
+                    f"requires_grad must hold num_inputs + num_states = {self.num_inputs + self.num_states} flags "
+                    f"(requires_grad must have the same length as the inputs and states), got {len(requires_grad)}"
                 )
         self._requires_grad = requires_grad
         self._output_dtypes: tuple[torch.dtype, ...] | None = None

@@ -222,11 +222,10 @@ def flexsn_backward(
             counts, or wrong number of saved tensors.
     """
     n_grads = info.num_outputs + info.num_states
-    needed = backward_saved_args(info)
-    if len(args) != n_grads + len(needed):
+    if len(args) < n_grads:
         raise ValueError(
-            f"the FlexSN backward takes num_outputs + num_states = {n_grads} gradients (None = zero) then "
-            f"{len(needed)} saved tensors {needed}, got {len(args)} arguments"
+            f"the FlexSN backward takes num_outputs + num_states = {n_grads} gradients (None = zero) before "
+            f"the saved tensors, got {len(args)} arguments"
         )
     grads = list(args[:n_grads])
     saved: list[torch.Tensor] = []
@@ -263,6 +262,9 @@ def flexsn_backward(
     state_seq_grads = grads[info.num_outputs :]
     if state_templates is None and any(g is None for g in state_seq_grads):
         raise ValueError("state_templates are required when any incoming FlexSN state-sequence gradient is None")
+    needed = backward_saved_args(info)
+    if len(saved) != len(needed):
+        raise ValueError(f"the backward kernel takes {len(needed)} saved tensors {needed}, got {len(saved)}")
     seq_example = grad_out_example
     if seq_example is None and not final_state:
         seq_example = grad_example
