@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - exercised only while flexsn_hop is abs
 
 __all__ = [
     "BACKENDS",
+    "Checked",
     "ENV_LOWERABLE_SCAN",
     "ENV_LOWERABLE_WHILE_LOOP",
     "KERNEL_BACKENDS",
@@ -49,6 +50,23 @@ ENV_LOWERABLE_SCAN = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN"
 ENV_LOWERABLE_WHILE_LOOP = "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP"
 
 ScanFunction = Callable[..., Any]
+
+
+class Checked:
+    """A settable string attribute, validated by ``check`` on every assignment (stored as ``_<name>``)."""
+
+    def __init__(self, check: Callable[[object], str], doc: str) -> None:
+        self.check, self.__doc__ = check, doc
+        self.private = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.private = f"_{name}"
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        return self if obj is None else getattr(obj, self.private)
+
+    def __set__(self, obj: object, value: object) -> None:
+        object.__setattr__(obj, self.private, self.check(value))
 
 
 def hop_available() -> bool:

@@ -47,31 +47,14 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop
-from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args
+from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
-from .backends import KERNEL_BACKENDS, check_backend, check_step_mode, hop_scan_function
+from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, hop_scan_function
 
 __all__ = ["FlexSN"]
 
 Core = Callable[..., Any]
 TensorList = list[torch.Tensor]
-
-
-class _Checked:
-    """A settable string attribute, validated by ``check`` on every assignment (stored as ``_<name>``)."""
-
-    def __init__(self, check: Callable[[object], str], doc: str) -> None:
-        self.check, self.__doc__ = check, doc
-        self.private = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.private = f"_{name}"
-
-    def __get__(self, obj: object, objtype: type | None = None) -> Any:
-        return self if obj is None else getattr(obj, self.private)
-
-    def __set__(self, obj: object, value: object) -> None:
-        object.__setattr__(obj, self.private, self.check(value))
 
 
 class FlexSN(nn.Module):
@@ -189,15 +172,11 @@ class FlexSN(nn.Module):
         self._requires_grad = requires_grad
         self._output_dtypes: tuple[torch.dtype, ...] | None = None
         if example_outputs is not None:
-            outs = tuple(example_outputs)
-            if len(outs) != self.num_outputs:
-                raise ValueError(
-                    f"expected {self.num_outputs} example output tensors (example_outputs must hold "
-                    f"num_outputs = {self.num_outputs} tensors), got {len(outs)}"
-                )
-            for i, t in enumerate(outs):
-                if not isinstance(t, torch.Tensor):
-                    raise TypeError(f"example_outputs[{i}] must be a torch.Tensor, got {type(t).__name__}")
+            no = self.num_outputs
+            outs = check_tensor_list(
+                example_outputs, "example_outputs", no,
+                f"expected {no} example output tensors (example_outputs must hold num_outputs = {no} tensors)",
+            )
             self._output_dtypes = tuple(t.dtype for t in outs)
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | None] = []
@@ -207,8 +186,8 @@ class FlexSN(nn.Module):
 
     # ------------------------------------------------------------------ properties
 
-    step_mode = _Checked(check_step_mode, '''``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated.''')
-    backend = _Checked(check_backend, "One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values).")
+    step_mode = Checked(check_step_mode, '''``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated.''')
+    backend = Checked(check_backend, "One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values).")
 
     @property
     def kernel(self) -> FlexSNKernel:

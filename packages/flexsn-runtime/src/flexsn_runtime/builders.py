@@ -14,7 +14,7 @@ from flexsn_codegen import (
     render_inference_kernel,
     sanitize_name,
 )
-from flexsn_trace import FlexSNInfo, check_counts, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
+from flexsn_trace import FlexSNInfo, check_counts, check_tensor_list, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
 
 from .scan_kernel import ScanKernel
 
@@ -45,15 +45,11 @@ def _examples(
 ) -> tuple[torch.Tensor, ...]:
     if example_inputs is None:
         return default_example_inputs(num_inputs, num_states)
-    examples = tuple(example_inputs)
-    if len(examples) != num_inputs + num_states:
-        raise ValueError(
-            f"example_inputs must hold num_inputs + num_states = {num_inputs + num_states} tensors "
-            f"(one step of each input, then each state), got {len(examples)}"
-        )
-    for i, e in enumerate(examples):
-        if not isinstance(e, torch.Tensor):
-            raise TypeError(f"example_inputs[{i}] must be a torch.Tensor, got {type(e).__name__}")
+    n = num_inputs + num_states
+    examples = check_tensor_list(
+        example_inputs, "example_inputs", n,
+        f"example_inputs must hold num_inputs + num_states = {n} tensors (one step of each input, then each state)",
+    )
     if len({e.numel() for e in examples}) > 1:
         raise ValueError(
             "example_inputs must all have the same number of elements (one step of each input and state, one "

@@ -27,6 +27,7 @@ __all__ = [
     "as_tensor_tuple",
     "check_counts",
     "check_scan_args",
+    "check_tensor_list",
     "reference_scan",
 ]
 
@@ -57,6 +58,22 @@ def check_counts(
     if need_result and values[1] + values[2] < 1:
         raise ValueError(f"{who}: the core must return at least one output or state (num_outputs + num_states >= 1)")
     return values[0], values[1], values[2]
+
+
+def check_tensor_list(values: Any, name: str, count: int, count_message: str) -> tuple[torch.Tensor, ...]:
+    """``values`` (any sequence) as a tuple of exactly ``count`` tensors.
+
+    Raises:
+        ValueError: another length: ``f"{count_message}, got {len(values)}"``.
+        TypeError: an entry that is not a tensor (``name[i]`` named).
+    """
+    items = tuple(values)
+    if len(items) != count:
+        raise ValueError(f"{count_message}, got {len(items)}")
+    for i, t in enumerate(items):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}[{i}] must be a torch.Tensor, got {type(t).__name__}")
+    return items
 
 
 def as_tensor_tuple(
