@@ -53,7 +53,7 @@ def _ncl(seq: torch.Tensor) -> int:
     return math.prod(seq.shape[1:])
 
 
-def _split(info: FlexSNInfo, args: Sequence[torch.Tensor]) -> tuple[torch.Tensor, list[torch.Tensor]]:
+def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> tuple[torch.Tensor, list[torch.Tensor]]:
     """Check a launcher's tensors before any launch; return the first and contiguous copies of all.
 
     Omitted initial states are zeros. The kernels index every tensor as
@@ -71,12 +71,26 @@ def _split(info: FlexSNInfo, args: Sequence[torch.Tensor]) -> tuple[torch.Tensor
             f"num_states={info.num_states} initial states), got {len(args)}"
         )
     x = args[0]
-    seq, step, dtype, device = x.shape, x.shape[1:], x.dtype, x.device
-    for i, a in enumerate(args):  # the cheap test first; the contract check words the error
-        if not isinstance(a, torch.Tensor) or a.shape != (seq if i < info.num_inputs else step) or a.dtype != dtype or a.device != device:
-            check_scan_args(info.num_inputs, info.num_states, info.num_outputs, args, who="FlexSN launcher", states="required", uniform=True)
-            raise ValueError(f"tensor {i} does not match input 0 ({tuple(seq)}, {dtype}, {device})")  # e.g. a 0-d input
+    ni = info.num_inputs
+    if not checked and not _like_input(x, args, ni):  # the cheap test first (it runs per launch); the contract check words the error
+        check_scan_args(ni, info.num_states, info.num_outputs, args, who="FlexSN launcher", states="required", uniform=True)
+        raise ValueError(f"the tensors do not match input 0 ({tuple(x.shape)}, {x.dtype}, {x.device})")  # e.g. 0-d
     return x, [a.contiguous() for a in args]
+
+
+def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) -> bool:
+    """Every tensor has input 0's dtype and device, sequences its shape, states its per-step shape."""
+    if not isinstance(x, torch.Tensor) or x.dim() < 1:
+        return False
+    seq, step, dtype, index = x.shape, x.shape[1:], x.dtype, x.get_device()
+    for i, a in enumerate(args):
+        # dtype by identity and the device index (-1 on the CPU): cheaper than torch.device comparisons
+        if not isinstance(a, torch.Tensor) or a.dtype is not dtype or a.get_device() != index:
+            return False
+        if a.shape != (seq if i < num_inputs else step):
+            return False
+    # index -1 is every non-CUDA device: tell CPU from meta there
+    return index >= 0 or all(a.is_meta is x.is_meta for a in args)
 
 
 def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor) -> None:
@@ -87,7 +101,7 @@ def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: t
 
 
 def flexsn_inference(
-    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, final_state: bool = False
+    f: ScanKernel, info: FlexSNInfo, *args: torch.Tensor, final_state: bool = False, checked: bool = False
 ) -> tuple[torch.Tensor, ...]:
     """Run the multi-step inference kernel (SpikingJelly's ``flexsn_inference``).
 
@@ -98,6 +112,8 @@ def flexsn_inference(
         args: ``num_inputs`` sequences ``[T, *shape]`` then ``num_states``
             initial states ``[*shape]``, one device and dtype.
         final_state: keep only the final states (no state sequences written).
+        checked: the caller has checked the tensors (``FlexSNKernel``'s
+            contract, the ops' ``check_op_args``): skip the per-launch check.
 
     Returns:
         ``(*output_seqs, *state_seqs)``, each ``[T, *shape]`` in the input
@@ -108,7 +124,7 @@ def flexsn_inference(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c = _split(info, args)
+    x, args_c = _split(info, args, checked)
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
     outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
     if not final_state:
@@ -133,6 +149,7 @@ def flexsn_forward(
     *args: torch.Tensor,
     final_state: bool = False,
     stored: Sequence[int] | None = None,
+    checked: bool = False,
 ) -> tuple[torch.Tensor, ...]:
     """Run the training forward kernel (SpikingJelly's ``flexsn_forward``).
 
@@ -144,6 +161,7 @@ def flexsn_forward(
             where the backward reads them.
         stored: ``final_state_forward_returns(info)`` when the caller has it
             (a per-call saving for host-bound steps; only with ``final_state``).
+        checked: as in :func:`flexsn_inference`.
 
     Returns:
         Without ``final_state``: the ``info.num_fwd_kernel_returns``
@@ -156,7 +174,7 @@ def flexsn_forward(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c = _split(info, args)
+    x, args_c = _split(info, args, checked)
     if not final_state:
         outs = [
             torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))

@@ -81,7 +81,8 @@ def _inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state:
     info = _info(bundle, "inference_final_state" if final_state else "inference")
     kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
     assert kernel is not None
-    return list(flexsn_inference(kernel, info, *_with_states(info, flat_args), final_state=final_state))
+    # checked already: by FlexSNKernel's contract, or by check_op_args in the op
+    return list(flexsn_inference(kernel, info, *_with_states(info, flat_args), final_state=final_state, checked=True))
 
 
 def _training_impl(
@@ -94,7 +95,8 @@ def _training_impl(
     if plan is None:
         plan = plan_for(handle, final_state)
     args = _with_states(plan.info, flat_args, zero)
-    return list(flexsn_forward(plan.forward, plan.info, *args, final_state=final_state, stored=plan.stored if final_state else None))
+    stored = plan.stored if final_state else None
+    return list(flexsn_forward(plan.forward, plan.info, *args, final_state=final_state, stored=stored, checked=True))
 
 
 def _backward_impl(
