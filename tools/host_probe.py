@@ -92,7 +92,7 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
     """Median host µs from step start to each stage of ``n`` training steps."""
     import statistics
 
-    from flexsn_runtime import launch as launch_mod
+    from flexsn_runtime import scan_kernel as launch_mod
     from flexsn_runtime import ops as ops_mod
 
     stamps: list[tuple[str, int]] = []
@@ -265,7 +265,7 @@ def main() -> int:
         raise SystemExit("host_probe needs CUDA")
     device = torch.device("cuda")
     dtype = torch.bfloat16
-    from flexsn_runtime import launch as launch_mod
+    from flexsn_runtime import scan_kernel as launch_mod
 
     res: dict[str, Any] = {"T": a.T, "ncl": a.ncl, "dtype": str(dtype), "gpu": torch.cuda.get_device_name()}
     # host speed calibration: the same pure-Python work on every machine
