@@ -12,10 +12,11 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
 * :func:`lowerable_scan`, :func:`lowerable_while_loop_scan` and their
   ``_final_state`` forms: the loop through PyTorch's ``scan`` / ``while_loop``
   operators, with the ``*_available`` probes;
-* :func:`register_fused_impl` and :class:`FusedScanCall`: the hook through
-  which fused kernels replace the loop; :mod:`flexsn_hop.kernels` registers
-  the runtime's Triton scan kernels there by default
-  (:func:`enable_fused_kernels`, ``FLEXSN_HOP_FUSED=0`` to opt out).
+* :func:`runtime_fused_impl`: the default fused implementation, which asks
+  ``flexsn_runtime.route`` and runs the runtime's Triton scan kernels
+  (:func:`enable_fused_kernels`, ``FLEXSN_HOP_FUSED=0`` to opt out, read at
+  call time); :func:`register_fused_impl` and :class:`FusedScanCall` install
+  another implementation in its place.
 
 Importing the package registers the Dynamo support
 (:func:`dynamo_hop_available` tells whether it worked).

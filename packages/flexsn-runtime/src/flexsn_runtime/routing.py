@@ -104,12 +104,7 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)
         if reason is not None:
             return Route("eager", reason, fs)
-    if needs_grad is None:  # contract.needs_grad(), without building the flat tuple (a per-call cost)
-        grad = torch.is_grad_enabled() and (
-            any(t.requires_grad for t in contract.input_seqs) or any(t.requires_grad for t in contract.init_states)
-        )
-    else:
-        grad = needs_grad
+    grad = contract.needs_grad() if needs_grad is None else needs_grad
     if grad and not kernel.has_training_kernels and kernel.training_fallback_reason is not None:
         return Route("eager", kernel.training_fallback_reason, fs)
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)

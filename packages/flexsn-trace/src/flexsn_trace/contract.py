@@ -154,8 +154,13 @@ class ScanContract(NamedTuple):
         return (*self.input_seqs, *self.init_states, *self.lifted_args)
 
     def needs_grad(self) -> bool:
-        """Autograd must flow: grad mode is on and a tensor of the call requires grad."""
-        return torch.is_grad_enabled() and any(t.requires_grad for t in self.flat_args)
+        """Autograd must flow: grad mode is on and a tensor of the call requires grad.
+
+        Asked on every fused call: it walks the three groups without building :attr:`flat_args`.
+        """
+        if not torch.is_grad_enabled():
+            return False
+        return any(t.requires_grad for group in (self.input_seqs, self.init_states, self.lifted_args) for t in group)
 
     def states0(self) -> tuple[torch.Tensor, ...]:
         """The initial states: ``init_states``, or zeros ``[*shape]`` like input 0."""
