@@ -67,7 +67,7 @@ class FusedScanCall:
     ``zero_init_states`` keyword: no initial states were passed, so
     ``init_states`` is empty and the states start as zeros of input 0's
     per-step shape, dtype and device; a hook should create them inside its
-    op (a hook that cannot should return ``None``). Seed 003, ``FlexSNScan``.
+    op (a hook that cannot should return ``None``). As SpikingJelly's ``FlexSNScan`` calls.
     """
 
     core_fn: CoreFn

@@ -235,7 +235,7 @@ def install_dynamo_support() -> bool:
     Idempotent; called on import of ``flexsn_hop``. Never raises: drift in
     PyTorch's private Dynamo APIs produces a ``UserWarning`` and ``False``
     (the operator keeps working eagerly, ``torch.compile`` graph-breaks
-    around it). Seed 003, "Dynamo registration".
+    around it). As SpikingJelly's Dynamo registration of its ``flex_sn_scan``.
     """
     global _installed
     if _installed:

@@ -20,7 +20,6 @@ from .tracecache import BUILD_KERNELS, core_fingerprint, load_build, store_build
 __all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
 
 
-
 def _build(
     core: Callable[..., Any],
     arity: tuple[int, int, int],
@@ -256,7 +255,8 @@ class FlexSNKernel:
         r = route(self, contract)
         if r.path == "eager":
             if r.reason is not None and self.handle is not None and r.reason != self.training_fallback_reason:
-                self._warn(f"{r.reason}; running the eager PyTorch loop instead")  # (the training reason was told at construction)
+                # (the training reason was told at construction)
+                self._warn(f"{r.reason}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)
         return run_route(self, r, contract)
 
@@ -283,8 +283,6 @@ class FlexSNKernel:
             f"FlexSNKernel({name}, num_inputs={self.num_inputs}, num_states={self.num_states}, "
             f"num_outputs={self.num_outputs}, {mode})"
         )
-
-
 
 
 def eager_loop(

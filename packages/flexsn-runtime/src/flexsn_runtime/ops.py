@@ -31,7 +31,7 @@ from .registry import (
     retain_flexsn_kernel_handle,
     revive_flexsn_kernel_handle,
 )
-from .scan_kernel import KERNEL_DTYPES, kernels_usable
+from .scan_kernel import tensor_problem
 from .launchers import flexsn_backward, flexsn_forward, flexsn_inference, launch_backward
 
 __all__ = [
@@ -136,18 +136,16 @@ def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> N
         RuntimeError: unknown handle.
         TypeError / ValueError: counts, shapes, dtypes or devices the kernels
             cannot take (:func:`flexsn_trace.check_scan_args` with
-            ``uniform=True``), a dtype outside ``KERNEL_DTYPES`` or a device
-            without kernels.
+            ``uniform=True``, then :func:`flexsn_runtime.scan_kernel.tensor_problem`).
     """
     bundle = lookup_flexsn_kernel_handle(handle)
     info = bundle.inference_info or bundle.training_info
     assert info is not None
     contract = check_scan_args(info.num_inputs, info.num_states, info.num_outputs, flat_args, who=who, uniform=True)
-    x = contract.input_seqs[0]
-    if x.dtype not in KERNEL_DTYPES:
-        raise TypeError(f"{who}: the kernels take {[str(d) for d in KERNEL_DTYPES]} tensors, got {x.dtype}")
-    if not kernels_usable(x.device):
-        raise ValueError(f"{who}: tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 for Triton's interpreter")
+    problem = tensor_problem(contract.input_seqs[0])
+    if problem is not None:
+        error, message = problem
+        raise error(f"{who}: {message}")
 
 
 @torch.library.custom_op("flexsn::inference", mutates_args=())

@@ -26,9 +26,7 @@ import torch
 from flexsn_trace import ScanContract
 
 from .ops import run_inference, run_training
-from flexsn_codegen import interpreter_enabled
-
-from .scan_kernel import KERNEL_DTYPES, kernels_usable
+from .scan_kernel import KERNEL_DTYPES, tensor_problem
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
@@ -62,19 +60,12 @@ def call_reason(contract: ScanContract) -> str | None:
     per-step shape, dtype and device, a dtype outside :data:`KERNEL_DTYPES`,
     a device without kernels (CPU without ``TRITON_INTERPRET=1``).
     """
-    x = contract.input_seqs[0]
     if contract.lifted_args:
         return "the fused kernels take no lifted tensors"
     if not contract.uniform:
         return "inputs and states do not share one per-step shape, dtype and device"
-    if x.dtype not in KERNEL_DTYPES:
-        return f"dtype {x.dtype} is not one of the kernel dtypes {[str(d) for d in KERNEL_DTYPES]}"
-    if not kernels_usable(x.device):
-        if x.device.type == "cpu":
-            return f"tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's CPU interpreter"
-        mode = "interpreted (TRITON_INTERPRET=1 is set)" if interpreter_enabled() else "compiled"
-        return f"the kernels run on CUDA tensors, or interpreted on CPU tensors; these are on {x.device} ({mode})"
-    return None
+    problem = tensor_problem(contract.input_seqs[0])
+    return None if problem is None else problem[1]
 
 
 def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: bool | None = None) -> Route:
@@ -89,10 +80,12 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
 
     Returns:
         The :class:`Route`: eager with the build's reason when the kernels
-        could not be built (e.g. the op without a lowering), or with
-        :func:`call_reason`'s; else ``"training"`` when gradients are needed
-        and the core has training kernels, ``"inference"`` otherwise (a core
-        through which no gradient flows has inference kernels only).
+        could not be built (e.g. the op without a lowering), with
+        :func:`call_reason`'s, or with the training build's reason when
+        gradients are needed and only the training trace failed (an op
+        without an autograd formula); else ``"training"`` when gradients are
+        needed and the core has training kernels, ``"inference"`` otherwise
+        (a core through which no gradient flows has inference kernels only).
     """
     fs = contract.final_state
     x = contract.input_seqs[0]

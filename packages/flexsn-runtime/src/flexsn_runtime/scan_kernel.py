@@ -13,7 +13,9 @@ import triton
 from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
-__all__ = ["ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket"]
+__all__ = [
+    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "tensor_problem"
+]
 
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
 ENV_DIRECT_LAUNCH = "FLEXSN_DIRECT_LAUNCH"
@@ -202,6 +204,22 @@ def kernels_usable(device: torch.device) -> bool:
     if device.type == "cuda":
         return True
     return device.type == "cpu" and interpreter_enabled()
+
+
+def tensor_problem(x: torch.Tensor) -> tuple[type[Exception], str] | None:
+    """Why the kernels cannot take tensors like ``x`` (dtype, device), as ``(error type, message)``; else ``None``.
+
+    The one dtype and device test: :func:`flexsn_runtime.call_reason` reports
+    the message as a fallback reason, the custom ops raise it.
+    """
+    if x.dtype not in KERNEL_DTYPES:
+        return TypeError, f"dtype {x.dtype}: the kernels take {[str(d) for d in KERNEL_DTYPES]}"
+    if kernels_usable(x.device):
+        return None
+    if x.device.type == "cpu":
+        return ValueError, f"tensors on {x.device} need CUDA, or TRITON_INTERPRET=1 to run the kernels in Triton's CPU interpreter"
+    mode = "interpreted (TRITON_INTERPRET=1 is set)" if interpreter_enabled() else "compiled"
+    return ValueError, f"the kernels run on CUDA tensors, or interpreted on CPU tensors; these are on {x.device} ({mode})"
 
 
 def _next_pow2(n: int) -> int:
