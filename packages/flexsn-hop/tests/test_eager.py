@@ -163,10 +163,10 @@ def test_too_few_tensor_args_raises(scan) -> None:
 def test_core_signature_arity_mismatch_raises(scan) -> None:
     x, v0, w = torch.zeros(4, 3), torch.zeros(3), torch.zeros(3)
     # An extra lifted tensor that lif_core(x, v) cannot take.
-    with pytest.raises(ValueError, match="expected core_fn to accept 3 positional .*accepts exactly 2"):
+    with pytest.raises(ValueError, match="expected 3 tensor args .*accepts exactly 2 positional"):
         scan(lif_core, 1, 1, 1, x, v0, w)
     # A lifted tensor missing for lifted_core(x, v, w, bias).
-    with pytest.raises(ValueError, match="expected core_fn to accept 3 positional .*accepts exactly 4"):
+    with pytest.raises(ValueError, match="expected 3 tensor args .*accepts exactly 4 positional"):
         scan(lifted_core, 1, 1, 1, x, v0, w)
 
 

@@ -88,7 +88,7 @@ def test_t0_and_validation(scan) -> None:
         scan(lif_core, 1, 1, 1, x, v0)
     with pytest.raises(ValueError, match="input 1 has leading dim 4, expected T=5"):
         scan(two_by_two_core, 2, 2, 2, torch.zeros(5, 3), torch.zeros(4, 3), v0, v0)
-    with pytest.raises(ValueError, match="expected core_fn to accept 3 positional"):
+    with pytest.raises(ValueError, match="expected 3 tensor args"):
         scan(lif_core, 1, 1, 1, torch.zeros(5, 3), v0, v0)
 
 

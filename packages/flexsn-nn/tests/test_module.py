@@ -149,7 +149,7 @@ def test_states_setter_none_entries_and_init_states_override() -> None:
 def test_zero_steps_use_example_output_dtypes(backend: str) -> None:
     m = FlexSN(
         two_core, 2, 2, 2, backend=backend, store_state_seqs=True,
-        example_outputs=(torch.zeros(4, dtype=torch.float16), torch.zeros(4, dtype=torch.float64)),
+        example_outputs=(torch.zeros(SHAPE, dtype=torch.float16), torch.zeros(SHAPE, dtype=torch.float64)),
     )
     xs = [x[:0] for x in _inputs(2)]
     s, y = m(*xs)
@@ -163,7 +163,11 @@ def test_zero_steps_use_example_output_dtypes(backend: str) -> None:
     m(*xs)
     assert m.states[0] is b[0] and m.states[1] is b[1]
     plain = FlexSN(lif_core, 1, 1, 1, backend=backend)
-    (out,) = _as_tuple(plain(_inputs(1)[0][:0]))
+    if backend in ("torch", "hop"):  # the core does not run: its output shapes are unknown
+        with pytest.raises(ValueError, match="T = 0 requires example_outputs"):
+            plain(_inputs(1)[0][:0])
+        return
+    (out,) = _as_tuple(plain(_inputs(1)[0][:0]))  # the fused kernels' outputs have the inputs' shape
     assert out.shape == (0, *SHAPE) and out.dtype == torch.float32
 
 
@@ -263,7 +267,6 @@ def test_bad_input_raises_before_running_and_keeps_states(backend: str) -> None:
         ((x1, x2.to(torch.int32)), TypeError, "floating-point"),
         ((x1, x2.double()), TypeError, "share one dtype"),
         ((x1, torch.empty_like(x2, device="meta")), ValueError, "one device"),
-        ((x1[0], x2[0]), ValueError, "per-step shape is"),  # [3, 7] read as T=3: states do not fit
         ((x1[:, :2], x2[:, :2]), ValueError, "call reset"),
         ((torch.tensor(1.0), torch.tensor(1.0)), ValueError, "0-d"),
     ]

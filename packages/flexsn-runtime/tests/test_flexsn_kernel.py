@@ -44,6 +44,30 @@ def test_inference_training_and_final_state(name: str, kernels: dict[str, Any], 
         torch.testing.assert_close(leaf.grad, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"gradient {k_}: {m}")
 
 
+def test_broadcast_inputs_and_states_run_fused_on_copies(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    """Per-step shapes [1, 25] and [25] beside [3, 25] run fused, equal to the loop on expanded tensors."""
+    k, c = kernels["two"], ref.CORES["two"]
+    xs, s0 = ref.make_data(c, T, SHAPE, device)
+    small = [xs[0], xs[1][:, :1], s0[0], s0[1][0]]
+    full = [xs[0], xs[1][:, :1].expand(T, *SHAPE), s0[0], s0[1][0].expand(SHAPE)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # fused: no fallback warning
+        with torch.no_grad():
+            got = k(*small)
+    want_out, want_seq = ref.loop(c, full[:2], full[2:])
+    for g, w in zip(got, [*want_out, *want_seq]):
+        torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
+    assert k.shape_fits[((3, 25), (1, 25), (3, 25), (25,))] == SHAPE
+    ls, lf = leaves(small), leaves(full)
+    grads = [torch.ones(T, *SHAPE, device=device)] * 4
+    torch.autograd.backward(list(k(*ls)), grads)
+    outs, seqs = ref.loop(c, lf[:2], lf[2:])
+    torch.autograd.backward([*outs, *seqs], grads)  # leaves of full shape: their gradients summed to the small shapes
+    for a, b in zip(ls, lf):
+        assert a.grad is not None and b.grad is not None
+        torch.testing.assert_close(a.grad, b.grad.sum_to_size(a.shape), rtol=1e-4, atol=1e-4)
+
+
 def test_zero_initial_states_by_default(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
     c = ref.CORES["two"]
     xs, _ = ref.make_data(c, T, SHAPE, device)

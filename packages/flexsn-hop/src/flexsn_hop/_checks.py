@@ -120,9 +120,9 @@ def _check_arity(core_fn: object, num_inputs: int, num_states: int, num_lifted: 
     else:
         accepts = f"{required} to {capacity}"
     raise ValueError(
-        f"flex_sn_scan: expected core_fn to accept {total} positional tensor args "
-        f"(num_inputs={num_inputs} + num_states={num_states} + lifted={num_lifted}), "
-        f"got a core_fn that accepts {accepts}"
+        f"flex_sn_scan: expected {total} tensor args "
+        f"(num_inputs={num_inputs} + num_states={num_states} + lifted={num_lifted}) for core_fn, "
+        f"got a core_fn that accepts {accepts} positional args"
     )
 
 

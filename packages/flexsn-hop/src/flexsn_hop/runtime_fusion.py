@@ -28,7 +28,7 @@ from typing import Any
 
 import torch
 
-from flexsn_runtime import FlexSNKernel, call_reason, route, run_route, warn_fallback
+from flexsn_runtime import FlexSNKernel, call_reason, fit_shapes, route, run_route, warn_fallback
 from flexsn_trace import check_scan_args
 
 from ._types import FusedScanCall
@@ -119,15 +119,22 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
             states="none" if call.zero_init_states else "required",
             lifted=True,
             uniform=True,
+            shapes="broadcast",
             final_state=call.final_state,
         )
     except (TypeError, ValueError):
-        return None  # shapes the loop runs and the kernels cannot
-    if call_reason(contract) is not None:
+        return None  # tensors the loop runs and the kernels cannot (the core raises its own error, if any)
+    if call_reason(contract._replace(uniform=True)) is not None:  # the shapes are fitted below
         return None
     kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs)
+    if kernel is None:
+        return None
+    contract, reason = fit_shapes(kernel, contract)
+    if reason is not None:
+        warn_fallback(_WARNED, f"flex_sn_scan: {reason}; this call runs on the eager loop")
+        return None
     r = route(kernel, contract, needs_grad=call.requires_grad)
-    if kernel is None or r.path == "eager":
+    if r.path == "eager":
         return None
     # With zero_init_states only the input sequences are passed and the ops
     # create the zero states inside (no zero fill in a traced graph).

@@ -50,6 +50,7 @@ from flexsn_runtime import FlexSNKernel, eager_loop
 from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, hop_scan_function
+from .shapes import OutputSpec, check_example_outputs, check_state_shapes, empty_outputs, shapes_named
 
 __all__ = ["FlexSN"]
 
@@ -62,17 +63,23 @@ class FlexSN(nn.Module):
 
     ``core(*step_inputs, *states) -> (*step_outputs, *new_states)`` is one
     time step: ``num_inputs`` input tensors and ``num_states`` state tensors
-    of one per-step shape ``[*shape]`` in, ``num_outputs`` outputs and
-    ``num_states`` updated states of that shape out (a lone tensor counts as a
-    1-tuple). For the Triton backends it must be elementwise and use ops the
-    lowering table supports, e.g. a surrogate spike from
-    :mod:`flexsn_nn.surrogate`.
+    in, ``num_outputs`` outputs and ``num_states`` updated states out (a
+    lone tensor counts as a 1-tuple). For the Triton backends it must be
+    elementwise and use ops the lowering table supports, e.g. a surrogate
+    spike from :mod:`flexsn_nn.surrogate`.
+
+    Shapes (:mod:`flexsn_nn.shapes`): the ``torch`` and ``hop`` backends run
+    whatever per-step shapes the core runs; the Triton backends take
+    per-step shapes that broadcast (e.g. a per-channel ``[C]`` input beside
+    ``[N, C]``), run fused on broadcast copies when every output and state
+    keeps the broadcast shape, and run the eager loop with one warning
+    otherwise.
 
     Calling the module, ``m(*inputs)``:
 
     * ``step_mode="m"`` (multi step): ``inputs`` are ``num_inputs`` sequences
-      ``[T, *shape]`` sharing ``T`` and ``shape``; returns the output
-      sequences ``[T, *shape]``.
+      ``[T, *shape]`` sharing ``T``; returns the output sequences
+      ``[T, *shape]``.
     * ``step_mode="s"`` (single step): ``inputs`` are ``num_inputs`` tensors
       ``[*shape]``; the core runs once (directly, whatever the backend) and
       returns the step outputs ``[*shape]``.
@@ -96,9 +103,12 @@ class FlexSN(nn.Module):
     call :meth:`reset` (or :func:`flexsn_nn.functional.reset_net`) between
     independent batches, as in SpikingJelly.
 
-    ``T == 0``: the core is not run; outputs are empty ``[0, *shape]`` tensors
-    whose dtype comes from ``example_outputs`` (else the inputs' dtype), and
-    the states stay as they were (initialized if they were empty).
+    ``T == 0``: the core is not run; outputs are empty ``[0, *shape]``
+    tensors, and the states stay as they were (initialized if they were
+    empty). On the ``torch`` and ``hop`` backends ``shape`` and dtype come
+    from ``example_outputs``, which such a call requires (``ValueError``);
+    on the Triton backends ``shape`` is the inputs' (broadcast) per-step
+    shape and the dtype ``example_outputs``' (else the inputs').
 
     Every call is validated before anything runs, and nothing is updated when
     a call raises: :attr:`states` and :attr:`state_seqs` are then exactly what
@@ -123,15 +133,18 @@ class FlexSN(nn.Module):
         backend: ``"triton"`` (default), ``"inductor"``, ``"torch"`` or ``"hop"``.
         store_state_seqs: keep the state sequences of the last call in
             :attr:`state_seqs`.
-        example_outputs: ``num_outputs`` tensors; only their dtypes are used,
-            to build the empty outputs of ``T == 0`` calls without running the
-            core (the per-step shape is the inputs', as cores are elementwise).
+        example_outputs: ``num_outputs`` per-step tensors giving the outputs'
+            shapes and dtypes for ``T == 0`` calls, which do not run the core
+            (see above). On the Triton backends their shape must be the
+            per-step shape of ``example_inputs`` (with no ``example_inputs``:
+            one shape for all).
 
     Raises:
         TypeError: ``core`` not callable, non-int arity, non-tensor templates.
         ValueError: bad arity, unknown ``step_mode`` / ``backend`` (the
             message lists the valid values), wrong number of
-            ``example_outputs`` or ``requires_grad`` flags.
+            ``example_outputs`` or ``requires_grad`` flags, ``example_outputs``
+            of another shape than the outputs on the Triton backends.
         ImportError: ``backend="hop"`` without ``flexsn_hop``.
 
     Behaviour: SpikingJelly's ``FlexSN`` (``backend="hop"``,
@@ -170,14 +183,16 @@ class FlexSN(nn.Module):
                     f"(requires_grad must have the same length as the inputs and states), got {len(requires_grad)}"
                 )
         self._requires_grad = requires_grad
-        self._output_dtypes: tuple[torch.dtype, ...] | None = None
+        self._output_specs: tuple[OutputSpec, ...] | None = None
         if example_outputs is not None:
             no = self.num_outputs
             outs = check_tensor_list(
                 example_outputs, "example_outputs", no,
                 f"expected {no} example output tensors (example_outputs must hold num_outputs = {no} tensors)",
             )
-            self._output_dtypes = tuple(t.dtype for t in outs)
+            self._output_specs = tuple((tuple(t.shape), t.dtype) for t in outs)
+            if self._backend in KERNEL_BACKENDS:
+                check_example_outputs(self._output_specs, example_inputs)
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
@@ -307,16 +322,13 @@ class FlexSN(nn.Module):
         for j, s in enumerate(current):
             if not isinstance(s, torch.Tensor):
                 raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
-            if tuple(s.shape) != step_shape:
-                raise ValueError(
-                    f"state {j} has shape {tuple(s.shape)} but the inputs' per-step shape is {step_shape}; "
-                    "call reset() before feeding inputs of a new shape"
-                )
             if s.device != x0.device:
                 raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
             if s.dtype != x0.dtype:
                 raise TypeError(f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype")
             states.append(s)
+        if self._backend in KERNEL_BACKENDS:
+            check_state_shapes(states, step_shape)  # torch / hop: the core decides
         return states
 
     # ------------------------------------------------------------------ input checks
@@ -325,8 +337,10 @@ class FlexSN(nn.Module):
         """The call's inputs, checked by :func:`flexsn_trace.check_scan_args` (single steps as ``[1, *shape]``)."""
         if not sequences:
             inputs = tuple(x.unsqueeze(0) if isinstance(x, torch.Tensor) else x for x in inputs)
+        shapes = "broadcast" if self._backend in KERNEL_BACKENDS else "any"  # see flexsn_nn.shapes
         c = check_scan_args(
-            self.num_inputs, self.num_states, self.num_outputs, inputs, who="FlexSN", states="none", uniform=True, floating=True
+            self.num_inputs, self.num_states, self.num_outputs, inputs, who="FlexSN", states="none", uniform=True,
+            shapes=shapes, floating=True,
         )
         seqs = list(c.input_seqs)
         return seqs if sequences else [x[0] for x in seqs]
@@ -355,11 +369,9 @@ class FlexSN(nn.Module):
         xs = self._check_inputs(inputs, sequences=False)
         step_shape = tuple(xs[0].shape)
         init = self._resolve_states([x.unsqueeze(0) for x in xs], step_shape)
-        res = as_tensor_tuple(self.core(*xs, *init), "the core", self.num_outputs + self.num_states, TypeError)
+        with shapes_named([x.unsqueeze(0) for x in xs], init):
+            res = as_tensor_tuple(self.core(*xs, *init), "the core", self.num_outputs + self.num_states, TypeError)
         outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
-        for j, s in enumerate(new_states):
-            if tuple(s.shape) != step_shape:
-                raise ValueError(f"the core returned state {j} of shape {tuple(s.shape)}, expected {step_shape}")
         self._commit(new_states, [s.unsqueeze(0) for s in new_states])
         return outs
 
@@ -378,14 +390,12 @@ class FlexSN(nn.Module):
         init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
         if x0.shape[0] == 0:
-            dtypes = self._output_dtypes or (x0.dtype,) * no
-            # views of the (empty) input times 0: outputs stay in the autograd graph, so a
-            # backward through them gives zero gradients instead of "does not require grad"
-            outs = tuple(x0.to(dt) * 0 if dt.is_floating_point else x0.new_empty(x0.shape, dtype=dt) for dt in dtypes)
-            empty_seqs = [s.new_empty((0, *step_shape)) for s in init]
-            self._commit(list(init), empty_seqs)
+            fused = self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
+            outs = empty_outputs(f"FlexSN(backend={self._backend!r})", seqs, init, self._output_specs, no, fused)
+            self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs
-        res = self._run_backend(seqs, init)
+        with shapes_named(seqs, init):
+            res = self._run_backend(seqs, init)
         if len(res) != no + self.num_states:  # a backend contract break, not a user error
             raise RuntimeError(f"backend {self._backend!r} returned {len(res)} tensors, expected {no + self.num_states}")
         outs, rest = res[:no], list(res[no:])
@@ -422,8 +432,8 @@ class FlexSN(nn.Module):
                 kwargs["zero_init_states"] = True  # flex_sn_scan creates the zeros (inside the fused op)
             else:
                 init = self._resolve_states(seqs, step_shape)
-        dtypes = self._output_dtypes or (x0.dtype,) * self.num_outputs
-        specs = tuple((step_shape, dt, x0.device) for dt in dtypes)
+        given = self._output_specs or ((step_shape, x0.dtype),) * self.num_outputs  # used at T == 0 only
+        specs = tuple((shape, dt, x0.device) for shape, dt in given)
         return tuple(
             fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *seqs, *init, output_template_specs=specs, **kwargs)
         )

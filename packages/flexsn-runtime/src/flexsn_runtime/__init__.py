@@ -23,7 +23,7 @@ from .ops import (
     run_inference,
     run_training,
 )
-from .routing import KERNEL_DTYPES, Route, call_reason, route, run_route, warn_fallback
+from .routing import KERNEL_DTYPES, Route, call_reason, fit_shapes, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
     attach_flexsn_handle_finalizer,
@@ -62,6 +62,7 @@ __all__ = [
     "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
+    "fit_shapes",
     "flexsn_backward",
     "flexsn_backward_ncl_bucket",
     "flexsn_backward_op",

@@ -11,7 +11,7 @@ from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, reference_scan
 
 from .builders import build_inference_kernels, build_training_kernels, default_example_inputs
-from .routing import route, run_route, warn_fallback
+from .routing import fit_shapes, route, run_route, warn_fallback
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
@@ -120,7 +120,11 @@ class FlexSNKernel:
 
     ``kernel(*input_seqs, *init_states) -> (*output_seqs, *state_seqs)``
     with sequences ``[T, *shape]`` and states ``[*shape]`` (initial states
-    may be omitted: zeros). Inference (no autograd needed) runs one fused
+    may be omitted: zeros). Per-step shapes that differ but broadcast
+    (``torch.broadcast_shapes``, e.g. a ``[C]`` input beside ``[N, C]``) run
+    fused on broadcast copies when the core keeps the broadcast shape, else
+    on the eager loop with a warning (:func:`flexsn_runtime.fit_shapes`).
+    Inference (no autograd needed) runs one fused
     kernel; training runs a forward kernel and, on ``backward()``, one
     reverse-time BPTT kernel, through the ``flexsn::*`` custom ops (opaque
     single nodes under ``torch.compile``).
@@ -164,6 +168,8 @@ class FlexSNKernel:
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
         self._plans: dict[bool, TrainingPlan] = {}
+        #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
+        self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         arity = (num_inputs, num_states, num_outputs)
         key = core_fingerprint(core, arity, example_inputs, requires_grad)
         build = load_build(key) if key is not None else None
@@ -240,9 +246,15 @@ class FlexSNKernel:
         return p
 
     def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
-        """Check a call's ``(*input_seqs, *init_states?)`` (:func:`flexsn_trace.check_scan_args`, ``uniform=True``)."""
+        """Check a call's ``(*input_seqs, *init_states?)``: one dtype and device, per-step shapes that broadcast.
+
+        :func:`flexsn_trace.check_scan_args` with ``uniform=True,
+        shapes="broadcast"``; the contract is ``uniform`` when the shapes
+        are all equal (else :func:`flexsn_runtime.fit_shapes` decides).
+        """
         return check_scan_args(
-            self.num_inputs, self.num_states, self.num_outputs, args, who="FlexSNKernel", uniform=True, final_state=final_state
+            self.num_inputs, self.num_states, self.num_outputs, args, who="FlexSNKernel", uniform=True,
+            shapes="broadcast", final_state=final_state,
         )
 
     def uses_kernels(self, *args: torch.Tensor) -> bool:
@@ -252,13 +264,15 @@ class FlexSNKernel:
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
         contract = self.contract(args, final_state)
-        r = route(self, contract)
+        fitted, shape_reason = (contract, None) if contract.uniform or self.handle is None else fit_shapes(self, contract)
+        r = route(self, fitted)
         if r.path == "eager":
-            if r.reason is not None and self.handle is not None and r.reason != self.training_fallback_reason:
+            reason = shape_reason or r.reason
+            if reason is not None and self.handle is not None and reason != self.training_fallback_reason:
                 # (the training reason was told at construction)
-                self._warn(f"{r.reason}; running the eager PyTorch loop instead")
+                self._warn(f"{reason}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)
-        return run_route(self, r, contract)
+        return run_route(self, r, fitted)
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan: ``(*input_seqs, *init_states?) -> (*output_seqs, *state_seqs)``.

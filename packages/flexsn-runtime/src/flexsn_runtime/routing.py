@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import torch
 
-from flexsn_trace import ScanContract
+from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
 from .ops import run_inference, run_training
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
@@ -31,7 +31,7 @@ from .scan_kernel import KERNEL_DTYPES, tensor_problem
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "route", "run_route", "warn_fallback"]
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "route", "run_route", "warn_fallback"]
 
 
 Path = Literal["eager", "inference", "training"]
@@ -63,9 +63,75 @@ def call_reason(contract: ScanContract) -> str | None:
     if contract.lifted_args:
         return "the fused kernels take no lifted tensors"
     if not contract.uniform:
-        return "inputs and states do not share one per-step shape, dtype and device"
+        return "inputs and states do not share one per-step shape, dtype and device (see fit_shapes)"
     problem = tensor_problem(contract.input_seqs[0])
     return None if problem is None else problem[1]
+
+
+def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[ScanContract, str | None]:
+    """A call whose per-step shapes differ, made one the fused kernels can take, or the reason it cannot be.
+
+    The fused kernels write every output and state in one per-step shape
+    ``S``. Inputs and states whose shapes broadcast to ``S``
+    (``torch.broadcast_shapes``) run fused on broadcast views (copied to
+    contiguous memory by the launch; autograd sums their gradients back)
+    when the core, run once on ``meta`` tensors of these shapes, returns
+    every output and state of shape ``S``; then the fused result equals
+    the eager loop's. A core whose result keeps another shape (an output
+    that ignores the broadcast inputs) must run the eager loop.
+
+    Args:
+        kernel: the core's kernels (``None``: nothing to fit).
+        contract: the call, checked with ``uniform=True, shapes="broadcast"``.
+
+    Returns:
+        ``(contract, None)`` when it is uniform already or was made uniform
+        (inputs ``[T, *S]``, states ``[*S]``), else ``(contract, reason)``.
+        The answer per shape combination is cached on ``kernel``.
+    """
+    if contract.uniform or kernel is None:
+        return contract, None
+    seqs, init = contract.input_seqs, contract.init_states
+    x0 = seqs[0]
+    state_shapes = [tuple(s.shape) for s in init] if init else [tuple(x0.shape[1:])] * contract.num_states  # zeros: input 0's
+    shapes = (*(tuple(x.shape[1:]) for x in seqs), *state_shapes)
+    if not all(type(d) is int for sh in shapes for d in sh):
+        return contract, "inputs and states of different symbolic per-step shapes cannot be fitted to one shape"
+    answer = kernel.shape_fits.get(shapes)
+    if answer is None:
+        answer = kernel.shape_fits[shapes] = _fit(kernel, shapes, x0.dtype)
+    if isinstance(answer, str):
+        return contract, answer
+    S = answer
+
+    def grow(t: torch.Tensor, lead: int) -> torch.Tensor:
+        # new leading per-step dims, then expand: a view, like torch.broadcast_to
+        pad = len(S) - (t.dim() - lead)
+        return t[(slice(None),) * lead + (None,) * pad].expand(*t.shape[:lead], *S)
+
+    fitted = tuple(grow(x, 1) for x in seqs)
+    return contract._replace(input_seqs=fitted, init_states=tuple(grow(s, 0) for s in init), uniform=True), None
+
+
+def _fit(kernel: "FlexSNKernel", shapes: tuple[tuple[int, ...], ...], dtype: torch.dtype) -> tuple[int, ...] | str:
+    """The one shape ``S`` a core keeps for these per-step shapes, or why there is none (see :func:`fit_shapes`)."""
+    S = broadcast_shape(shapes)
+    if S is None:  # the contract's shapes="broadcast" check refuses these
+        return f"the per-step shapes {shapes} do not broadcast"
+    named = ", ".join(str(sh) for sh in shapes)
+    try:
+        with torch.no_grad():
+            res = kernel.core(*(torch.empty(sh, dtype=dtype, device="meta") for sh in shapes))
+        outs = as_tensor_tuple(res, "the core", kernel.num_outputs + kernel.num_states)
+    except Exception as exc:  # noqa: BLE001 - any failure: the loop runs the core and raises its own error
+        return f"the core could not be run on meta tensors of the per-step shapes {named} ({type(exc).__name__}: {exc})"
+    got = [tuple(t.shape) for t in outs]
+    if any(g != S for g in got):
+        return (
+            f"inputs and states of per-step shapes {named} broadcast to {S}, but the core returns "
+            f"{', '.join(str(g) for g in got)}; the fused kernels write every output and state in one shape"
+        )
+    return S
 
 
 def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: bool | None = None) -> Route:

@@ -6,7 +6,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 """
 
 from .__about__ import __version__
-from .contract import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list, reference_scan
+from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
 from .graphs import (
     TrainingGraphs,
     generate_forward_and_backward_graph,
@@ -23,6 +23,7 @@ __all__ = [
     "TrainingGraphs",
     "__version__",
     "as_tensor_tuple",
+    "broadcast_shape",
     "check_counts",
     "check_scan_args",
     "check_tensor_list",

@@ -25,6 +25,7 @@ import torch
 __all__ = [
     "ScanContract",
     "as_tensor_tuple",
+    "broadcast_shape",
     "check_counts",
     "check_scan_args",
     "check_tensor_list",
@@ -121,7 +122,8 @@ class ScanContract(NamedTuple):
             sequences ``[T, *shape]``.
         uniform: every input sequence and state shares one per-step shape,
             dtype and device (what the fused kernels need); checked when the
-            contract was built with ``uniform=True``.
+            contract was built with ``uniform=True``, and ``False`` when the
+            ``shapes`` rule let different per-step shapes through.
     """
 
     num_inputs: int
@@ -180,6 +182,7 @@ def check_scan_args(
     states: str = "optional",
     lifted: bool = False,
     uniform: bool = False,
+    shapes: str = "same",
     floating: bool = False,
     final_state: bool = False,
 ) -> ScanContract:
@@ -197,8 +200,13 @@ def check_scan_args(
             ``"none"`` (none are passed: zeros).
         lifted: tensors past the states are lifted arguments (else the
             count must match exactly).
-        uniform: inputs and states must share one per-step shape, dtype and
-            device (the fused kernels' rule).
+        uniform: inputs and states must share one dtype and device, and
+            their per-step shapes follow ``shapes`` (the fused kernels' rule).
+        shapes: with ``uniform``, ``"same"``: one per-step shape;
+            ``"broadcast"``: per-step shapes that broadcast together
+            (``torch.broadcast_shapes``); ``"any"``: not checked (the core
+            decides, as on SpikingJelly's torch backend). The contract's
+            ``uniform`` records whether they are all the same.
         floating: inputs must be floating point.
         final_state: recorded in the contract.
 
@@ -206,9 +214,9 @@ def check_scan_args(
         TypeError: a non-tensor argument; with ``floating`` a non-floating
             input; with ``uniform`` tensors of different dtypes.
         ValueError: the wrong number of tensors, a 0-d input sequence,
-            sequences with different ``T``; with ``uniform`` different
-            per-step shapes, states not of the per-step shape, or tensors
-            on different devices.
+            sequences with different ``T``, an unknown ``shapes`` rule; with
+            ``uniform`` tensors on different devices, and per-step shapes
+            that break the ``shapes`` rule.
     """
     n = len(args)
     if n == 1 == num_inputs and (states != "required" or num_states == 0):
@@ -255,25 +263,21 @@ def check_scan_args(
             )
         if floating and not x.is_floating_point():
             raise TypeError(f"{who}: input {i} has dtype {x.dtype}; inputs must be floating-point")
+    same = True
     if uniform:
-        _check_uniform(who, seqs, init)
-    return ScanContract(num_inputs, num_states, num_outputs, seqs, init, tuple(args[num_inputs + n_states :]), final_state, uniform)
+        same = _check_uniform(who, seqs, init, shapes)
+    return ScanContract(num_inputs, num_states, num_outputs, seqs, init, tuple(args[num_inputs + n_states :]), final_state, same)
 
 
-def _check_uniform(who: str, seqs: tuple[torch.Tensor, ...], init: tuple[torch.Tensor, ...]) -> None:
+def _check_uniform(who: str, seqs: tuple[torch.Tensor, ...], init: tuple[torch.Tensor, ...], shapes: str) -> bool:
+    """Check one dtype and device and the ``shapes`` rule; return whether all per-step shapes are equal."""
+    if shapes not in ("same", "broadcast", "any"):
+        raise ValueError(f"{who}: shapes must be 'same', 'broadcast' or 'any', got {shapes!r}")
     x0 = seqs[0]
-    step = tuple(x0.shape[1:])
-    for i, x in enumerate(seqs):
-        if tuple(x.shape[1:]) != step:
-            raise ValueError(
-                f"{who}: all input sequences must share the per-step shape {step}; input {i} has shape {tuple(x.shape)}"
-            )
-    for j, s in enumerate(init):
-        if tuple(s.shape) != step:
-            raise ValueError(
-                f"{who}: initial state {j} must have the per-step shape {step} (inputs are {tuple(x0.shape)}), "
-                f"got {tuple(s.shape)}"
-            )
+    step = x0.shape[1:]
+    same = all(x.shape[1:] == step for x in seqs) and all(s.shape == step for s in init)
+    if not same and shapes != "any":
+        _check_shapes(who, seqs, init, shapes == "broadcast")
     tensors = (*seqs, *init)
     devices = {t.device for t in tensors}
     if len(devices) > 1:
@@ -281,6 +285,43 @@ def _check_uniform(who: str, seqs: tuple[torch.Tensor, ...], init: tuple[torch.T
     dtypes = {t.dtype for t in tensors}
     if len(dtypes) > 1:
         raise TypeError(f"{who}: all inputs and states must share one dtype, got {sorted(str(d) for d in dtypes)}")
+    return same
+
+
+def _check_shapes(who: str, seqs: tuple[torch.Tensor, ...], init: tuple[torch.Tensor, ...], broadcast: bool) -> None:
+    """Raise for the first input or state whose per-step shape is not input 0's (or, with ``broadcast``, does not broadcast)."""
+    x0 = seqs[0]
+    step = tuple(x0.shape[1:])
+    common: tuple[int, ...] = step
+    rule = "" if not broadcast else " (or one that broadcasts with it)"
+    for i, x in enumerate(seqs):
+        fits, common = _fits(common, tuple(x.shape[1:]), broadcast)
+        if not fits:
+            raise ValueError(
+                f"{who}: all input sequences must share the per-step shape {step}{rule}; input {i} has shape {tuple(x.shape)}"
+            )
+    for j, s in enumerate(init):
+        fits, common = _fits(common, tuple(s.shape), broadcast)
+        if not fits:
+            raise ValueError(
+                f"{who}: initial state {j} must have the per-step shape {common}{rule} (inputs are {tuple(x0.shape)}), "
+                f"got {tuple(s.shape)}"
+            )
+
+
+def _fits(common: tuple[int, ...], shape: tuple[int, ...], broadcast: bool) -> tuple[bool, tuple[int, ...]]:
+    if shape == common:
+        return True, common
+    joined = broadcast_shape([common, shape]) if broadcast else None
+    return (False, common) if joined is None else (True, joined)
+
+
+def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
+    """The shape ``shapes`` broadcast to (``torch.broadcast_shapes``), or ``None`` when they do not broadcast."""
+    try:
+        return tuple(torch.broadcast_shapes(*shapes))  # type: ignore[no-untyped-call]
+    except RuntimeError:
+        return None
 
 
 def reference_scan(

@@ -1,0 +1,147 @@
+"""``FlexSN``'s shape rules: example outputs, empty (``T == 0``) calls, and states that fit the inputs.
+
+Per backend (SpikingJelly's ``FlexSN`` rules):
+
+* ``"torch"`` / ``"hop"`` run whatever the core runs: inputs and states of
+  any per-step shapes (e.g. a state ``[3]`` beside inputs ``[T, 0, 2]``).
+  With ``T == 0`` the core does not run, so the output shapes and dtypes
+  come from ``example_outputs``, which such a call requires.
+* ``"triton"`` / ``"inductor"`` (cores traced as elementwise) take per-step
+  shapes that broadcast (``torch.broadcast_shapes``); the fused kernels
+  run them on broadcast copies or fall back with a warning
+  (:func:`flexsn_runtime.fit_shapes`). Their outputs have the broadcast
+  shape, so at ``T == 0`` only the dtypes of ``example_outputs`` are used,
+  and ``example_outputs`` must have the shape of the outputs on
+  ``example_inputs``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator, Sequence
+
+import torch
+
+from flexsn_trace import broadcast_shape
+
+__all__ = ["OutputSpec", "check_example_outputs", "check_state_shapes", "empty_outputs", "shape_hint", "shapes_named"]
+
+#: one output's per-step shape and dtype, from ``example_outputs``
+OutputSpec = tuple[tuple[int, ...], torch.dtype]
+
+
+def check_example_outputs(specs: Sequence[OutputSpec], example_inputs: Sequence[torch.Tensor] | None) -> None:
+    """Check ``example_outputs`` against the fused kernels' rule: one shape, the per-step shape of ``example_inputs``.
+
+    Raises:
+        ValueError: an example output of another shape (the message names
+            the expected one).
+    """
+    if not specs:
+        return
+    if example_inputs is not None:  # one per-step shape (the builders check it)
+        expected, what = tuple(example_inputs[0].shape), "the per-step shape of example_inputs"
+    else:
+        expected, what = specs[0][0], "the shape of example_outputs[0]"
+    for i, (shape, _) in enumerate(specs):
+        if shape != expected:
+            raise ValueError(
+                f"example_outputs[{i}] has shape {shape}, expected {expected} ({what}): the fused kernels "
+                "write every output in the inputs' per-step shape"
+            )
+
+
+def check_state_shapes(states: Sequence[torch.Tensor], step_shape: tuple[int, ...]) -> None:
+    """The fused backends' check: every state broadcasts with the inputs' per-step shape.
+
+    Raises:
+        ValueError: a state that does not (typically left from inputs of
+            another batch shape: the message says to call ``reset()``).
+    """
+    for j, s in enumerate(states):
+        if tuple(s.shape) != step_shape and broadcast_shape([tuple(s.shape), step_shape]) is None:
+            raise ValueError(
+                f"state {j} has shape {tuple(s.shape)} but the inputs' per-step shape is {step_shape}; "
+                "call reset() before feeding inputs of a new shape"
+            )
+
+
+def empty_outputs(
+    who: str,
+    seqs: Sequence[torch.Tensor],
+    states: Sequence[torch.Tensor],
+    specs: Sequence[OutputSpec] | None,
+    num_outputs: int,
+    fused: bool,
+) -> tuple[torch.Tensor, ...]:
+    """The ``num_outputs`` output sequences ``[0, *shape]`` of a ``T == 0`` call (the core does not run).
+
+    Args:
+        who: the caller's name for messages (e.g. ``"FlexSN(backend='torch')"``).
+        seqs: the call's empty input sequences ``[0, *shape]``.
+        states: the initial states (their shapes join the broadcast when ``fused``).
+        specs: ``example_outputs``' shapes and dtypes, or ``None``.
+        fused: the fused kernels' rule (shape: the broadcast of the inputs
+            and states, dtype: ``specs``' or the inputs'); else ``specs``
+            give shapes and dtypes.
+
+    Returns:
+        Tensors that stay in the autograd graph of ``seqs[0]`` (a backward
+        through them gives zero gradients, not "does not require grad").
+
+    Raises:
+        ValueError: not ``fused`` and no ``example_outputs`` (SpikingJelly's
+            torch and hop backends need them as well).
+    """
+    x0 = seqs[0]
+    if fused:
+        shape = broadcast_shape([*(tuple(x.shape[1:]) for x in seqs), *(tuple(s.shape) for s in states)])
+        shape = tuple(x0.shape[1:]) if shape is None else shape
+        specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else [x0.dtype] * num_outputs)]
+    elif specs is None:
+        if num_outputs == 0:
+            return ()
+        raise ValueError(
+            f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
+            f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
+            "tensor per output) to FlexSN"
+        )
+    zero = x0.sum() * 0  # an empty sum: 0, in x0's graph
+    return tuple(
+        zero.to(dt).expand(0, *shape) if dt.is_floating_point else x0.new_empty((0, *shape), dtype=dt) for shape, dt in specs
+    )
+
+
+@contextmanager
+def shapes_named(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> Iterator[None]:
+    """Re-raise a ``RuntimeError`` of the core as a ``ValueError`` naming the per-step shapes, when they differ.
+
+    The ``torch`` / ``hop`` backends let any shapes through; a core that
+    cannot take them fails in PyTorch ("The size of tensor a ...") and this
+    says which shapes it got and that a change of batch shape needs
+    ``reset()``. Errors on calls of one per-step shape pass unchanged.
+
+    Raises:
+        ValueError: from the ``RuntimeError`` (chained), when shapes differ.
+    """
+    try:
+        yield
+    except RuntimeError as exc:
+        hint = shape_hint(seqs, states)
+        if hint is None:
+            raise
+        raise ValueError(f"FlexSN: {hint}: {exc}") from exc
+
+
+def shape_hint(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> str | None:
+    """For an error raised by the core: the per-step shapes it got, when they differ (else ``None``)."""
+    step = tuple(seqs[0].shape[1:])
+    shapes = [tuple(x.shape[1:]) for x in seqs] + [tuple(s.shape) for s in states]
+    if all(sh == step for sh in shapes):
+        return None
+    inputs = ", ".join(str(tuple(x.shape[1:])) for x in seqs)
+    held = ", ".join(str(tuple(s.shape)) for s in states) or "none"
+    return (
+        f"the core failed on inputs of per-step shapes {inputs} and states of shapes {held} "
+        "(if the batch shape changed, call reset() before feeding inputs of a new shape)"
+    )
