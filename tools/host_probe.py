@@ -93,20 +93,20 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
     import statistics
 
     from flexsn_runtime import scan_kernel as launch_mod
-    from flexsn_runtime import ops as ops_mod
+    from flexsn_runtime import op_autograd as autograd_mod
 
     stamps: list[tuple[str, int]] = []
     now = time.perf_counter_ns
     real_launch = launch_mod.ScanKernel.launch
-    cls = ops_mod._EagerTraining
+    cls = autograd_mod.EagerTraining
     real_fwd, real_bwd = cls.forward, cls.backward
     launches = {"n": 0}
 
-    def launch(self: Any, args: Any, T: int, ncl: int, ref: torch.Tensor) -> None:
+    def launch(self: Any, args: Any, T: int, ncl: int, ref: torch.Tensor, dims: Any = ()) -> None:
         which = "fwd" if launches["n"] % 2 == 0 else "bwd"
         launches["n"] += 1
         stamps.append((which + "_launch", now()))
-        real_launch(self, args, T, ncl, ref)
+        real_launch(self, args, T, ncl, ref, dims)
         stamps.append((which + "_launched", now()))
 
     def fwd(ctx: Any, *a: Any) -> Any:
@@ -153,12 +153,12 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
 BREAKDOWN = (
     "flexsn_nn.module:FlexSN._multi_step",
     "flexsn_runtime.flexsn_kernel:FlexSNKernel._call",
-    "flexsn_runtime.ops:_with_states",
-    "flexsn_runtime.ops:flexsn_forward",
-    "flexsn_runtime.ops:_setup",
-    "flexsn_runtime.ops:_saved",
+    "flexsn_runtime.op_impls:with_states",
+    "flexsn_runtime.op_impls:flexsn_forward",
+    "flexsn_runtime.op_autograd:setup",
+    "flexsn_runtime.op_autograd:_saved",
     "flexsn_runtime.launchers:launch_backward",
-    "flexsn_runtime.ops:cached_zeros",
+    "flexsn_runtime.op_impls:cached_zeros",
     "flexsn_runtime.step_buffers:cached_zeros",
     "flexsn_runtime.step_buffers:cached_scratch",
     "flexsn_runtime.scan_kernel:ScanKernel.launch",

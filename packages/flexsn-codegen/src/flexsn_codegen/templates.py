@@ -10,16 +10,27 @@ pointer arithmetic with masks (``tl.make_block_ptr`` is gone in Triton
 equivalent ``while`` loop when rendered under ``TRITON_INTERPRET=1`` (Triton
 3.6's interpreter cannot take ``range`` of a runtime int with NumPy >= 2.4).
 
-Kernel calling conventions (``T`` and ``NCL`` runtime ints, then the
-constexpr ``BLOCK_NCL``):
+Kernel calling conventions (tensors, then ``T`` and ``NCL`` runtime ints,
+then two runtime ints per static input, then the constexpr ``BLOCK_NCL``):
 
-* inference: ``(*input_seqs, *init_states, *output_seqs, *state_seqs)``;
-* inference, final state: ``(*input_seqs, *init_states, *output_seqs, *final_states)``;
-* training forward: ``(*input_seqs, *init_states, *kernel_returns)`` where
+* inference: ``(*input_seqs, *init_states, *statics, *output_seqs, *state_seqs)``;
+* inference, final state: ``(*input_seqs, *init_states, *statics, *output_seqs, *final_states)``;
+* training forward: ``(*input_seqs, *init_states, *statics, *kernel_returns)`` where
   ``kernel_returns`` follows ``FlexSNInfo.fwd_kernel_returns``;
 * backward: ``(*grad_output_seqs, *grad_state_seqs, *saved_args,
-  *grad_input_seqs, *grad_init_states)`` with ``saved_args`` given by
-  :func:`backward_saved_args`.
+  *grad_input_seqs, *grad_init_states, *grad_static_partials)`` with
+  ``saved_args`` given by :func:`backward_saved_args`.
+
+Static inputs (SpikingJelly 2.0's ``static_inputs``: a decay, a threshold)
+are the same at every step. Each is a contiguous tensor read once per
+program before the time loop, element ``(i // inner) % mid`` for neuron
+``i`` (``inner``, ``mid``: its two runtime ints), which covers a scalar
+(``mid = 1``), a per-neuron tensor (``inner = 1, mid = NCL``) and a
+per-channel or per-feature one (``[C, 1, 1]`` beside ``[B, C, H, W]``:
+``inner = H * W, mid = C``) without an ``[NCL]`` copy. The backward kernel
+adds a static input's gradient over time in fp32 registers and stores it
+once per neuron (``[NCL]`` fp32, ``grad_static_partials``); the caller sums
+it over the broadcast dimensions.
 
 Values are computed in fp32 and stored in each pointer's element type
 through the step module's ``flexsn_to_storage`` helper (round to nearest
@@ -52,7 +63,7 @@ __all__ = [
     "render_inference_kernel",
 ]
 
-SavedArg = tuple[Literal["input", "return", "init_state"], int]
+SavedArg = tuple[Literal["input", "return", "init_state", "static"], int]
 
 _JIT = '@triton.jit(do_not_specialize=["T"])'
 
@@ -63,6 +74,8 @@ def _backward_saved_args(info: FlexSNInfo) -> tuple[SavedArg, ...]:
     for src in info.saved_sources:
         if src.kind == "input":
             need: list[SavedArg] = [("input", src.slot)]
+        elif src.kind == "static":
+            need = [("static", src.slot)]
         elif src.kind == "return":
             need = [("return", src.slot)]
         else:
@@ -78,7 +91,8 @@ def backward_saved_args(info: FlexSNInfo) -> list[SavedArg]:
 
     ``("input", i)``: input sequence ``i``; ``("return", k)``: forward
     kernel return ``k`` (a sequence); ``("init_state", j)``: initial state
-    ``j`` (needed when a saved value is the state before a step).
+    ``j`` (needed when a saved value is the state before a step);
+    ``("static", k)``: static input ``k`` (read once per program).
     """
     return list(_backward_saved_args(info))
 
@@ -93,13 +107,19 @@ def _module(step_code: str, kernel: str) -> str:
     return f"import triton\nimport triton.language as tl\n\n\n{_strip_header(step_code)}\n\n\n{kernel}"
 
 
-def _prologue(params: Sequence[str], name: str) -> list[str]:
+def _prologue(params: Sequence[str], name: str, num_static: int = 0) -> list[str]:
+    dims = [d for k in range(num_static) for d in (f"inner{k}", f"mid{k}")]
     return [
         _JIT,
-        f"def {name}({', '.join([*params, 'T', 'NCL', 'BLOCK_NCL: tl.constexpr'])}):",
+        f"def {name}({', '.join([*params, 'T', 'NCL', *dims, 'BLOCK_NCL: tl.constexpr'])}):",
         "    offs = tl.program_id(0) * BLOCK_NCL + tl.arange(0, BLOCK_NCL)",
         "    mask = offs < NCL",
     ]
+
+
+def _static_load(ptr: str, k: int) -> str:
+    """Load static input ``k`` for this program's neurons (broadcast index; once, before the time loop)."""
+    return f"tl.load({ptr} + (offs // inner{k}) % mid{k}, mask=mask, other=0.0).to(tl.float32)"
 
 
 def _prefetch() -> bool:
@@ -171,15 +191,17 @@ def render_inference_kernel(
     num_states: int,
     num_outputs: int,
     final_state_only: bool = False,
+    num_static: int = 0,
 ) -> tuple[str, str]:
     """Render the multi-step inference kernel module.
 
     Args:
         step_code: module source of the step function
-            ``(*inputs, *states) -> (*outputs, *new_states)``.
+            ``(*inputs, *states, *statics) -> (*outputs, *new_states)``.
         step_name: its name.
         num_inputs, num_states, num_outputs: the core's arity.
         final_state_only: store only the final states (no state sequences).
+        num_static: static inputs (read once per program, see above).
 
     Returns:
         ``(code, kernel_name)``.
@@ -194,14 +216,17 @@ def render_inference_kernel(
         raise ValueError("the step function returns nothing")
     xs = [f"x{i}" for i in range(num_inputs)]
     s0 = [f"s0_{j}" for j in range(num_states)]
+    ws = [f"w{k}" for k in range(num_static)]
     ys = [f"y{k}" for k in range(num_outputs)]
     so = [f"sf{j}" if final_state_only else f"sq{j}" for j in range(num_states)]
     name = "flexsn_inference_final_state_kernel" if final_state_only else "flexsn_inference_kernel"
-    lines = _prologue([*xs, *s0, *ys, *so], name)
+    lines = _prologue([*xs, *s0, *ws, *ys, *so], name, num_static)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
+    lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
     ins = [f"in{i}" for i in range(num_inputs)]
-    call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(num_states)]], num_outputs + num_states)
+    args = [*ins, *[f"st{j}" for j in range(num_states)], *[f"stat{k}" for k in range(num_static)]]
+    call, rets = _step_call(step_name, args, num_outputs + num_states)
     lines.append(call)
     lines += [f"        {_store(p, rets[k])}" for k, p in enumerate(ys)]
     for j, p in enumerate(so):
@@ -256,14 +281,17 @@ def render_forward_kernel(
     stored = final_state_forward_returns(info) if final_state else list(range(info.num_fwd_kernel_returns))
     xs = [f"x{i}" for i in range(info.num_inputs)]
     s0 = [f"s0_{j}" for j in range(info.num_states)]
+    ws = [f"w{k}" for k in range(info.num_static)]
     ks = {k: f"k{k}" for k in stored}
     sf = [f"sf{j}" for j in range(info.num_states)] if final_state else []
     name = "flexsn_forward_final_state_kernel" if final_state else "flexsn_forward_kernel"
-    lines = _prologue([*xs, *s0, *ks.values(), *sf], name)
+    lines = _prologue([*xs, *s0, *ws, *ks.values(), *sf], name, info.num_static)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
+    lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
     ins = [f"in{i}" for i in range(info.num_inputs)]
-    call, rets = _step_call(step_name, [*ins, *[f"st{j}" for j in range(info.num_states)]], n_ret)
+    args = [*ins, *[f"st{j}" for j in range(info.num_states)], *[f"stat{k}" for k in range(info.num_static)]]
+    call, rets = _step_call(step_name, args, n_ret)
     lines.append(call)
     for j in range(info.num_states):
         # round like the stored sequence would, so every path sees one recurrence
@@ -318,8 +346,10 @@ def render_backward_kernel(
     sv = [f"sv_{kind}{idx}" for kind, idx in saved]
     gx = [f"gx{i}" for i in range(info.num_inputs)]
     g0 = [f"g0_{j}" for j in range(info.num_states)]
+    gw = [f"gw{k}" for k in range(info.num_static)]
     name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
-    lines = _prologue([*gy, *gs, *sv, *gx, *g0], name)
+    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, info.num_static)
+    lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(info.num_static)]
     if final_state:
         lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
     else:
@@ -327,6 +357,8 @@ def render_backward_kernel(
     for (kind, idx), p in zip(saved, sv):
         if kind == "init_state":
             lines.append(f"    init{idx} = {_load(p)}")
+        elif kind == "static":
+            lines.append(f"    stat{idx} = {_static_load(p, idx)}")
     loads: list[tuple[str, str, int]] = []
     step_args: list[str] = []
     post: list[str] = []
@@ -335,6 +367,8 @@ def render_backward_kernel(
             seq = sv[saved.index(("return", info.num_outputs + src.slot))]
             loads.append((f"prev{s}", seq, -1))
             post.append(f"        saved{s} = tl.where((offs * 0 + t) > 0, prev{s}, init{src.slot})")
+        elif src.kind == "static":
+            post.append(f"        saved{s} = stat{src.slot}")
         else:
             loads.append((f"saved{s}", sv[saved.index((src.kind, src.slot))], 0))
         step_args.append(f"saved{s}")
@@ -352,11 +386,15 @@ def render_backward_kernel(
             step_args.append(f"tan_s{j}")
     _time_loop(lines, loads, reverse=True)
     lines += post
-    call, rets = _step_call(step_name, step_args, info.num_inputs + info.num_states)
+    n_grad = info.num_inputs + info.num_states
+    call, rets = _step_call(step_name, step_args, n_grad + info.num_static)
     lines.append(call)
     lines += [f"        {_store(p, rets[i])}" for i, p in enumerate(gx)]
     lines += [f"        carry{j} = {rets[info.num_inputs + j]}" for j in range(info.num_states)]
+    # a static input's gradient: summed over time here, in fp32, stored once per neuron
+    lines += [f"        acc{k} = acc{k} + {rets[n_grad + k]}" for k in range(info.num_static)]
     lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
+    lines += [f"    tl.store({p} + offs, acc{k}, mask=mask)" for k, p in enumerate(gw)]
     return _module(step_code, "\n".join(lines) + "\n"), name
 
 

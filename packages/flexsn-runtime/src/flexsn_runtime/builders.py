@@ -24,6 +24,7 @@ __all__ = [
     "build_inference_kernels",
     "build_training_kernels",
     "default_example_inputs",
+    "tracing_examples",
 ]
 
 
@@ -40,22 +41,38 @@ def _check_arity(num_inputs: int, num_states: int, num_outputs: int) -> None:
     check_counts(num_inputs, num_states, num_outputs, who="FlexSN kernel builder", need_result=True)
 
 
-def _examples(
-    example_inputs: Sequence[torch.Tensor] | None, num_inputs: int, num_states: int
+def tracing_examples(
+    example_inputs: Sequence[torch.Tensor] | None, num_inputs: int, num_states: int, num_static: int = 0
 ) -> tuple[torch.Tensor, ...]:
-    if example_inputs is None:
-        return default_example_inputs(num_inputs, num_states)
+    """The tracing examples: one per input and state, then one per static input.
+
+    A static input is traced at the inputs' example shape (its dtype from
+    its example when given, else float32): the step function is
+    elementwise, and the kernels read a static input of any broadcasting
+    shape through its layout (:mod:`flexsn_runtime.statics`).
+    """
     n = num_inputs + num_states
+    if example_inputs is None:
+        examples = default_example_inputs(num_inputs, num_states)
+        return (*examples, *(torch.zeros_like(examples[0]) for _ in range(num_static)))
+    items = tuple(example_inputs)
+    if num_static and len(items) == n + num_static:
+        items, static_examples = items[:n], items[n:]
+    else:
+        static_examples = ()
     examples = check_tensor_list(
-        example_inputs, "example_inputs", n,
-        f"example_inputs must hold num_inputs + num_states = {n} tensors (one step of each input, then each state)",
+        items, "example_inputs", n,
+        f"example_inputs must hold num_inputs + num_states = {n} tensors (one step of each input, then each state"
+        + (f", optionally then one per static input: {n + num_static}" if num_static else "") + ")",
     )
     if len({e.numel() for e in examples}) > 1:
         raise ValueError(
             "example_inputs must all have the same number of elements (one step of each input and state, one "
             f"per-step shape), got shapes {[tuple(e.shape) for e in examples]}"
         )
-    return tuple(e.detach() for e in examples)
+    x = examples[0].detach()
+    dtypes = [w.dtype for w in static_examples] or [torch.float32] * num_static
+    return (*(e.detach() for e in examples), *(torch.zeros(x.shape, dtype=dt, device=x.device) for dt in dtypes))
 
 
 def _check_returns(count: int, num_outputs: int, num_states: int) -> None:
@@ -85,7 +102,8 @@ def output_dtypes(graph: Any, num_outputs: int) -> tuple[torch.dtype | None, ...
 
 
 def _trace_inference(
-    core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None
+    core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
+    num_static: int = 0,
 ) -> tuple[str, str, FlexSNInfo, tuple[torch.dtype | None, ...]]:
     """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``.
 
@@ -95,10 +113,10 @@ def _trace_inference(
     """
     num_inputs, num_states, num_outputs = arity
     _check_arity(num_inputs, num_states, num_outputs)
-    examples = _examples(example_inputs, num_inputs, num_states)
+    examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
     graph = generate_inference_graph(core_fn, examples)
     _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
-    info = extract_info(graph, num_inputs, num_states, num_outputs)
+    info = extract_info(graph, num_inputs, num_states, num_outputs, num_static)
     step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
     _check_shape_free(core_fn, examples, step_code)
     return step_code, step_name, info, output_dtypes(graph, num_outputs)
@@ -131,16 +149,18 @@ def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor,
 
 def build_inference_kernels(
     core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
-    example_inputs: Sequence[torch.Tensor] | None = None,
+    example_inputs: Sequence[torch.Tensor] | None = None, num_static: int = 0,
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
     """Trace once, render both inference kernels: ``(sequences, final_state, info)``.
 
-    Same arguments and errors as :func:`build_inference_kernel`.
+    Same arguments and errors as :func:`build_inference_kernel`; ``num_static``
+    static inputs follow the states in ``core_fn``'s arguments (and,
+    optionally, in ``example_inputs``, for their dtypes).
     """
     arity = (num_inputs, num_states, num_outputs)
-    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs)
-    seq = render_inference_kernel(step_code, step_name, *arity, False)
-    fin = render_inference_kernel(step_code, step_name, *arity, True)
+    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs, num_static)
+    seq = render_inference_kernel(step_code, step_name, *arity, False, num_static)
+    fin = render_inference_kernel(step_code, step_name, *arity, True, num_static)
     return (
         ScanKernel(*seq, "inference", output_dtypes=dtypes),
         ScanKernel(*fin, "inference_final_state", output_dtypes=dtypes),
@@ -192,6 +212,7 @@ def build_inference_final_state_kernel(
 def build_training_kernels(
     core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
     example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
+    num_static: int = 0,
 ) -> tuple[ScanKernel, ScanKernel, FlexSNInfo]:
     """Build the BPTT forward and reverse-time backward kernels.
 
@@ -207,7 +228,9 @@ def build_training_kernels(
         requires_grad: per input/state flags; ``None`` = all floating.
             Only the input flags can drop gradients: states always carry
             them through time (an initial state's flag only decides whether
-            autograd keeps its gradient).
+            autograd keeps its gradient). Static inputs are always traced
+            as differentiable (a gradient nobody asks for is dropped).
+        num_static: as in :func:`build_inference_kernels`.
 
     Returns:
         ``(forward_kernel, backward_kernel, info)``. The kernels carry their
@@ -220,7 +243,7 @@ def build_training_kernels(
         flexsn_codegen.UnsupportedOpError: an op has no lowering.
     """
     _check_arity(num_inputs, num_states, num_outputs)
-    examples = _examples(example_inputs, num_inputs, num_states)
+    examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
     flags = None
     if requires_grad is not None:
         flags = [bool(r) for r in requires_grad]
@@ -230,9 +253,10 @@ def build_training_kernels(
             # cut the path from later outputs back to earlier inputs.
             for j in range(num_states):
                 flags[num_inputs + j] = flags[num_inputs + j] or examples[num_inputs + j].is_floating_point()
-    graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs)
+            flags += [w.is_floating_point() for w in examples[len(flags) :]]
+    graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
-    info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs)
+    info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs, num_static)
     fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
     bwd_code, bwd_name = generate_triton_code_str(graphs.bwd, _name(core_fn, "bwd_step"))
     dtypes = output_dtypes(graphs.fwd, num_outputs)

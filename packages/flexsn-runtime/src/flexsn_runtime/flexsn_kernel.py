@@ -10,7 +10,7 @@ import torch
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, reference_scan
 
-from .builders import build_inference_kernels, build_training_kernels, default_example_inputs
+from .builders import build_inference_kernels, build_training_kernels, tracing_examples
 from .routing import fit_shapes, route, run_route, warn_fallback
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
@@ -25,17 +25,18 @@ def _build(
     arity: tuple[int, int, int],
     example_inputs: Sequence[torch.Tensor] | None,
     requires_grad: Sequence[bool] | None,
+    num_static: int = 0,
 ) -> dict[str, Any]:
     """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
     build: dict[str, Any] = {name: None for name in BUILD_KERNELS}
     build.update(unsupported=None, training_unsupported=None, inference_info=None, training_info=None, output_dtypes=None)
     try:
-        inf, fin, info = build_inference_kernels(core, *arity, example_inputs)
+        inf, fin, info = build_inference_kernels(core, *arity, example_inputs, num_static)
     except UnsupportedOpError as exc:
         build["unsupported"] = str(exc)
         return build
     except ValueError as exc:
-        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs):
+        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs, num_static):
             raise  # the core itself fails: the user's error, raised as it is
         build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
         return build
@@ -43,7 +44,7 @@ def _build(
     # stored by name: None (the inputs' dtype) or e.g. "bool" (see ScanKernel.output_dtypes)
     build["output_dtypes"] = [None if d is None else str(d).removeprefix("torch.") for d in inf.output_dtypes]
     try:
-        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad)
+        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad, num_static)
     except UnsupportedOpError as exc:
         # inference still runs fused; calls that need gradients run the eager loop
         build["training_unsupported"] = f"{exc} (in the backward pass)"
@@ -66,9 +67,11 @@ def _build(
     return build
 
 
-def _runs_eagerly(core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None) -> bool:
+def _runs_eagerly(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int = 0
+) -> bool:
     """Whether ``core`` runs in plain PyTorch on the tracing examples and returns the right count."""
-    examples = default_example_inputs(arity[0], arity[1]) if example_inputs is None else tuple(example_inputs)
+    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
     try:
         with torch.no_grad():
             as_tensor_tuple(core(*examples), "the core", arity[1] + arity[2])
@@ -134,17 +137,31 @@ class FlexSNKernel:
     tensors are on the CPU without ``TRITON_INTERPRET=1``, or when the dtype
     is not one of :data:`KERNEL_DTYPES`.
 
+    Static inputs (SpikingJelly 2.0's ``static_inputs``): with
+    ``num_static = n`` the last ``n`` call arguments are tensors passed to
+    the core after the states at every step, e.g. a learnable decay or a
+    per-channel threshold. Each broadcasts to the per-step shape (a scalar,
+    ``[*shape]``, ``[C, 1, 1]`` beside ``[B, C, H, W]``, ...); the kernels
+    read it in place through broadcast index arithmetic and, in training,
+    sum its gradient over time in registers, then over its broadcast
+    dimensions (:mod:`flexsn_runtime.statics`). They may have their own
+    floating dtype (fp32 parameters beside bf16 sequences).
+
     Args:
-        core: ``(*inputs, *states) -> (*outputs, *new_states)``, elementwise
-            on per-step tensors.
+        core: ``(*inputs, *states, *statics) -> (*outputs, *new_states)``,
+            elementwise on per-step tensors.
         num_inputs, num_states, num_outputs: the arity (``num_inputs >= 1``).
         example_inputs: per-step example tensors for tracing (default
-            ``[4]`` fp32 CPU tensors).
-        requires_grad: per input/state flags for the training trace.
+            ``[4]`` fp32 CPU tensors), one per input and state, optionally
+            followed by one per static input (only its dtype is used).
+        requires_grad: per input/state flags for the training trace
+            (static inputs are always traced as differentiable).
+        num_static: the number of static inputs, >= 0.
 
     Raises:
         TypeError / ValueError: bad arity, examples, or a core returning the
-            wrong number of values (checked while tracing).
+            wrong number of values (checked while tracing); a negative or
+            non-int ``num_static``.
 
     Behaviour: SpikingJelly's ``FlexSNKernel`` (handle lifetime, builders).
     """
@@ -152,11 +169,15 @@ class FlexSNKernel:
     def __init__(
         self, core: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
         example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
+        num_static: int = 0,
     ) -> None:
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
+        if isinstance(num_static, bool) or not isinstance(num_static, int) or num_static < 0:
+            raise ValueError(f"num_static must be an int >= 0, got {num_static!r}")
         self.core = core
         self.num_inputs, self.num_states, self.num_outputs = num_inputs, num_states, num_outputs
+        self.num_static = num_static
         self._example_inputs = None if example_inputs is None else tuple(example_inputs)
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self.handle: int | None = None
@@ -171,10 +192,10 @@ class FlexSNKernel:
         #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         arity = (num_inputs, num_states, num_outputs)
-        key = core_fingerprint(core, arity, example_inputs, requires_grad)
+        key = core_fingerprint(core, (*arity, num_static), example_inputs, requires_grad)
         build = load_build(key) if key is not None else None
         if build is None:
-            build = _build(core, arity, example_inputs, requires_grad)
+            build = _build(core, arity, example_inputs, requires_grad, num_static)
             if key is not None:
                 store_build(key, build)
         if build["unsupported"] is not None:
@@ -216,11 +237,14 @@ class FlexSNKernel:
             "arity": (self.num_inputs, self.num_states, self.num_outputs),
             "example_inputs": self._example_inputs,
             "requires_grad": self._requires_grad,
+            "num_static": self.num_static,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Rebuild the kernels in this process (see :meth:`__getstate__`)."""
-        self.__init__(state["core"], *state["arity"], state["example_inputs"], state["requires_grad"])  # type: ignore[misc]
+        self.__init__(  # type: ignore[misc]
+            state["core"], *state["arity"], state["example_inputs"], state["requires_grad"], state.get("num_static", 0)
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSNKernel":
         new = object.__new__(type(self))  # not copy.copy: that would pickle (__getstate__) and rebuild
@@ -246,20 +270,36 @@ class FlexSNKernel:
         return p
 
     def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
-        """Check a call's ``(*input_seqs, *init_states?)``: one dtype and device, per-step shapes that broadcast.
+        """Check a call's ``(*input_seqs, *init_states?, *statics)``: one dtype and device, per-step shapes that broadcast.
 
         :func:`flexsn_trace.check_scan_args` with ``uniform=True,
         shapes="broadcast"``; the contract is ``uniform`` when the shapes
-        are all equal (else :func:`flexsn_runtime.fit_shapes` decides).
+        are all equal (else :func:`flexsn_runtime.fit_shapes` decides). The
+        last ``num_static`` tensors are the static inputs (``lifted_args``).
+
+        Raises:
+            TypeError / ValueError: as :func:`flexsn_trace.check_scan_args`;
+            a static input that is not a tensor.
         """
-        return check_scan_args(
-            self.num_inputs, self.num_states, self.num_outputs, args, who="FlexSNKernel", uniform=True,
+        nst = self.num_static
+        body, statics = (args[: len(args) - nst], tuple(args[len(args) - nst :])) if nst else (args, ())
+        if len(args) < nst:
+            raise ValueError(f"FlexSNKernel: expected {nst} static input(s) after the states, got {len(args)} tensors in all")
+        for k, w in enumerate(statics):
+            if not isinstance(w, torch.Tensor):
+                raise TypeError(f"FlexSNKernel: static input {k} must be a torch.Tensor, got {type(w).__name__}")
+        c = check_scan_args(
+            self.num_inputs, self.num_states, self.num_outputs, body, who="FlexSNKernel", uniform=True,
             shapes="broadcast", final_state=final_state,
         )
+        return c._replace(lifted_args=statics) if nst else c
 
     def uses_kernels(self, *args: torch.Tensor) -> bool:
         """Whether a call with these tensors would run the generated kernels (else the eager loop)."""
-        contract = ScanContract(self.num_inputs, self.num_states, self.num_outputs, tuple(args[:1]), (), uniform=True)
+        contract = ScanContract(
+            self.num_inputs, self.num_states, self.num_outputs, tuple(args[:1]), (), tuple(args[len(args) - self.num_static :])
+            if self.num_static and len(args) > self.num_static else (), uniform=True,
+        )
         return route(self, contract).path != "eager"
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:

@@ -5,7 +5,9 @@ contiguous ``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``. Every
 wrapper allocates its results like the first input sequence (shape and
 dtype), and follows SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
 initial states cloned (or zeros) where final states are returned, zero
-gradients following the templates.
+gradients following the templates. Static inputs (``FlexSNInfo.num_static``)
+follow the initial states, in the layout form of
+:mod:`flexsn_runtime.statics`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
+from .statics import reduce_static_grad, static_dims
 from .step_buffers import StepBuffers, cached_zeros
 
 __all__ = [
@@ -53,29 +56,39 @@ def _ncl(seq: torch.Tensor) -> int:
     return math.prod(seq.shape[1:])
 
 
-def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> tuple[torch.Tensor, list[torch.Tensor]]:
-    """Check a launcher's tensors before any launch; return the first and contiguous copies of all.
+def _split(
+    info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False
+) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
+    """Check a launcher's tensors before any launch; return the first, contiguous copies of all, and the static ints.
 
     Omitted initial states are zeros. The kernels index every tensor as
     ``[T, NCL]`` / ``[NCL]`` memory of the first input's dtype: a state of another size would be read or written
-    out of bounds. Mismatches are reported by :func:`flexsn_trace.check_scan_args`.
+    out of bounds. Mismatches are reported by :func:`flexsn_trace.check_scan_args`; static inputs must be in
+    the layout form of :mod:`flexsn_runtime.statics` (:func:`~flexsn_runtime.statics.static_dims` says why not).
     """
+    nst = info.num_static
+    body, statics = (list(args[: len(args) - nst]), list(args[len(args) - nst :])) if nst else (list(args), [])
     expected = info.num_inputs + info.num_states
-    if len(args) == info.num_inputs and info.num_states and isinstance(args[0], torch.Tensor):
+    if len(body) == info.num_inputs and info.num_states and isinstance(body[0], torch.Tensor):
         # initial states omitted: zeros, as SpikingJelly's wrappers fill them
-        x0 = args[0]
-        args = [*args, *(x0.new_zeros(x0.shape[1:]) for _ in range(info.num_states))]
-    if len(args) != expected:
+        x0 = body[0]
+        body = [*body, *(x0.new_zeros(x0.shape[1:]) for _ in range(info.num_states))]
+    if len(body) != expected or len(args) < nst:
         raise ValueError(
-            f"expected {expected} tensors (num_inputs={info.num_inputs} input sequences, then "
-            f"num_states={info.num_states} initial states), got {len(args)}"
+            f"expected {expected + nst} tensors (num_inputs={info.num_inputs} input sequences, then "
+            f"num_states={info.num_states} initial states"
+            + (f", then num_static={nst} static inputs" if nst else "")
+            + f"), got {len(args)}"
         )
-    x = args[0]
+    x = body[0]
     ni = info.num_inputs
-    if not checked and not _like_input(x, args, ni):  # the cheap test first (it runs per launch); the contract check words the error
-        check_scan_args(ni, info.num_states, info.num_outputs, args, who="FlexSN launcher", states="required", uniform=True)
+    if not checked and not _like_input(x, body, ni):  # the cheap test first (it runs per launch); the contract check words the error
+        check_scan_args(ni, info.num_states, info.num_outputs, body, who="FlexSN launcher", states="required", uniform=True)
         raise ValueError(f"the tensors do not match input 0 ({tuple(x.shape)}, {x.dtype}, {x.device})")  # e.g. 0-d
-    return x, [a.contiguous() for a in args]
+    dims = static_dims(statics, x.shape[1:]) if nst else []
+    if nst and not checked and any(w.device != x.device for w in statics):
+        raise ValueError(f"static inputs must be on the inputs' device {x.device}")
+    return x, [a.contiguous() for a in [*body, *statics]], dims
 
 
 def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) -> bool:
@@ -93,11 +106,11 @@ def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) 
     return index >= 0 or all(a.is_meta is x.is_meta for a in args)
 
 
-def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor) -> None:
+def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor, dims: Sequence[int]) -> None:
     T, ncl = x.shape[0], _ncl(x)
     if T == 0 or ncl == 0:
         return
-    f.launch([*args, *outs], T, ncl, x)
+    f.launch([*args, *outs], T, ncl, x, dims)
 
 
 def flexsn_inference(
@@ -110,7 +123,9 @@ def flexsn_inference(
             ``final_state`` from :func:`flexsn_runtime.build_inference_final_state_kernel`.
         info: its :class:`FlexSNInfo`.
         args: ``num_inputs`` sequences ``[T, *shape]`` then ``num_states``
-            initial states ``[*shape]``, one device and dtype.
+            initial states ``[*shape]``, one device and dtype, then
+            ``info.num_static`` static inputs in layout form
+            (:mod:`flexsn_runtime.statics`, any floating dtype).
         final_state: keep only the final states (no state sequences written).
         checked: the caller has checked the tensors (``FlexSNKernel``'s
             contract, the ops' ``check_op_args``): skip the per-launch check.
@@ -124,17 +139,17 @@ def flexsn_inference(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c = _split(info, args, checked)
+    x, args_c, dims = _split(info, args, checked)
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
     outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
     if not final_state:
-        _run(f, args_c, outs, x)
+        _run(f, args_c, outs, x, dims)
         return tuple(outs)
-    init = args_c[info.num_inputs :]
+    init = args_c[info.num_inputs : info.num_inputs + info.num_states]
     if x.shape[0] == 0:
         return (*outs, *(s.clone() for s in init))
     finals = [torch.empty_like(s, memory_format=torch.contiguous_format) for s in init]
-    _run(f, args_c, [*outs, *finals], x)
+    _run(f, args_c, [*outs, *finals], x, dims)
     return (*outs, *finals)
 
 
@@ -156,7 +171,7 @@ def flexsn_forward(
     Args:
         f: the forward kernel (with ``final_state``: its ``final_state`` variant).
         info: the training :class:`FlexSNInfo`.
-        args: input sequences then initial states.
+        args: input sequences, initial states, then static inputs.
         final_state: keep final states; state sequences are written only
             where the backward reads them.
         stored: ``final_state_forward_returns(info)`` when the caller has it
@@ -174,24 +189,24 @@ def flexsn_forward(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c = _split(info, args, checked)
+    x, args_c, dims = _split(info, args, checked)
     if not final_state:
         outs = [
             torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))
             for k in range(info.num_fwd_kernel_returns)
         ]
-        _run(f, args_c, outs, x)
+        _run(f, args_c, outs, x, dims)
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
     xc = args_c[0]  # contiguous: empty_like keeps its (dense) layout
     seqs = [torch.empty_like(xc, dtype=f.output_dtype(k, xc)) for k in stored]
-    init = args_c[info.num_inputs :]
+    init = args_c[info.num_inputs : info.num_inputs + info.num_states]
     if x.shape[0] == 0:
         finals = [s.clone() for s in init]
     else:
         finals = [torch.empty_like(s) for s in init]  # contiguous (args_c)
-        _run(f, args_c, [*seqs, *finals], x)
+        _run(f, args_c, [*seqs, *finals], x, dims)
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
 
 
@@ -213,6 +228,7 @@ def flexsn_backward(
     input_templates: Sequence[torch.Tensor] | None = None,
     state_templates: Sequence[torch.Tensor] | None = None,
     final_state: bool = False,
+    static_templates: Sequence[torch.Tensor] = (),
 ) -> tuple[torch.Tensor, ...]:
     """Run the reverse-time BPTT kernel.
 
@@ -230,15 +246,26 @@ def flexsn_backward(
         final_state: ``f`` is the ``final_state`` backward variant and the
             state gradients are gradients of the *final* states
             (``[*shape]``, ``None`` = zero) instead of state sequences.
+        static_templates: the ``info.num_static`` static inputs (layout form,
+            :mod:`flexsn_runtime.statics`): their gradients' shapes and dtypes.
 
     Returns:
-        ``(*grad_input_seqs, *grad_init_states)``; zeros when ``T == 0`` or
-        every incoming gradient is ``None``.
+        ``(*grad_input_seqs, *grad_init_states, *grad_statics)``; zeros when
+        ``T == 0`` or every incoming gradient is ``None``. A static input's
+        gradient is summed over time and over its broadcast dimensions.
 
     Raises:
         ValueError: missing templates per the rules above, wrong template
             counts, or wrong number of saved tensors.
     """
+    if len(static_templates) != info.num_static:
+        raise ValueError(
+            f"static_templates must provide one tensor per static input ({info.num_static}), got {len(static_templates)}"
+        )
+
+    def zero_statics() -> list[torch.Tensor]:
+        return [torch.zeros_like(w, memory_format=torch.contiguous_format) for w in static_templates]
+
     n_grads = info.num_outputs + info.num_states
     if len(args) < n_grads:
         raise ValueError(
@@ -276,7 +303,7 @@ def flexsn_backward(
             raise ValueError("state_templates are required when all incoming FlexSN gradients are None")
         zeros = [torch.zeros_like(t) for t in input_templates]
         zeros += [torch.zeros_like(t) for t in (state_templates or [])]
-        return tuple(zeros)
+        return (*zeros, *zero_statics())
     state_seq_grads = grads[info.num_outputs :]
     if state_templates is None and any(g is None for g in state_seq_grads):
         raise ValueError("state_templates are required when any incoming FlexSN state-sequence gradient is None")
@@ -303,12 +330,16 @@ def flexsn_backward(
             for j, g in enumerate(state_seq_grads):
                 if g is not None:
                     grad_states[j] += g
-        return (*grad_inputs, *grad_states)
-    if not empty:
-        ref = input_templates[0]
-        launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states,
-                        tuple(seq_example.shape), ref.dtype, ref.device)
-    return (*grad_inputs, *grad_states)
+        return (*grad_inputs, *grad_states, *zero_statics())
+    if empty:
+        return (*grad_inputs, *grad_states, *zero_statics())
+    ref = input_templates[0]
+    shape = tuple(seq_example.shape)
+    partials = [torch.empty(shape[1:], dtype=torch.float32, device=ref.device) for _ in static_templates]
+    launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype,
+                    ref.device, static_partials=partials, dims=static_dims(static_templates, shape[1:]))
+    grad_statics = [reduce_static_grad(p.view(-1), w.shape, shape[1:], w.dtype) for p, w in zip(partials, static_templates)]
+    return (*grad_inputs, *grad_states, *grad_statics)
 
 
 def launch_backward(
@@ -323,6 +354,8 @@ def launch_backward(
     dtype: torch.dtype,
     device: torch.device,
     bufs: StepBuffers | None = None,
+    static_partials: Sequence[torch.Tensor] = (),
+    dims: Sequence[int] = (),
 ) -> None:
     """Launch the reverse-time BPTT kernel into ``grad_inputs`` / ``grad_states``: the one backward launch.
 
@@ -345,6 +378,10 @@ def launch_backward(
         dtype, device: of the gradients.
         bufs: ``step_buffers(input_shape[1:], dtype, device)`` when the caller
             holds it (one lookup per step).
+        static_partials: one fp32 ``[*shape]`` tensor per static input: the
+            kernel writes each neuron's gradient summed over time
+            (:func:`flexsn_runtime.statics.reduce_static_grad` finishes it).
+        dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`).
     """
     step = tuple(input_shape[1:])
     kernel_grads: list[torch.Tensor] = []
@@ -356,7 +393,10 @@ def launch_backward(
         else:
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
     ref = grad_inputs[0]
-    f.launch([*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states], input_shape[0], math.prod(step), ref)
+    f.launch(
+        [*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states, *static_partials],
+        input_shape[0], math.prod(step), ref, dims,
+    )
 
 
 def _alloc(template: torch.Tensor, zero: bool) -> torch.Tensor:

@@ -27,6 +27,7 @@ from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
 from .ops import run_inference, run_training
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
+from .statics import prepare_static, static_problem
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
@@ -56,16 +57,18 @@ def call_reason(contract: ScanContract) -> str | None:
     """Why this call cannot run fused kernels whatever the core, or ``None`` when it can.
 
     The per-call half of :func:`route`, answerable before any kernel is built
-    (building traces the core): lifted tensors, a call not checked for one
-    per-step shape, dtype and device, a dtype outside :data:`KERNEL_DTYPES`,
-    a device without kernels (CPU without ``TRITON_INTERPRET=1``).
+    (building traces the core): a call not checked for one per-step shape,
+    dtype and device, a dtype outside :data:`KERNEL_DTYPES`, a device
+    without kernels (CPU without ``TRITON_INTERPRET=1``), static inputs
+    (``lifted_args``) the kernels cannot read
+    (:func:`flexsn_runtime.statics.static_problem`).
     """
-    if contract.lifted_args:
-        return "the fused kernels take no lifted tensors"
     if not contract.uniform:
         return "inputs and states do not share one per-step shape, dtype and device (see fit_shapes)"
     problem = tensor_problem(contract.input_seqs[0])
-    return None if problem is None else problem[1]
+    if problem is not None:
+        return problem[1]
+    return static_problem(contract.lifted_args, contract.input_seqs[0]) if contract.lifted_args else None
 
 
 def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[ScanContract, str | None]:
@@ -97,9 +100,10 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
     shapes = (*(tuple(x.shape[1:]) for x in seqs), *state_shapes)
     if not all(type(d) is int for sh in shapes for d in sh):
         return contract, "inputs and states of different symbolic per-step shapes cannot be fitted to one shape"
-    answer = kernel.shape_fits.get(shapes)
+    static_shapes = tuple(tuple(w.shape) for w in contract.lifted_args)
+    answer = kernel.shape_fits.get((*shapes, *static_shapes))
     if answer is None:
-        answer = kernel.shape_fits[shapes] = _fit(kernel, shapes, x0.dtype)
+        answer = kernel.shape_fits[(*shapes, *static_shapes)] = _fit(kernel, shapes, x0.dtype, static_shapes)
     if isinstance(answer, str):
         return contract, answer
     S = answer
@@ -113,15 +117,21 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
     return contract._replace(input_seqs=fitted, init_states=tuple(grow(s, 0) for s in init), uniform=True), None
 
 
-def _fit(kernel: "FlexSNKernel", shapes: tuple[tuple[int, ...], ...], dtype: torch.dtype) -> tuple[int, ...] | str:
-    """The one shape ``S`` a core keeps for these per-step shapes, or why there is none (see :func:`fit_shapes`)."""
+def _fit(
+    kernel: "FlexSNKernel", shapes: tuple[tuple[int, ...], ...], dtype: torch.dtype,
+    static_shapes: tuple[tuple[int, ...], ...] = (),
+) -> tuple[int, ...] | str:
+    """The one shape ``S`` a core keeps for these per-step shapes, or why there is none (see :func:`fit_shapes`).
+
+    Static inputs join the core's call but not ``S``: they must broadcast to it.
+    """
     S = broadcast_shape(shapes)
     if S is None:  # the contract's shapes="broadcast" check refuses these
         return f"the per-step shapes {shapes} do not broadcast"
     named = ", ".join(str(sh) for sh in shapes)
     try:
         with torch.no_grad():
-            res = kernel.core(*(torch.empty(sh, dtype=dtype, device="meta") for sh in shapes))
+            res = kernel.core(*(torch.empty(sh, dtype=dtype, device="meta") for sh in (*shapes, *static_shapes)))
         outs = as_tensor_tuple(res, "the core", kernel.num_outputs + kernel.num_states)
     except Exception as exc:  # noqa: BLE001 - any failure: the loop runs the core and raises its own error
         return f"the core could not be run on meta tensors of the per-step shapes {named} ({type(exc).__name__}: {exc})"
@@ -158,6 +168,8 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     if kernel is None:
         return Route("eager", None, fs)
     handle = kernel.handle
+    if len(contract.lifted_args) != kernel.num_static and handle is not None:
+        return Route("eager", f"the kernels take {kernel.num_static} static input(s), the call passes {len(contract.lifted_args)}", fs)
     if not (handle is not None and x.is_cuda and x.dtype in KERNEL_DTYPES and not contract.lifted_args and contract.uniform):
         # anything but the common call (answered without building a device object)
         reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)
@@ -192,6 +204,9 @@ def run_route(
     if r.path == "eager" or kernel.handle is None:
         raise ValueError("run_route runs the fused routes; the eager route runs flexsn_trace.reference_scan")
     flat = [*contract.input_seqs, *contract.init_states]
+    if contract.lifted_args:  # static inputs, in the kernels' layout (autograd maps their gradients back)
+        x = contract.input_seqs[0]
+        flat += [prepare_static(w, x.shape[1:], k, x.device) for k, w in enumerate(contract.lifted_args)]
     if r.path == "training":
         n = contract.num_outputs + contract.num_states
         plan = kernel.plan(r.final_state) if not tracing and not torch.compiler.is_compiling() else None

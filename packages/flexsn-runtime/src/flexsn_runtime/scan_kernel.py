@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -117,7 +117,9 @@ def _hooks_idle() -> bool:
     return True
 
 
-def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, list[int], int, int], None] | None":
+def _direct_launcher(
+    compiled: Any, grid_x: int, block: int, dims: tuple[int, ...] = ()
+) -> "Callable[[int, list[int], int, int], None] | None":
     """A launch function bound to one ``CompiledKernel`` and grid, or ``None``.
 
     It takes the tensor arguments as device pointers (``data_ptr()``
@@ -132,7 +134,8 @@ def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, 
     metadata for the hooks on every call, and ``run`` defines and calls
     scratch allocators, a few microseconds each that show in host-bound
     steps. With hooks, or a Triton whose runner we do not recognise, it goes
-    through that runner.
+    through that runner. ``dims`` are the static inputs' ints (part of the
+    caller's cache key, so fixed for this launcher).
     """
     try:
         runner = compiled[(grid_x, 1, 1)]  # the runner reads all three grid dimensions
@@ -144,7 +147,7 @@ def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, 
     if not _RUN_KNOWN[0] or run is None:
 
         def via_runner(stream: int, args: list[int], T: int, ncl: int) -> None:
-            runner(*args, T, ncl, block, stream=stream)
+            runner(*args, T, ncl, *dims, block, stream=stream)
 
         return via_runner
     function, metadata = compiled.function, compiled.packed_metadata
@@ -160,9 +163,9 @@ def _direct_launcher(compiled: Any, grid_x: int, block: int) -> "Callable[[int, 
 
     def launch(stream: int, args: list[int], T: int, ncl: int) -> None:
         if _hooks_idle():
-            call(grid_x, 1, 1, stream, *head, *args, T, ncl, block)
+            call(grid_x, 1, 1, stream, *head, *args, T, ncl, *dims, block)
         else:
-            runner(*args, T, ncl, block, stream=stream)
+            runner(*args, T, ncl, *dims, block, stream=stream)
 
     launch.__name__ = "launch_raw" if raw is not None else "launch_run"  # tools/host_probe.py reports which
     return launch
@@ -311,7 +314,7 @@ class ScanKernel:
             self._direct.clear()  # cached launchers carry the old block size
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
-    def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor) -> None:
+    def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = ()) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
 
         On CUDA, the first launch of each specialisation goes through
@@ -331,6 +334,8 @@ class ScanKernel:
             T: number of time steps (> 0).
             ncl: elements per step (> 0).
             ref: a tensor whose device/dtype select the configuration.
+            dims: the static inputs' ``inner, mid`` ints
+                (:func:`flexsn_runtime.statics.static_dims`).
         """
         if not ref.is_cuda:
             cfg = self.config(ref, ncl)
@@ -339,18 +344,22 @@ class ScanKernel:
             # unselected side may divide by zero, which is not an error here.
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
-                self.jit_function()[(triton.cdiv(ncl, block),)](*args, T, ncl, BLOCK_NCL=block, num_warps=cfg["num_warps"])
+                self.jit_function()[(triton.cdiv(ncl, block),)](
+                    *args, T, ncl, *dims, BLOCK_NCL=block, num_warps=cfg["num_warps"]
+                )
             return
         index = ref.get_device()
         if index != _current_device():
             with torch.cuda.device(index):  # Triton launches on the current device's stream
-                self._launch_cuda(args, T, ncl, ref, index)
+                self._launch_cuda(args, T, ncl, ref, index, tuple(dims))
         else:
-            self._launch_cuda(args, T, ncl, ref, index)
+            self._launch_cuda(args, T, ncl, ref, index, tuple(dims))
 
-    def _launch_cuda(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int) -> None:
+    def _launch_cuda(
+        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int, dims: tuple[int, ...] = ()
+    ) -> None:
         ptrs = [a.data_ptr() for a in args]
-        key = (device, ref.dtype, T, ncl, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
+        key = (device, ref.dtype, T, ncl, dims, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
         hit = self._direct.get(key)
         if hit is not None:
             try:
@@ -365,10 +374,10 @@ class ScanKernel:
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
-        compiled = self.jit_function()[grid](*args, T, ncl, BLOCK_NCL=block, num_warps=warps)
+        compiled = self.jit_function()[grid](*args, T, ncl, *dims, BLOCK_NCL=block, num_warps=warps)
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
-        direct = _direct_launcher(compiled, grid[0], block)
+        direct = _direct_launcher(compiled, grid[0], block, dims)
         if direct is None:
             return
         with self._lock:

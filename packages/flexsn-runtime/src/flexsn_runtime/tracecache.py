@@ -227,7 +227,7 @@ def _global_names(co: types.CodeType) -> list[str]:
 
 def core_fingerprint(
     core: Callable[..., Any],
-    arity: tuple[int, int, int],
+    arity: tuple[int, ...],
     example_inputs: Sequence[torch.Tensor] | None,
     requires_grad: Sequence[bool] | None,
 ) -> str | None:
@@ -235,7 +235,7 @@ def core_fingerprint(
 
     Args:
         core: the step function (function, bound method or callable object).
-        arity: ``(num_inputs, num_states, num_outputs)``.
+        arity: ``(num_inputs, num_states, num_outputs, num_static)``.
         example_inputs: the tracing examples (their shapes and dtypes count).
         requires_grad: the training trace's flags.
 
@@ -286,7 +286,7 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
 
 #: the kernels a build holds, each ``[source, function name]`` or ``None``
 BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
-_FORMAT = 4  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_FORMAT = 5  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 

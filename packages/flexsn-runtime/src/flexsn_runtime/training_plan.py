@@ -31,6 +31,7 @@ class TrainingPlan:
         forward, backward: the kernels for this flag.
         final_state: state sequences are not stored; final states are returned.
         n_inputs, n_states, n_outputs: the core's arity.
+        n_static: its static inputs (flat arguments after the states).
         output_of_return: forward-kernel return ``k`` -> index in the op's outputs
             (only for returns the op outputs).
         saved: :func:`flexsn_codegen.backward_saved_args` of ``info``.
@@ -46,6 +47,7 @@ class TrainingPlan:
     n_inputs: int
     n_states: int
     n_outputs: int
+    n_static: int
     output_of_return: dict[int, int]
     saved: tuple[tuple[str, int], ...]
     stored: tuple[int, ...]
@@ -93,6 +95,7 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
         n_inputs=info.num_inputs,
         n_states=info.num_states,
         n_outputs=info.num_outputs,
+        n_static=info.num_static,
         output_of_return=output_of_return,
         saved=tuple(backward_saved_args(info)),
         stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),

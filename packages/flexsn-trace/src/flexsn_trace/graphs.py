@@ -175,6 +175,7 @@ def trace_training_graphs(
     requires_grad: Sequence[bool] | None = None,
     num_inputs: int | None = None,
     minimize: bool = True,
+    num_static: int = 0,
 ) -> TrainingGraphs:
     """Trace forward and backward graphs of ``fn`` with AOTAutograd.
 
@@ -192,6 +193,9 @@ def trace_training_graphs(
             the backward graph can recompute are dropped
             (:func:`flexsn_trace.saved.minimize_saved`).
         minimize: see ``num_inputs``.
+        num_static: how many trailing arguments are static inputs (the
+            same tensor at every step); saved values computed from them
+            alone are recomputed, not saved.
 
     Returns:
         :class:`TrainingGraphs`.
@@ -269,7 +273,7 @@ def trace_training_graphs(
     grad_mask = tuple(leaf.grad is not None for leaf in leaves)
     fwd, bwd = _clean(captured["fwd"].graph), _clean(captured["bwd"].graph)
     if minimize and num_inputs is not None:
-        fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe))
+        fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
     return TrainingGraphs(
         fwd=fwd,
         bwd=bwd,

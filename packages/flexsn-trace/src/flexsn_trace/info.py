@@ -8,7 +8,7 @@ from torch import fx
 
 __all__ = ["FlexSNInfo", "SavedSource", "extract_info", "graph_output_nodes", "placeholders"]
 
-SavedKind = Literal["input", "prev_state", "return"]
+SavedKind = Literal["input", "prev_state", "return", "static"]
 
 
 class SavedSource(NamedTuple):
@@ -19,6 +19,8 @@ class SavedSource(NamedTuple):
     ``kind == "prev_state"``: the state ``slot`` *before* step ``t``, i.e.
     ``state_seq[slot][t - 1]``, or the initial state at ``t == 0``.
     ``kind == "return"``: forward-kernel return ``slot`` at step ``t``.
+    ``kind == "static"``: static input ``slot``, the same at every step
+    (read once per program, never stored per step).
     """
 
     kind: SavedKind
@@ -26,7 +28,7 @@ class SavedSource(NamedTuple):
 
 
 class FlexSNInfo(NamedTuple):
-    """Names and counts of a step graph ``[*inputs, *states] -> [*outputs, *states, *saved]``.
+    """Names and counts of a step graph ``[*inputs, *states, *statics] -> [*outputs, *states, *saved]``.
 
     The first nine fields follow SpikingJelly's ``FlexSNInfo``; ``saved_sources`` is our
     extension that lets saved tensors alias inputs and state sequences
@@ -45,6 +47,9 @@ class FlexSNInfo(NamedTuple):
             outputs and states), its index in ``fwd_kernel_returns`` or -1
             when it is an input or a previous state (not a kernel return).
         saved_sources: for each saved value, a :class:`SavedSource`.
+        num_static: static inputs (SpikingJelly 2.0's ``static_inputs``):
+            trailing placeholders after the states, the same tensor at
+            every step (a parameter such as a decay or a threshold).
     """
 
     num_inputs: int
@@ -57,6 +62,7 @@ class FlexSNInfo(NamedTuple):
     num_fwd_kernel_returns: int
     c2k_return_mapping: tuple[int, ...]
     saved_sources: tuple[SavedSource, ...] = ()
+    num_static: int = 0
 
 
 def placeholders(graph: fx.Graph) -> list[fx.Node]:
@@ -79,32 +85,37 @@ def graph_output_nodes(graph: fx.Graph) -> list[object]:
     raise ValueError("graph has no output node")
 
 
-def extract_info(fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outputs: int) -> FlexSNInfo:
+def extract_info(
+    fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outputs: int, num_static: int = 0
+) -> FlexSNInfo:
     """Extract :class:`FlexSNInfo` from a forward step graph.
 
     Args:
         fwd_graph: graph with signature
-            ``[*inputs, *states] -> [*outputs, *states, *intermediates]``
+            ``[*inputs, *states, *statics] -> [*outputs, *states, *intermediates]``
             (an inference graph simply has no intermediates).
         num_inputs, num_states, num_outputs: the core's arity.
+        num_static: the number of static inputs (trailing placeholders).
 
     Returns:
         :class:`FlexSNInfo`.
 
     Raises:
         ValueError: counts are negative, the graph has a different number
-            of placeholders than ``num_inputs + num_states``, or fewer
+            of placeholders than ``num_inputs + num_states + num_static``, or fewer
             returns than ``num_outputs + num_states``, or a return is not a
             graph value.
     """
-    for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
+    for name, value in (
+        ("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs), ("num_static", num_static)
+    ):
         if not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative int, got {value!r}")
     args = placeholders(fwd_graph)
-    if len(args) != num_inputs + num_states:
+    if len(args) != num_inputs + num_states + num_static:
+        counted = "num_inputs + num_states" + (" + num_static" if num_static else "")
         raise ValueError(
-            f"forward graph has {len(args)} placeholders, expected num_inputs + num_states = "
-            f"{num_inputs + num_states}"
+            f"forward graph has {len(args)} placeholders, expected {counted} = {num_inputs + num_states + num_static}"
         )
     rets = graph_output_nodes(fwd_graph)
     visible = num_outputs + num_states
@@ -125,9 +136,12 @@ def extract_info(fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outp
         if node in arg_index:
             i = arg_index[node]
             c2k.append(-1)
-            sources.append(
-                SavedSource("input", i) if i < num_inputs else SavedSource("prev_state", i - num_inputs)
-            )
+            if i < num_inputs:
+                sources.append(SavedSource("input", i))
+            elif i < num_inputs + num_states:
+                sources.append(SavedSource("prev_state", i - num_inputs))
+            else:
+                sources.append(SavedSource("static", i - num_inputs - num_states))
             continue
         if node not in kernel_returns:
             kernel_returns.append(node)
@@ -145,4 +159,5 @@ def extract_info(fwd_graph: fx.Graph, num_inputs: int, num_states: int, num_outp
         num_fwd_kernel_returns=len(kernel_returns),
         c2k_return_mapping=tuple(c2k),
         saved_sources=tuple(sources),
+        num_static=num_static,
     )

@@ -7,7 +7,10 @@ free to save). Here a saved value is dropped when the backward graph can
 recompute it from the other saved values, optionally plus at most one input
 of the step (an input sequence already lives in memory: reading it back
 costs no more than reading the saved value, and the forward write
-disappears). Elementwise recomputation is free next to memory traffic.
+disappears), plus any static inputs (read once per program, not per step).
+Elementwise recomputation is free next to memory traffic. A value that
+depends on static inputs only (``sigmoid(w)`` of a learnable decay) is
+therefore always recomputed from them, never stored per step.
 """
 
 from __future__ import annotations
@@ -41,15 +44,18 @@ def _cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]
     return cone, reached
 
 
-def minimize_saved(fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_visible: int) -> tuple[fx.Graph, fx.Graph]:
+def minimize_saved(
+    fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_visible: int, num_static: int = 0
+) -> tuple[fx.Graph, fx.Graph]:
     """Drop recomputable saved values from a forward/backward graph pair.
 
     Args:
-        fwd: ``[*inputs, *states] -> [*visible, *saved]``.
+        fwd: ``[*inputs, *states, *statics] -> [*visible, *saved]``.
         bwd: ``[*saved, *tangents] -> [*grads]`` (saved in the same order).
         num_inputs: leading forward placeholders that are input sequences.
         num_visible: forward results that are not saved values
             (``num_outputs + num_states``).
+        num_static: trailing forward placeholders that are static inputs.
 
     Returns:
         A new ``(fwd, bwd)`` pair with the same signature shape: fewer
@@ -60,7 +66,9 @@ def minimize_saved(fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_visible: i
     saved = [o for o in outs[num_visible:] if isinstance(o, fx.Node)]
     if len(saved) != len(outs) - num_visible:
         return fwd, bwd
-    inputs = placeholders(fwd)[:num_inputs]
+    phs = placeholders(fwd)
+    inputs = phs[:num_inputs]
+    statics = set(phs[len(phs) - num_static :]) if num_static else set()
     current: list[fx.Node] = []
     for n in saved:
         if n not in current:
@@ -76,7 +84,8 @@ def minimize_saved(fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_visible: i
         if found is None:
             continue
         _, reached = found
-        if any(p not in inputs for p in reached) or len(reached) > 1:
+        per_step = [p for p in reached if p not in statics]
+        if any(p not in inputs for p in per_step) or len(per_step) > 1:
             continue
         current = others + [p for p in reached if p not in others]
 

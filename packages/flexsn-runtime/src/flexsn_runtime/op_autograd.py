@@ -1,0 +1,222 @@
+"""BPTT autograd for the training scan: what a forward saves, and the backward that launches the kernel.
+
+Used by the ``flexsn::training`` op's registration (:mod:`flexsn_runtime.ops`)
+and by :class:`EagerTraining`, the same formula without the dispatcher for
+eager calls. A context holds an active reference to the kernels' handle
+until its backward ran (or the graph is freed), so a retained graph keeps
+the kernels it needs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Sequence
+
+import torch
+
+from .launchers import launch_backward
+from .op_impls import backward_impl, training_impl
+from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
+from .statics import reduce_static_grad, static_layout
+from .step_buffers import StepBuffers, cached_scratch, step_buffers
+from .training_plan import TrainingPlan, plan_for
+
+__all__ = ["EagerTraining", "backward", "setup", "Spec"]
+
+Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
+
+
+def _template(spec: Spec) -> torch.Tensor:
+    shape, dtype, device = spec
+    return torch.empty((), dtype=dtype, device=device).expand(shape)
+
+
+class _ActiveRef:
+    """One active reference to a handle held by an autograd context.
+
+    Dropped by the first backward, or when the context dies without one (a
+    forward whose graph is freed); cheaper per call than ``weakref.finalize``.
+    """
+
+    __slots__ = ("handle", "live")
+
+    def __init__(self, handle: int) -> None:
+        self.handle = handle
+        self.live = True
+
+    def __del__(self) -> None:
+        if self.live:
+            self.live = False
+            try:
+                release_active_flexsn_kernel_handle(self.handle)
+            except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to release
+                pass
+
+
+def setup(
+    ctx: Any,
+    handle: int,
+    flat_args: Sequence[torch.Tensor],
+    output: Sequence[torch.Tensor],
+    final_state: bool,
+    plan: TrainingPlan | None = None,
+) -> None:
+    if plan is None:
+        plan = plan_for(handle, final_state)
+    retain_flexsn_kernel_handle(handle)
+    # Released by the backward, or when the graph is freed without one.
+    ctx.active = _ActiveRef(handle)
+    ctx.plan = plan
+    ctx.n_flat = len(flat_args)
+    ni, nst = plan.n_inputs, plan.n_static
+    x = flat_args[0]
+    first_static = len(flat_args) - nst
+    explicit = first_static > ni
+    ctx.explicit = explicit
+    # Sequences share T and the per-step shape, states are one step, all one
+    # dtype and device (validate_scan_args; the ops' callers): the backward
+    # rebuilds every gradient's spec from these.
+    ctx.meta = (x.shape, x.dtype, x.device)
+    ctx.static_specs = [(tuple(w.shape), w.dtype, w.device) for w in flat_args[first_static:]]
+    tensors: list[torch.Tensor | None] = []
+    zero_init = False
+    for kind, idx in plan.saved:
+        if kind == "input":
+            tensors.append(flat_args[idx])
+        elif kind == "return":
+            tensors.append(output[plan.output_of_return[idx]])
+        elif kind == "static":
+            tensors.append(flat_args[first_static + idx])
+        elif explicit:
+            tensors.append(flat_args[ni + idx])
+        else:
+            tensors.append(None)  # the omitted initial state idx was zeros
+            zero_init = True
+    ctx.zero_init = zero_init
+    ctx.save_for_backward(*tensors)
+
+
+def _specs(ctx: Any) -> list[Spec]:
+    """Shape, dtype and device of each input sequence, initial state, then static input (the gradients to produce)."""
+    plan: TrainingPlan = ctx.plan
+    shape, dtype, device = ctx.meta
+    seq, step = (tuple(shape), dtype, device), (tuple(shape[1:]), dtype, device)
+    return [seq] * plan.n_inputs + [step] * plan.n_states + list(ctx.static_specs)
+
+
+def _saved(ctx: Any, zeros: torch.Tensor | None) -> list[torch.Tensor]:
+    """The saved tensors, omitted zero initial states rebuilt (as ``zeros`` when given, else a zeros node)."""
+    saved = list(ctx.saved_tensors)
+    if ctx.zero_init:
+        # the omitted initial states were zeros: rebuild them rather than keep them alive
+        shape, dtype, device = ctx.meta
+        for i, t in enumerate(saved):
+            if t is None:
+                saved[i] = zeros if zeros is not None else torch.zeros(tuple(shape[1:]), dtype=dtype, device=device)
+    return saved
+
+
+def backward(
+    ctx: Any,
+    grad_out: Sequence[torch.Tensor | None],
+    backward_fn: Callable[..., list[torch.Tensor]],
+) -> list[torch.Tensor]:
+    plan: TrainingPlan = ctx.plan
+    saved = _saved(ctx, None)  # traced: a real zeros node
+    templates = [_template(s) for s in _specs(ctx)]
+    return _counted(ctx, lambda: backward_fn(plan.handle, list(grad_out[: plan.n_grads]), saved, templates, plan.final_state))
+
+
+def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
+    """Run a backward holding an active reference to the handle.
+
+    The first backward takes over the reference the forward took (and drops
+    it, so the kernels go once nobody needs them). A second backward
+    (``retain_graph=True``) takes a new one; if the handle was released in
+    between (its module is gone), the plan's bundle is registered again under
+    the same handle: the graph keeps the kernels it needs alive.
+    """
+    active: _ActiveRef = ctx.active
+    try:
+        if active.live:
+            active.live = False  # this backward releases it
+        else:
+            revive_flexsn_kernel_handle(active.handle, ctx.plan.bundle)
+        grads = run()
+    finally:
+        release_active_flexsn_kernel_handle(active.handle)
+    plan: TrainingPlan = ctx.plan
+    if not ctx.explicit:  # omitted initial states: no argument to give their gradients to
+        grads = [*grads[: plan.n_inputs], *grads[plan.n_inputs + plan.n_states :]]
+    return grads[: ctx.n_flat]
+
+
+def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[torch.Tensor]:
+    """``_backward`` without the dispatcher or template tensors on the common path."""
+    plan: TrainingPlan = ctx.plan
+    shape, dtype, device = ctx.meta
+    # the forward's shared zeros (omitted initial states, missing final-state
+    # gradients: the kernel only reads them) and scratch, on the forward's
+    # stream, which autograd runs this backward on
+    bufs: StepBuffers | None = ctx.bufs
+    saved = _saved(ctx, bufs.zeros if bufs is not None else None)
+    grads = list(grad_out[: plan.n_grads])
+
+    def run() -> list[torch.Tensor]:
+        step = tuple(shape[1:])
+        if shape[0] == 0 or math.prod(step) == 0 or all(g is None for g in grads):
+            # SpikingJelly's rules for these calls live in flexsn_backward
+            templates = [_template(s) for s in _specs(ctx)]
+            return backward_impl(plan.handle, grads, saved, templates, plan.final_state)
+        grad_inputs = [torch.empty(shape, dtype=dtype, device=device) for _ in range(plan.n_inputs)]
+        if ctx.explicit:
+            grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
+        else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch
+            grad_states = [bufs.scratch(j) if bufs is not None else cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
+        specs = ctx.static_specs
+        partials = [torch.empty(step, dtype=torch.float32, device=device) for _ in specs]
+        dims = [d for w_shape, _, _ in specs for d in _layout(w_shape, step)]
+        launch_backward(
+            plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
+            device, bufs, partials, dims,
+        )
+        grad_statics = [reduce_static_grad(p.view(-1), w_shape, step, w_dtype) for p, (w_shape, w_dtype, _) in zip(partials, specs)]
+        return [*grad_inputs, *grad_states, *grad_statics]
+
+    return _counted(ctx, run)
+
+
+def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int]:
+    layout = static_layout(shape, step)
+    assert layout is not None, "the forward checked the static inputs' layout"
+    return layout
+
+
+
+class EagerTraining(torch.autograd.Function):
+    """The training ops' autograd, minus the dispatcher (eager mode only)."""
+
+    @staticmethod
+    def forward(ctx: Any, plan: TrainingPlan, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        # Gradients we do not get stay None: the backward wrapper treats None
+        # as zero without a [T, NCL] zero fill per output (SpikingJelly's ``flexsn_backward`` rule).
+        ctx.set_materialize_grads(False)
+        x = flat_args[0]
+        # one lookup serves the forward's zero states and the backward (held
+        # by ctx, so never freed before the backward has used them)
+        bufs = step_buffers(tuple(x.shape[1:]), x.dtype, x.device)
+        ctx.bufs = bufs
+        output = training_impl(plan.handle, flat_args, plan.final_state, plan, bufs.zeros if bufs is not None else None)
+        setup(ctx, plan.handle, flat_args, output, plan.final_state, plan)
+        # tensors saved for backward only are intermediates here, not outputs
+        return tuple(output[: plan.n_grads])
+
+    @staticmethod
+    def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:
+        if torch.is_grad_enabled():  # create_graph=True: autograd wants a differentiable backward
+            raise RuntimeError(
+                "FlexSN: the fused BPTT kernel is not differentiable, so higher-order gradients "
+                "(create_graph=True) are not available from backend='triton' / 'inductor'; use backend='torch' "
+                "or backend='hop' (autograd through the eager time loop) for them"
+            )
+        return (None, *_eager_backward(ctx, grad_out))

@@ -1,0 +1,119 @@
+"""Static inputs in the kernels' layout: one contiguous block of the per-step shape.
+
+A static input (SpikingJelly 2.0's ``static_inputs``: a decay, a threshold,
+an adaptation strength) is the same tensor at every step and broadcasts to
+the per-step shape ``S`` (``torch.broadcast_to`` rules): a scalar, a
+per-neuron tensor ``[*S]``, a per-channel ``[C, 1, 1]`` beside
+``[B, C, H, W]``, a per-feature ``[N]`` beside ``[B, N]``. The kernels read
+element ``(i // inner) % mid`` of it for neuron ``i`` (see
+``flexsn_codegen.templates``), which needs the tensor in *layout form*: rank
+``len(S)``, every dim 1 or ``S[d]``, the non-1 dims one contiguous run
+``S[a:b]`` (then ``inner = prod(S[b:])``, ``mid = prod(S[a:b])``).
+
+:func:`prepare_static` brings a static input into layout form with autograd
+ops (``reshape``; ``expand`` only for 1-dims inside the run, e.g.
+``[1, C, 1, W]`` beside ``[B, C, H, W]`` becomes ``[1, C, H, W]``, never an
+``[NCL]`` copy for the common layouts), so autograd maps the kernels'
+gradient back to the user's tensor. :func:`reduce_static_grad` sums the
+backward kernel's per-neuron fp32 partial over the broadcast dimensions.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import torch
+
+__all__ = ["prepare_static", "reduce_static_grad", "static_dims", "static_layout", "static_problem"]
+
+
+def static_layout(shape: Sequence[int], step: Sequence[int]) -> tuple[int, int] | None:
+    """``(inner, mid)`` of a static input of layout form ``shape`` beside per-step shape ``step``, else ``None``."""
+    shape, step = tuple(shape), tuple(step)
+    if len(shape) != len(step) or any(p not in (1, s) for p, s in zip(shape, step)):
+        return None
+    run = [d for d, p in enumerate(shape) if p != 1]
+    if not run:
+        return 1, 1
+    a, b = run[0], run[-1] + 1
+    if any(shape[d] != step[d] for d in range(a, b)):
+        return None
+    return math.prod(step[b:]), math.prod(step[a:b])
+
+
+def static_problem(statics: Sequence[torch.Tensor], x: torch.Tensor) -> str | None:
+    """Why the kernels cannot read these static inputs beside input sequence ``x``, or ``None``.
+
+    They need floating-point tensors on ``x``'s device (a 0-d CPU tensor is
+    moved) that broadcast to the per-step shape without enlarging it.
+    """
+    step = tuple(x.shape[1:])
+    for k, w in enumerate(statics):
+        if not w.is_floating_point():
+            return f"static input {k} has dtype {w.dtype}; the fused kernels read floating-point static inputs"
+        if w.device != x.device and not (w.dim() == 0 and w.device.type == "cpu"):
+            return f"static input {k} is on {w.device} but the inputs are on {x.device}"
+        if _padded(tuple(w.shape), step) is None:
+            return f"static input {k} of shape {tuple(w.shape)} does not broadcast to the per-step shape {step}"
+    return None
+
+
+def _padded(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``shape`` with the rank of ``step`` (leading 1s added or dropped), or ``None`` when it does not broadcast to ``step``."""
+    extra = len(shape) - len(step)
+    if extra > 0 and any(d != 1 for d in shape[:extra]):
+        return None
+    padded = shape[extra:] if extra > 0 else (1,) * -extra + shape
+    return padded if all(p in (1, s) for p, s in zip(padded, step)) else None
+
+
+def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device: torch.device | None = None) -> torch.Tensor:
+    """Static input ``w`` in layout form for per-step shape ``step`` (contiguous; differentiable).
+
+    Raises:
+        ValueError: ``w`` does not broadcast to ``step`` (the message names
+            the static input by ``index``; :func:`static_problem` tells before).
+    """
+    step = tuple(step)
+    shape = tuple(w.shape)
+    padded = _padded(shape, step)
+    if padded is None:
+        raise ValueError(f"static input {index} of shape {shape} does not broadcast to the per-step shape {step}")
+    v = w.reshape(padded) if device is None or w.device == device else w.to(device).reshape(padded)
+    run = [d for d, p in enumerate(padded) if p != 1]
+    if run:
+        a, b = run[0], run[-1] + 1
+        target = padded[:a] + step[a:b] + padded[b:]
+        if target != padded:
+            v = v.expand(target)
+    return v.contiguous()
+
+
+def static_dims(statics: Sequence[torch.Tensor], step: Sequence[int]) -> list[int]:
+    """The kernels' ``inner, mid`` ints of each static input in layout form, flattened.
+
+    Raises:
+        ValueError: a tensor that is not in layout form for ``step``.
+    """
+    dims: list[int] = []
+    for k, w in enumerate(statics):
+        layout = static_layout(w.shape, step)
+        if layout is None:
+            raise ValueError(
+                f"static input {k} of shape {tuple(w.shape)} is not in the kernels' layout for the per-step shape "
+                f"{tuple(step)} (flexsn_runtime.statics.prepare_static makes it so)"
+            )
+        dims += layout
+    return dims
+
+
+def reduce_static_grad(partial: torch.Tensor, shape: Sequence[int], step: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
+    """The gradient of a static input of layout form ``shape``: the per-neuron ``[NCL]`` fp32 partial summed over broadcast dims."""
+    layout = static_layout(shape, step)
+    assert layout is not None, "static_dims checked the layout before the launch"
+    inner, mid = layout
+    ncl = partial.numel()
+    if inner == 1 and mid == ncl:
+        return partial.view(tuple(shape)).to(dtype)
+    return partial.view(ncl // (inner * mid), mid, inner).sum((0, 2)).view(tuple(shape)).to(dtype)
