@@ -7,9 +7,10 @@ built into a :class:`flexsn_runtime.FlexSNKernel` once, and
 ``flexsn::inference`` or ``flexsn::training`` custom-op node (opaque to
 Inductor, with the reverse-time backward kernel as its autograd formula;
 ``final_state=True`` selects the final-state variant of either) or, for what
-the kernels cannot take (lifted tensors, ``torch.func`` transforms,
-unsupported ops, dtypes or devices, shapes that differ between inputs and
-states), the operator's eager loop. ``flex_sn_scan(..., zero_init_states=True)``
+the kernels cannot take (``torch.func`` transforms, unsupported ops, dtypes
+or devices, shapes that do not fit one per-step shape), the operator's eager
+loop. Lifted tensors (closure tensors Dynamo lifts, parameters) are the
+kernels' static inputs: read in place, their gradients summed over time. ``flex_sn_scan(..., zero_init_states=True)``
 passes only the input sequences to the ops, which create the zero states
 inside.
 
@@ -35,13 +36,15 @@ from ._types import FusedScanCall
 
 __all__ = ["fused_kernel_for", "runtime_fused_impl"]
 
-_KERNELS: "weakref.WeakKeyDictionary[Any, dict[tuple[int, int, int], FlexSNKernel | None]]" = weakref.WeakKeyDictionary()
+_KERNELS: "weakref.WeakKeyDictionary[Any, dict[tuple[int, ...], FlexSNKernel | None]]" = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 #: fallback messages already shown (one warning per reason)
 _WARNED: set[str] = set()
 
 
-def _build_isolated(core_fn: Any, num_inputs: int, num_states: int, num_outputs: int) -> tuple[FlexSNKernel | None, list[warnings.WarningMessage], BaseException | None]:
+def _build_isolated(
+    core_fn: Any, num_inputs: int, num_states: int, num_outputs: int, num_static: int = 0
+) -> tuple[FlexSNKernel | None, list[warnings.WarningMessage], BaseException | None]:
     """Build the kernel on a fresh thread.
 
     The hook runs while Dynamo / AOTAutograd trace the enclosing program:
@@ -55,7 +58,7 @@ def _build_isolated(core_fn: Any, num_inputs: int, num_states: int, num_outputs:
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                result["kernel"] = FlexSNKernel(core_fn, num_inputs, num_states, num_outputs)
+                result["kernel"] = FlexSNKernel(core_fn, num_inputs, num_states, num_outputs, num_static=num_static)
             result["warnings"] = list(caught)
         except BaseException as exc:  # re-raised on the caller's thread
             result["error"] = exc
@@ -66,13 +69,18 @@ def _build_isolated(core_fn: Any, num_inputs: int, num_states: int, num_outputs:
     return result["kernel"], result["warnings"], result["error"]
 
 
-def fused_kernel_for(core_fn: Any, num_inputs: int, num_states: int, num_outputs: int) -> FlexSNKernel | None:
+def fused_kernel_for(
+    core_fn: Any, num_inputs: int, num_states: int, num_outputs: int, num_static: int = 0
+) -> FlexSNKernel | None:
     """The cached :class:`FlexSNKernel` for a scan body, or ``None`` when it cannot be lowered.
+
+    ``num_static``: the lifted tensors the body takes after the states (the
+    kernels' static inputs).
 
     Built once per body object (a ``GraphModule`` per compilation); the
     warning for an unsupported op is the kernel's own (it names the op).
     """
-    key = (num_inputs, num_states, num_outputs)
+    key = (num_inputs, num_states, num_outputs, num_static)
     try:
         per_fn = _KERNELS.setdefault(core_fn, {})
     except TypeError:  # not weak-referenceable
@@ -80,7 +88,7 @@ def fused_kernel_for(core_fn: Any, num_inputs: int, num_states: int, num_outputs
     with _LOCK:
         if key in per_fn:
             return per_fn[key]
-    kernel, caught, error = _build_isolated(core_fn, num_inputs, num_states, num_outputs)
+    kernel, caught, error = _build_isolated(core_fn, num_inputs, num_states, num_outputs, num_static)
     if isinstance(error, Exception):
         # Bad cores fail the same way in the eager loop, with the user's own
         # traceback; internals that drifted must not break the operator.
@@ -126,9 +134,10 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
         return None  # tensors the loop runs and the kernels cannot (the core raises its own error, if any)
     if call_reason(contract._replace(uniform=True)) is not None:  # the shapes are fitted below
         return None
-    kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs)
+    kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs, len(contract.lifted_args))
     if kernel is None:
         return None
+    contract = kernel.with_captures(contract)  # tensors the body reads from outside (e.g. a GraphModule's buffers)
     contract, reason = fit_shapes(kernel, contract)
     if reason is not None:
         warn_fallback(_WARNED, f"flex_sn_scan: {reason}; this call runs on the eager loop")

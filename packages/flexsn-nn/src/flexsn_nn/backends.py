@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -35,6 +35,7 @@ __all__ = [
     "check_step_mode",
     "hop_available",
     "hop_scan_function",
+    "run_hop",
 ]
 
 #: Valid ``backend`` values.
@@ -135,3 +136,46 @@ def hop_scan_function(store_state_seqs: bool, needs_grad: bool) -> tuple[ScanFun
     if torch.compiler.is_compiling():
         return _scan_final_state, True
     return hop.eager_scan_final_state, False
+
+
+def run_hop(
+    core: Callable[..., Any],
+    counts: tuple[int, int, int],
+    seqs: Sequence[torch.Tensor],
+    init: Sequence[torch.Tensor],
+    statics: Sequence[torch.Tensor],
+    store_state_seqs: bool,
+    output_specs: Sequence[tuple[tuple[int, ...], torch.dtype]] | None,
+    resolve_states: Callable[[], Sequence[torch.Tensor]],
+) -> tuple[torch.Tensor, ...]:
+    """Run one multi-step call of ``FlexSN(backend="hop")`` through the entry point :func:`hop_scan_function` picks.
+
+    Args:
+        core: the step function ``(*inputs, *states, *statics)``.
+        counts: ``(num_inputs, num_states, num_outputs)``.
+        seqs: the input sequences ``[T, *shape]``.
+        init: the initial states, or ``[]`` (with ``num_states > 0``) for
+            fresh zero states: ``flex_sn_scan`` creates them inside the fused
+            op (``zero_init_states=True``); other entry points get
+            ``resolve_states()``.
+        statics: the static inputs, passed as ``flex_sn_scan``'s lifted tensors.
+        store_state_seqs: return state sequences (else final states).
+        output_specs: ``example_outputs``' shapes and dtypes (for ``T == 0``),
+            else the inputs' per-step shape and dtype.
+
+    Returns:
+        ``(*output_seqs, *state_seqs_or_final_states)``.
+    """
+    ni, ns, no = counts
+    needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in [*seqs, *init, *statics])
+    fn, takes_zero_init = hop_scan_function(store_state_seqs, needs_grad)
+    x0 = seqs[0]
+    kwargs: dict[str, Any] = {}
+    if len(init) != ns:
+        if takes_zero_init:
+            kwargs["zero_init_states"] = True  # flex_sn_scan creates the zeros (inside the fused op)
+        else:
+            init = resolve_states()
+    given = output_specs or ((tuple(x0.shape[1:]), x0.dtype),) * no  # used at T == 0 only
+    specs = tuple((shape, dt, x0.device) for shape, dt in given)
+    return tuple(fn(core, ni, ns, no, *seqs, *init, *statics, output_template_specs=specs, **kwargs))

@@ -40,7 +40,6 @@ sequences), and SpikingJelly's ``FlexSN`` module
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Sequence
 
 import torch
@@ -49,7 +48,8 @@ from torch import nn
 from flexsn_runtime import FlexSNKernel, eager_loop
 from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
-from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, hop_scan_function
+from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
+from .persistence import KeepsNoStates
 from .shapes import OutputSpec, check_example_outputs, check_state_shapes, empty_outputs, shapes_named
 
 __all__ = ["FlexSN"]
@@ -58,7 +58,7 @@ Core = Callable[..., Any]
 TensorList = list[torch.Tensor]
 
 
-class FlexSN(nn.Module):
+class FlexSN(KeepsNoStates, nn.Module):
     """A spiking neuron given by its single-step ``core``, run by fused scan kernels.
 
     ``core(*step_inputs, *states) -> (*step_outputs, *new_states)`` is one
@@ -138,9 +138,22 @@ class FlexSN(nn.Module):
             (see above). On the Triton backends their shape must be the
             per-step shape of ``example_inputs`` (with no ``example_inputs``:
             one shape for all).
+        static_inputs: tensors passed to the core after the states at every
+            step, ``core(*inputs, *states, *static_inputs)`` (SpikingJelly
+            2.0's ``static_inputs``): a learnable decay, a per-channel
+            threshold. Each broadcasts to the per-step shape (a scalar,
+            ``[*shape]``, ``[C, 1, 1]`` beside ``[B, C, H, W]``, ...) and may
+            have its own floating dtype. ``nn.Parameter`` entries are
+            registered as parameters, other tensors as buffers
+            (``static_input_0``, ``static_input_1``, ...), so they follow
+            ``.to()``, ``state_dict``, ``deepcopy`` and pickling and get
+            gradients on every backend; the Triton kernels read them in
+            place and sum their gradients over time and over the broadcast
+            dimensions.
 
     Raises:
         TypeError: ``core`` not callable, non-int arity, non-tensor templates.
+        TypeError: a static input that is not a tensor.
         ValueError: bad arity, unknown ``step_mode`` / ``backend`` (the
             message lists the valid values), wrong number of
             ``example_outputs`` or ``requires_grad`` flags, ``example_outputs``
@@ -163,6 +176,7 @@ class FlexSN(nn.Module):
         backend: str = "triton",
         store_state_seqs: bool = False,
         example_outputs: Sequence[torch.Tensor] | None = None,
+        static_inputs: Sequence[torch.Tensor] | None = None,
     ) -> None:
         super().__init__()
         if not callable(core):
@@ -193,6 +207,15 @@ class FlexSN(nn.Module):
             self._output_specs = tuple((tuple(t.shape), t.dtype) for t in outs)
             if self._backend in KERNEL_BACKENDS:
                 check_example_outputs(self._output_specs, example_inputs)
+        statics = () if static_inputs is None else tuple(static_inputs)
+        for k, w in enumerate(statics):
+            if not isinstance(w, torch.Tensor):
+                raise TypeError(f"static_inputs[{k}] must be a torch.Tensor, got {type(w).__name__}")
+            if isinstance(w, nn.Parameter):
+                self.register_parameter(f"static_input_{k}", w)
+            else:
+                self.register_buffer(f"static_input_{k}", w)
+        self._static_names = tuple(f"static_input_{k}" for k in range(len(statics)))
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
@@ -205,6 +228,12 @@ class FlexSN(nn.Module):
     backend = Checked(check_backend, "One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values).")
 
     @property
+    def static_inputs(self) -> tuple[torch.Tensor, ...]:
+        """The static inputs, as registered (parameters or buffers ``static_input_<k>``; moved by ``.to()``)."""
+        names = self._static_names
+        return tuple(getattr(self, n) for n in names) if names else ()
+
+    @property
     def kernel(self) -> FlexSNKernel:
         """The :class:`~flexsn_runtime.FlexSNKernel` of ``core`` (built on first access).
 
@@ -214,14 +243,17 @@ class FlexSN(nn.Module):
         Shared (not rebuilt) by deep copies.
         """
         if self._kernel is None:
+            statics = self.static_inputs
+            examples = self._example_inputs
             try:
                 self._kernel = FlexSNKernel(
                     self.core,
                     self.num_inputs,
                     self.num_states,
                     self.num_outputs,
-                    example_inputs=self._example_inputs,
+                    example_inputs=None if examples is None else (*examples, *statics),  # statics: their dtypes
                     requires_grad=self._requires_grad,
+                    num_static=len(statics),
                 )
             except AttributeError as exc:
                 # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
@@ -370,7 +402,9 @@ class FlexSN(nn.Module):
         step_shape = tuple(xs[0].shape)
         init = self._resolve_states([x.unsqueeze(0) for x in xs], step_shape)
         with shapes_named([x.unsqueeze(0) for x in xs], init):
-            res = as_tensor_tuple(self.core(*xs, *init), "the core", self.num_outputs + self.num_states, TypeError)
+            res = as_tensor_tuple(
+                self.core(*xs, *init, *self.static_inputs), "the core", self.num_outputs + self.num_states, TypeError
+            )
         outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
         self._commit(new_states, [s.unsqueeze(0) for s in new_states])
         return outs
@@ -412,30 +446,15 @@ class FlexSN(nn.Module):
 
     def _run_backend(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
         ni, ns, no = self.num_inputs, self.num_states, self.num_outputs
-        store = self.store_state_seqs
+        store, statics = self.store_state_seqs, self.static_inputs
         if self._backend == "torch":
-            return eager_loop(self.core, ni, ns, no, seqs, init, store)
+            return eager_loop(self.core, ni, ns, no, seqs, init, store, statics)
         if self._backend in KERNEL_BACKENDS:
             k = self.kernel
-            return k(*seqs, *init) if store else k.final_state(*seqs, *init)
-        return self._run_hop(seqs, init)
-
-    def _run_hop(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
-        """Run the hop backend; ``init == []`` with ``num_states > 0`` means fresh zero states."""
-        needs_grad = torch.is_grad_enabled() and any(t.requires_grad for t in [*seqs, *init])
-        fn, takes_zero_init = hop_scan_function(self.store_state_seqs, needs_grad)
-        x0 = seqs[0]
-        step_shape = tuple(x0.shape[1:])
-        kwargs: dict[str, Any] = {}
-        if len(init) != self.num_states:
-            if takes_zero_init:
-                kwargs["zero_init_states"] = True  # flex_sn_scan creates the zeros (inside the fused op)
-            else:
-                init = self._resolve_states(seqs, step_shape)
-        given = self._output_specs or ((step_shape, x0.dtype),) * self.num_outputs  # used at T == 0 only
-        specs = tuple((shape, dt, x0.device) for shape, dt in given)
-        return tuple(
-            fn(self.core, self.num_inputs, self.num_states, self.num_outputs, *seqs, *init, output_template_specs=specs, **kwargs)
+            return k(*seqs, *init, *statics) if store else k.final_state(*seqs, *init, *statics)
+        return run_hop(
+            self.core, (ni, ns, no), seqs, init, statics, store, self._output_specs,
+            lambda: self._resolve_states(seqs, tuple(seqs[0].shape[1:])),
         )
 
     def uses_kernels(self, *input_seqs: torch.Tensor) -> bool:
@@ -448,38 +467,9 @@ class FlexSN(nn.Module):
         """
         if self._backend not in KERNEL_BACKENDS or self._step_mode != "m" or not input_seqs:
             return False
-        return self.kernel.uses_kernels(*input_seqs)
+        return self.kernel.uses_kernels(*input_seqs, *self.static_inputs)
 
-    # ------------------------------------------------------------------ copying / repr
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSN":
-        """Deep copy; the copy shares the compiled kernels (handle reference counted).
-
-        States that carry autograd history are copied detached.
-        """
-        cls = type(self)
-        new = cls.__new__(cls)
-        memo[id(self)] = new
-        for key, value in self.__dict__.items():
-            if key in ("_states", "_state_seqs") and value is not None:
-                value = [t if t is None or t.is_leaf else t.detach() for t in value]
-            new.__dict__[key] = copy.deepcopy(value, memo)
-        return new
-
-    def __getstate__(self) -> dict[str, Any]:
-        """What ``pickle`` / ``torch.save`` keep: everything but the neuron's states.
-
-        States (and state sequences) are per-run values with autograd history,
-        not part of a model (as in SpikingJelly, whose checkpoints hold
-        parameters and buffers); a loaded neuron starts from
-        :meth:`init_states`. The kernels travel as their
-        :class:`~flexsn_runtime.FlexSNKernel`, which rebuilds itself in the
-        loading process.
-        """
-        state = dict(self.__dict__)
-        state["_states"] = []
-        state["_state_seqs"] = [] if self.store_state_seqs else None
-        return state
+    # ------------------------------------------------------------------ repr
 
     def extra_repr(self) -> str:
         """Arity, step mode, backend and ``store_state_seqs`` (shown by ``repr``)."""

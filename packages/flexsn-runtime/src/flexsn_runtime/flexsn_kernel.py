@@ -8,7 +8,16 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_codegen import UnsupportedOpError
-from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, reference_scan
+from flexsn_trace import (
+    Captures,
+    ScanContract,
+    as_tensor_tuple,
+    check_scan_args,
+    find_captures,
+    generate_inference_graph,
+    reference_scan,
+    used_arguments,
+)
 
 from .builders import build_inference_kernels, build_training_kernels, tracing_examples
 from .routing import fit_shapes, route, run_route, warn_fallback
@@ -78,6 +87,27 @@ def _runs_eagerly(
     except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
         return False
     return True
+
+
+def _used_captures(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
+) -> Captures:
+    """The floating tensors ``core`` captures (:func:`flexsn_trace.find_captures`) that its traced step reads.
+
+    Empty when there are none, or when the lifted core cannot be traced (the
+    build then reports the core's own problem).
+    """
+    found = find_captures(core)
+    if not len(found):
+        return found
+    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
+    x = examples[0]
+    lifted = (*examples, *(torch.zeros(x.shape, dtype=w.dtype) for w in found.values()))
+    try:
+        graph = generate_inference_graph(found.lifted(), lifted)
+    except Exception:  # noqa: BLE001 - a core that does not trace this way: build it as it is
+        return found.select([False] * len(found))
+    return found.select(used_arguments(graph, len(examples)))
 
 
 def _plain(exc: BaseException) -> str:
@@ -192,10 +222,18 @@ class FlexSNKernel:
         #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         arity = (num_inputs, num_states, num_outputs)
-        key = core_fingerprint(core, (*arity, num_static), example_inputs, requires_grad)
+        #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
+        self.captures = _used_captures(core, arity, example_inputs, num_static)
+        #: the function the kernels were traced from: the core, or the core taking its captures as arguments
+        self.step_fn: Callable[..., Any] = self.captures.lifted() if len(self.captures) else core
+        #: static inputs the kernels take: the call's, then the captured tensors
+        self.num_kernel_statics = num_static + len(self.captures)
+        if len(self.captures) and example_inputs is not None:
+            example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
+        key = core_fingerprint(self.step_fn, (*arity, self.num_kernel_statics), example_inputs, requires_grad)
         build = load_build(key) if key is not None else None
         if build is None:
-            build = _build(core, arity, example_inputs, requires_grad, num_static)
+            build = _build(self.step_fn, arity, example_inputs, requires_grad, self.num_kernel_statics)
             if key is not None:
                 store_build(key, build)
         if build["unsupported"] is not None:
@@ -300,18 +338,31 @@ class FlexSNKernel:
             self.num_inputs, self.num_states, self.num_outputs, tuple(args[:1]), (), tuple(args[len(args) - self.num_static :])
             if self.num_static and len(args) > self.num_static else (), uniform=True,
         )
-        return route(self, contract).path != "eager"
+        return route(self, self.with_captures(contract)).path != "eager"
+
+    def with_captures(self, contract: ScanContract) -> ScanContract:
+        """``contract`` with the captured tensors' live values after its static inputs (what the kernels take)."""
+        if not len(self.captures):
+            return contract
+        return contract._replace(lifted_args=(*contract.lifted_args, *self.captures.values()))
+
+    def _named(self, reason: str) -> str:
+        """A fallback reason naming a captured tensor by where it lives, not by its argument index."""
+        for k, name in enumerate(self.captures.names()):
+            reason = reason.replace(f"static input {self.num_static + k} ", f"the captured tensor {name} ")
+        return reason
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
         contract = self.contract(args, final_state)
-        fitted, shape_reason = (contract, None) if contract.uniform or self.handle is None else fit_shapes(self, contract)
+        full = self.with_captures(contract)
+        fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
         r = route(self, fitted)
         if r.path == "eager":
             reason = shape_reason or r.reason
             if reason is not None and self.handle is not None and reason != self.training_fallback_reason:
                 # (the training reason was told at construction)
-                self._warn(f"{reason}; running the eager PyTorch loop instead")
-            return reference_scan(self.core, contract)
+                self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
+            return reference_scan(self.core, contract)  # the core reads its captured tensors itself
         return run_route(self, r, fitted)
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -347,12 +398,16 @@ def eager_loop(
     input_seqs: Sequence[torch.Tensor],
     init_states: Sequence[torch.Tensor],
     store_state_seqs: bool = True,
+    static_inputs: Sequence[torch.Tensor] = (),
 ) -> tuple[torch.Tensor, ...]:
     """The reference time loop (:func:`flexsn_trace.reference_scan`) in the positional form of ``FlexSN``'s torch backend.
 
+    ``static_inputs`` are passed to the core after the states at every step.
     Returns ``(*output_seqs, *state_seqs)``, or ``(*output_seqs,
     *final_states)`` when ``store_state_seqs`` is false. Raises as
     :func:`flexsn_trace.reference_scan`.
     """
-    contract = ScanContract(num_inputs, num_states, num_outputs, tuple(input_seqs), tuple(init_states), (), not store_state_seqs)
+    contract = ScanContract(
+        num_inputs, num_states, num_outputs, tuple(input_seqs), tuple(init_states), tuple(static_inputs), not store_state_seqs
+    )
     return reference_scan(core, contract)

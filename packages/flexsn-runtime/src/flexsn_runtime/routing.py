@@ -131,7 +131,7 @@ def _fit(
     named = ", ".join(str(sh) for sh in shapes)
     try:
         with torch.no_grad():
-            res = kernel.core(*(torch.empty(sh, dtype=dtype, device="meta") for sh in (*shapes, *static_shapes)))
+            res = kernel.step_fn(*(torch.empty(sh, dtype=dtype, device="meta") for sh in (*shapes, *static_shapes)))
         outs = as_tensor_tuple(res, "the core", kernel.num_outputs + kernel.num_states)
     except Exception as exc:  # noqa: BLE001 - any failure: the loop runs the core and raises its own error
         return f"the core could not be run on meta tensors of the per-step shapes {named} ({type(exc).__name__}: {exc})"
@@ -168,8 +168,9 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     if kernel is None:
         return Route("eager", None, fs)
     handle = kernel.handle
-    if len(contract.lifted_args) != kernel.num_static and handle is not None:
-        return Route("eager", f"the kernels take {kernel.num_static} static input(s), the call passes {len(contract.lifted_args)}", fs)
+    if len(contract.lifted_args) != kernel.num_kernel_statics and handle is not None:
+        n = kernel.num_kernel_statics
+        return Route("eager", f"the kernels take {n} static input(s), the call passes {len(contract.lifted_args)}", fs)
     if not (handle is not None and x.is_cuda and x.dtype in KERNEL_DTYPES and not contract.lifted_args and contract.uniform):
         # anything but the common call (answered without building a device object)
         reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)

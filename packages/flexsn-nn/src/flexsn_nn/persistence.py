@@ -1,0 +1,47 @@
+"""What copies and pickles of a neuron keep: everything but its per-run states."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["KeepsNoStates"]
+
+
+class KeepsNoStates:
+    """Mixin for :class:`flexsn_nn.FlexSN`: deep copies detach the states, pickles drop them.
+
+    The class keeps its states in ``_states`` and ``_state_seqs`` (``None``
+    when ``store_state_seqs`` is false).
+    """
+
+    store_state_seqs: bool
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """Deep copy; the copy shares the compiled kernels (handle reference counted).
+
+        States that carry autograd history are copied detached.
+        """
+        cls = type(self)
+        new = cls.__new__(cls)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            if key in ("_states", "_state_seqs") and value is not None:
+                value = [t if t is None or t.is_leaf else t.detach() for t in value]
+            new.__dict__[key] = copy.deepcopy(value, memo)
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` / ``torch.save`` keep: everything but the neuron's states.
+
+        States (and state sequences) are per-run values with autograd history,
+        not part of a model (as in SpikingJelly, whose checkpoints hold
+        parameters and buffers); a loaded neuron starts from its
+        ``init_states``. The kernels travel as their
+        :class:`~flexsn_runtime.FlexSNKernel`, which rebuilds itself in the
+        loading process. Static inputs are parameters or buffers: they are kept.
+        """
+        state = dict(self.__dict__)
+        state["_states"] = []
+        state["_state_seqs"] = [] if self.store_state_seqs else None
+        return state

@@ -1,0 +1,204 @@
+"""``static_inputs``: tensors passed to the core after the states at every step (learnable decays,
+per-channel thresholds), on every backend, with gradients.
+
+The reference is a Python loop over the core written here, with autograd through it; the fused
+backends must also run fused (no fallback warning, and the kernels' route).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import pickle
+import warnings
+from typing import Any, Callable, Sequence
+
+import pytest
+import torch
+from torch import nn
+
+import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
+from flexsn_nn import FlexSN, hop_available
+from flexsn_nn.surrogate import Sigmoid
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+needs_hop = pytest.mark.skipif(not hop_available(), reason="flexsn_hop is not importable")
+BACKENDS = ["torch", "triton", "inductor", pytest.param("hop", marks=needs_hop)]
+T, B, C, H = 5, 2, 3, 4
+spike = Sigmoid(alpha=4.0)
+
+
+def plif(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Parametric LIF (Fang et al. 2021): ``tau = 1 / sigmoid(w)``, hard reset to 0."""
+    h = v + (x - v) * torch.sigmoid(w)
+    s = spike(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def adaptive_threshold(
+    x: torch.Tensor, v: torch.Tensor, a: torch.Tensor, th: torch.Tensor, beta: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Two states and two static inputs: a per-channel threshold and an adaptation strength."""
+    h = 0.5 * v + x
+    s = spike(h - th - beta * a)
+    return s, h - s * th, 0.8 * a + s
+
+
+def shifted_plif(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """PLIF with a threshold ``th`` (a module-level function: modules holding it pickle)."""
+    return plif(x - th + 1.0, v, w)
+
+
+def loop(core: Callable[..., Any], x: torch.Tensor, states: Sequence[torch.Tensor], statics: Sequence[torch.Tensor]):  # type: ignore[no-untyped-def]
+    ys, seqs = [], []
+    for t in range(x.shape[0]):
+        y, *states = core(x[t], *states, *statics)
+        ys.append(y)
+        seqs.append(states)
+    return torch.stack(ys), [torch.stack([s[j] for s in seqs]) for j in range(len(states))]
+
+
+def _x(dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    g = torch.Generator().manual_seed(5)
+    return (torch.rand(T, B, C, H, generator=g) * 2.5).to(DEVICE, dtype)
+
+
+class FusedRoutes:
+    """Records the route of every fused call (the kernels ran, not the eager loop)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.paths: list[str] = []
+        real = flexsn_kernel_module.run_route
+
+        def spy(kernel: Any, r: Any, *args: Any, **kwargs: Any) -> Any:
+            self.paths.append(r.path)
+            return real(kernel, r, *args, **kwargs)
+
+        monkeypatch.setattr(flexsn_kernel_module, "run_route", spy)
+
+
+@pytest.mark.parametrize(
+    "w_shape", [(), (1,), (C, 1), (H,), (B, C, H), (1, C, 1), (B, 1, 1), (C, H)],
+    ids=["scalar", "1", "per-channel", "per-feature", "per-neuron", "1C1", "per-sample", "CH"],
+)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_plif_with_a_learnable_decay_matches_the_loop(backend: str, w_shape: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    routes = FusedRoutes(monkeypatch)
+    w = nn.Parameter(torch.linspace(-1.0, 1.0, max(1, int(torch.tensor(w_shape).prod()))).reshape(w_shape).to(DEVICE))
+    m = FlexSN(plif, 1, 1, 1, backend=backend, store_state_seqs=True, static_inputs=[w])
+    x = _x().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # fused backends: no fallback
+        y = m(x)
+    weights = torch.rand(y.shape, generator=torch.Generator().manual_seed(1)).to(DEVICE)
+    assert m.state_seqs is not None
+    ((y * weights).sum() + m.state_seqs[0].sum() * 0.5).backward()
+    xr, wr = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
+    yr, (vr,) = loop(plif, xr, [torch.zeros(B, C, H, device=DEVICE)], [wr])
+    ((yr * weights).sum() + vr.sum() * 0.5).backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(m.state_seqs[0], vr)
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    assert w.grad is not None and w.grad.shape == w.shape and w.grad.abs().sum() > 0
+    torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-5)
+    if backend in ("triton", "inductor"):
+        assert routes.paths == ["training"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("store", [False, True], ids=["final-state", "state-seqs"])
+def test_two_states_and_two_static_inputs(backend: str, store: bool) -> None:
+    th = nn.Parameter(torch.tensor([0.8, 1.0, 1.2], device=DEVICE).view(C, 1))
+    beta = nn.Parameter(torch.tensor(0.3, device=DEVICE))
+    m = FlexSN(adaptive_threshold, 1, 2, 1, backend=backend, store_state_seqs=store, static_inputs=[th, beta])
+    x = _x().requires_grad_()
+    y = m(x)
+    loss = y.sum() + sum(s.sum() for s in m.states if s is not None)
+    loss.backward()
+    leaves = [x.detach().clone().requires_grad_(), th.detach().clone().requires_grad_(), beta.detach().clone().requires_grad_()]
+    zeros = [torch.zeros(B, C, H, device=DEVICE)] * 2
+    yr, seqs = loop(adaptive_threshold, leaves[0], zeros, leaves[1:])
+    (yr.sum() + sum(q[-1].sum() for q in seqs)).backward()
+    torch.testing.assert_close(y, yr)
+    for got, want in zip([x, th, beta], leaves):
+        assert got.grad is not None
+        torch.testing.assert_close(got.grad, want.grad, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("backend", ["triton", pytest.param("hop", marks=needs_hop)])
+def test_inside_torch_compile_fullgraph(backend: str) -> None:
+    w = nn.Parameter(torch.full((C, 1), 0.2, device=DEVICE))
+    m = FlexSN(plif, 1, 1, 1, backend=backend, static_inputs=[w])
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        m.reset()
+        return m(x)
+
+    compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
+    x = _x().requires_grad_()
+    compiled(x).sum().backward()
+    got = (x.grad.clone(), w.grad.clone())  # type: ignore[union-attr]
+    x.grad, w.grad = None, None
+    step(x).sum().backward()
+    torch.testing.assert_close(got[0], x.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(got[1], w.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_half_sequences_with_fp32_parameters(dtype: torch.dtype) -> None:
+    w = nn.Parameter(torch.full((C, 1), 0.1, device=DEVICE))
+    m = FlexSN(plif, 1, 1, 1, static_inputs=[w])
+    x = _x(dtype).requires_grad_()
+    y = m(x)
+    assert y.dtype == dtype and m.uses_kernels(x)
+    y.float().sum().backward()
+    assert w.grad is not None and w.grad.dtype == torch.float32
+    # the reference loop in fp32 on the same (rounded) inputs; kernels store v in the sequences' dtype
+    xr, wr = x.detach().float().requires_grad_(), w.detach().clone().requires_grad_()
+    yr, _ = loop(plif, xr, [torch.zeros(B, C, H, device=DEVICE)], [wr])
+    yr.sum().backward()
+    assert (y.float() != yr).float().mean() < 0.05  # a few spikes may flip where v rounds across the threshold
+    torch.testing.assert_close(w.grad, wr.grad, rtol=0.1, atol=0.5)
+
+
+def test_single_step_mode_passes_the_static_inputs() -> None:
+    th = torch.tensor(0.7, device=DEVICE)
+    m = FlexSN(lambda x, v, th: ((v + x >= th).to(x), (v + x) * 0.5), 1, 1, 1, step_mode="s", backend="torch", static_inputs=[th])
+    x = _x()
+    s1 = m(x[0])
+    torch.testing.assert_close(s1, (x[0] >= 0.7).to(x))
+    assert [n for n, _ in m.named_buffers()] == ["static_input_0"]
+
+
+def test_registered_as_parameters_and_buffers_and_kept_by_copies() -> None:
+    w = nn.Parameter(torch.full((C, 1), 0.5, device=DEVICE))
+    th = torch.ones((), device=DEVICE)
+    m = FlexSN(shifted_plif, 1, 1, 1, static_inputs=[w, th])
+    assert [n for n, _ in m.named_parameters()] == ["static_input_0"]
+    assert [n for n, _ in m.named_buffers()] == ["static_input_1"]
+    assert set(m.state_dict()) == {"static_input_0", "static_input_1"}
+    x = _x()
+    with torch.no_grad():
+        y = m(x)
+        for twin in (copy.deepcopy(m), pickle.loads(pickle.dumps(m))):
+            assert twin.static_inputs[0] is not w and torch.equal(twin.static_inputs[0], w)
+            twin.reset()
+            torch.testing.assert_close(twin(x), y)
+        buf = io.BytesIO()
+        torch.save(m.state_dict(), buf)
+        buf.seek(0)
+        fresh = FlexSN(shifted_plif, 1, 1, 1,
+                       static_inputs=[nn.Parameter(torch.zeros(C, 1, device=DEVICE)), torch.zeros((), device=DEVICE)])
+        fresh.load_state_dict(torch.load(buf))
+        torch.testing.assert_close(fresh(x), y)
+    m.to(torch.float64)
+    assert m.static_inputs[0].dtype == torch.float64
+
+
+def test_bad_static_inputs() -> None:
+    with pytest.raises(TypeError, match=r"static_inputs\[0\] must be a torch.Tensor, got float"):
+        FlexSN(plif, 1, 1, 1, static_inputs=[0.5])  # type: ignore[list-item]
+    m = FlexSN(plif, 1, 1, 1, static_inputs=[torch.zeros(7, device=DEVICE)])  # does not broadcast to [B, C, H]
+    with pytest.warns(RuntimeWarning, match=r"static input 0 of shape \(7,\) does not broadcast"):
+        with pytest.raises(RuntimeError, match="size"):
+            m(_x())  # the eager loop runs the core, which raises PyTorch's own error

@@ -1,0 +1,143 @@
+"""Tensors a core captures (closure cells, module parameters and buffers, globals, object attributes)
+are lifted into static inputs: the kernels run fused, read the live values, and return their
+gradients, equal to autograd through the Python loop."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import pytest
+import torch
+from torch import nn
+
+import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
+from flexsn_runtime import FlexSNKernel
+from flexsn_trace import ScanContract, find_captures, reference_scan
+
+T, N, C = 5, 3, 4
+GLOBAL_DECAY = torch.full((C,), 0.3)
+
+
+def _spike(h: torch.Tensor) -> torch.Tensor:
+    return torch.sigmoid(4.0 * h)  # smooth: every parameter gets a gradient
+
+
+def global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(GLOBAL_DECAY)
+    return _spike(h - 1.0), h * 0.5
+
+
+class Neuron(nn.Module):
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.linspace(-0.5, 0.5, C, device=device))
+        self.th = nn.Parameter(torch.ones(N, 1, device=device))
+        self.register_buffer("bias", torch.full((C,), 0.1, device=device))
+        self.unused = nn.Parameter(torch.ones(7, device=device))  # never read by the step
+
+    def step(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x + self.bias - v) * torch.sigmoid(self.w)
+        return _spike(h - self.th), h * 0.5
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.step(x, v)
+
+
+class Decay:
+    """A callable object holding its parameter as an attribute."""
+
+    def __init__(self, w: torch.Tensor) -> None:
+        self.w = w
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.w)
+        return _spike(h - 1.0), h * 0.5
+
+
+def closure_core(w: torch.Tensor) -> Callable[..., Any]:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        return _spike(h - 1.0), h * 0.5
+
+    return core
+
+
+def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
+    w = torch.linspace(-1.0, 1.0, C, device=device).requires_grad_()
+    neuron = Neuron(device)
+    GLOBAL_DECAY.data = GLOBAL_DECAY.data.to(device)
+    GLOBAL_DECAY.requires_grad_()
+    a = torch.full((N, 1), 0.2, device=device, requires_grad=True)
+    return {
+        "closure": (closure_core(w), [w], ("closure w",)),
+        "method": (neuron.step, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
+        "module": (neuron, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
+        "global": (global_core, [GLOBAL_DECAY], ("global GLOBAL_DECAY",)),
+        "attribute": (Decay(a), [a], ("self.w",)),
+    }
+
+
+@pytest.mark.parametrize("case", ["closure", "method", "module", "global", "attribute"])
+def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
+    core, params, names = _cases(device)[case]
+    paths: list[str] = []
+    real = flexsn_kernel_module.run_route
+    monkeypatch.setattr(flexsn_kernel_module, "run_route", lambda k, r, *a, **kw: (paths.append(r.path), real(k, r, *a, **kw))[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        k = FlexSNKernel(core, 1, 1, 1)
+    assert k.captures.names() == names  # only what the step reads ("unused" is not lifted)
+    x = (torch.rand(T, N, C, device=device) * 2).requires_grad_()
+    y, v = k(x)
+    (y.sum() + (v * v).sum()).backward()
+    assert paths == ["training"]
+    got = [p.grad.clone() for p in params]  # type: ignore[union-attr]
+    for p in params:
+        p.grad = None
+    xr = x.detach().clone().requires_grad_()
+    yr, vr = reference_scan(core, ScanContract(1, 1, 1, (xr,), ()))
+    (yr.sum() + (vr * vr).sum()).backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    for g, p in zip(got, params):
+        assert p.grad is not None
+        torch.testing.assert_close(g, p.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_the_kernels_read_the_live_values(device: torch.device) -> None:
+    neuron = Neuron(device)
+    k = FlexSNKernel(neuron.step, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    opt = torch.optim.SGD(neuron.parameters(), lr=0.5)
+    y, _ = k(x)
+    y.sum().backward()
+    opt.step()  # in place: the kernels must see the new values
+    neuron.bias = torch.full((C,), -0.4, device=device)  # reassigned: read by name at the next call
+    with torch.no_grad():
+        y2, _ = k(x)
+        want, _ = reference_scan(neuron.step, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y2, want)
+    assert not torch.allclose(y2, y.detach())
+
+
+def test_a_capture_the_kernels_cannot_read_falls_back_naming_it(device: torch.device) -> None:
+    k = FlexSNKernel(closure_core(torch.ones(N, 1, 2, device=device)), 1, 1, 1)  # [3, 1, 2] beside steps [3, 4]
+    x = torch.rand(T, N, C, device=device)
+    with pytest.warns(RuntimeWarning, match=r"the captured tensor closure w of shape \(3, 1, 2\) does not broadcast"):
+        with pytest.raises(RuntimeError):  # then the loop runs the core, and PyTorch refuses the shapes
+            k(x)
+
+
+def test_find_captures_takes_only_floating_tensors() -> None:
+    ints = torch.arange(3)
+    flt = torch.ones(3)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x + flt + ints, v
+
+    found = find_captures(core)
+    assert found.names() == ("closure flt",)
+    lifted = found.lifted()
+    out, _ = lifted(torch.zeros(3), torch.zeros(3), torch.full((3,), 2.0))
+    torch.testing.assert_close(out, torch.full((3,), 2.0) + ints)  # the lifted value replaced the captured one

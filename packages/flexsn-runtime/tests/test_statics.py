@@ -1,0 +1,117 @@
+"""Static inputs in the kernels: the layout rules, gradients summed over time and broadcast dims,
+the public launchers and ops, against autograd through the Python loop."""
+
+from __future__ import annotations
+
+import warnings
+import pytest
+import torch
+
+from flexsn_runtime import FlexSNKernel, flexsn_backward, flexsn_inference_op, lookup_flexsn_kernel_handle
+from flexsn_runtime.statics import prepare_static, reduce_static_grad, static_layout, static_problem
+from flexsn_trace import ScanContract, reference_scan
+
+STEP = (2, 3, 4)
+
+
+def decay_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(w)
+    return torch.tanh(h), h * 0.9
+
+
+@pytest.mark.parametrize(
+    "shape, layout",
+    [((1, 1, 1), (1, 1)), ((2, 3, 4), (1, 24)), ((1, 3, 1), (4, 3)), ((1, 1, 4), (1, 4)), ((2, 1, 1), (12, 2)),
+     ((1, 3, 4), (1, 12)), ((2, 3, 1), (4, 6))],
+)
+def test_layouts_give_the_broadcast_index(shape: tuple[int, ...], layout: tuple[int, int]) -> None:
+    assert static_layout(shape, STEP) == layout
+    inner, mid = layout
+    w = torch.arange(torch.Size(shape).numel()).reshape(shape)
+    i = torch.arange(24)
+    torch.testing.assert_close(w.reshape(-1)[(i // inner) % mid], w.expand(STEP).reshape(-1))
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3, 5), (1, 3), (2, 1, 4), (3, 1, 1, 1)])
+def test_prepare_brings_any_broadcasting_shape_into_layout(shape: tuple[int, ...]) -> None:
+    w = torch.randn(shape)
+    if static_problem([w], torch.zeros(1, *STEP)) is not None:
+        with pytest.raises(ValueError, match="does not broadcast"):
+            prepare_static(w, STEP)
+        return
+    p = prepare_static(w, STEP)
+    assert static_layout(p.shape, STEP) is not None and p.is_contiguous()
+    torch.testing.assert_close(p.expand(STEP), w.expand(STEP))
+
+
+def test_a_gap_in_the_run_is_filled_and_its_gradient_summed() -> None:
+    w = torch.randn(2, 1, 4, requires_grad=True)  # [2, 1, 4]: not one run; becomes [2, 3, 4]
+    p = prepare_static(w, STEP)
+    assert p.shape == STEP
+    partial = torch.randn(24)
+    p.backward(reduce_static_grad(partial, p.shape, STEP, torch.float32))
+    assert w.grad is not None
+    torch.testing.assert_close(w.grad, partial.view(STEP).sum(1, keepdim=True))
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 1), (1, 3, 1), (2, 1, 1), (1, 3, 4), (2, 3, 4)])
+def test_reduce_sums_the_broadcast_dims(shape: tuple[int, ...]) -> None:
+    partial = torch.randn(24)
+    got = reduce_static_grad(partial, shape, STEP, torch.float64)
+    assert got.dtype == torch.float64
+    torch.testing.assert_close(got, partial.view(STEP).sum_to_size(shape).double())
+
+
+@pytest.mark.parametrize("w_shape", [(), (3, 1), (2, 3, 4), (4,)])
+def test_the_public_launchers_return_static_gradients(w_shape: tuple[int, ...], device: torch.device) -> None:
+    k = FlexSNKernel(decay_core, 1, 1, 1, num_static=1)
+    bundle = lookup_flexsn_kernel_handle(k.handle)
+    assert bundle.forward_kernel is not None and bundle.backward_kernel is not None and bundle.training_info is not None
+    info = bundle.training_info
+    x = torch.randn(6, *STEP, device=device)
+    w = prepare_static(torch.randn(w_shape, device=device), STEP)
+    v0 = torch.zeros(STEP, device=device)
+    from flexsn_codegen import backward_saved_args
+    from flexsn_runtime import flexsn_forward
+
+    rets = flexsn_forward(bundle.forward_kernel, info, x, v0, w)
+    pool = {("input", 0): x, ("init_state", 0): v0, ("static", 0): w}
+    saved = [pool[a] if a[0] != "return" else rets[a[1]] for a in backward_saved_args(info)]
+    gy, gv = torch.randn(6, *STEP, device=device), torch.randn(6, *STEP, device=device)
+    gx, gv0, gw = flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved, input_templates=[x], state_templates=[v0],
+                                  static_templates=[w])
+    xr, wr, vr = (t.detach().clone().requires_grad_() for t in (x, w, v0))
+    y, vs = reference_scan(decay_core, ScanContract(1, 1, 1, (xr,), (vr,), (wr,)))
+    torch.autograd.backward([y, vs], [gy, gv])
+    for got, want in ((gx, xr.grad), (gv0, vr.grad), (gw, wr.grad)):
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="static_templates must provide one tensor per static input"):
+        flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved, input_templates=[x], state_templates=[v0])
+
+
+def test_the_ops_check_static_inputs_before_a_launch(device: torch.device) -> None:
+    k = FlexSNKernel(decay_core, 1, 1, 1, num_static=1)
+    assert k.handle is not None
+    x = torch.randn(4, *STEP, device=device)
+    with pytest.raises(ValueError, match=r"not in the kernels' layout"):
+        flexsn_inference_op(k.handle, [x, torch.zeros(3, device=device)], False)  # [3] is not layout form
+    with pytest.raises(TypeError, match="static input 0 must be a floating-point tensor"):
+        flexsn_inference_op(k.handle, [x, torch.zeros(1, 1, 1, dtype=torch.int32, device=device)], False)
+    out = flexsn_inference_op(k.handle, [x, torch.zeros(1, 3, 1, device=device)], False)
+    want = reference_scan(decay_core, ScanContract(1, 1, 1, (x,), (), (torch.zeros(3, 1, device=device),)))
+    for a, b in zip(out, want):
+        torch.testing.assert_close(a, b)
+
+
+def test_a_kernel_counts_its_static_inputs(device: torch.device) -> None:
+    k = FlexSNKernel(decay_core, 1, 1, 1, num_static=1)
+    x = torch.randn(4, *STEP, device=device)
+    with pytest.raises(TypeError, match="static input 0 must be a torch.Tensor"):
+        k(x, 0.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="num_static must be an int >= 0"):
+        FlexSNKernel(decay_core, 1, 1, 1, num_static=-1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y, v = k(x, torch.tensor(0.1, device=device))  # a 0-d static input: read as a scalar
+    want = reference_scan(decay_core, ScanContract(1, 1, 1, (x,), (), (torch.tensor(0.1, device=device),)))
+    torch.testing.assert_close(y, want[0])
