@@ -6,8 +6,9 @@ everywhere. Surrogate-gradient training keeps the step in the forward pass and
 replaces its derivative in the backward pass by the derivative of a smooth
 "primitive" function ``g`` (Neftci, Mostafa and Zenke, "Surrogate Gradient
 Learning in Spiking Neural Networks", IEEE Signal Processing Magazine 36(6),
-2019; the two functions below follow SpikingJelly's
-``spikingjelly.activation_based.surrogate.Sigmoid`` / ``ATan``).
+2019; the functions below follow SpikingJelly's
+``spikingjelly.activation_based.surrogate`` classes of the same names,
+parameters and defaults).
 
 The functions are written so that the runtime can trace them into the graphs
 it compiles to Triton (``make_fx`` for inference, ``aot_function`` for the
@@ -16,10 +17,13 @@ forward/backward pair; SpikingJelly's ``spikingjelly.activation_based.triton_ker
 * each is a ``torch.autograd.Function`` in the new style (``forward``
   without ``ctx`` plus a separate ``setup_context``), which functorch
   transforms and AOTAutograd understand;
-* ``alpha`` is a Python ``float`` baked into the traced graph as a constant,
-  never a tensor, so the generated kernel needs no extra argument;
+* the parameters (``alpha``, ...) are Python floats baked into the traced
+  graph as constants, never tensors, so the generated kernel needs no extra
+  argument;
 * forward and backward use only elementwise ops the Triton lowering table
-  knows (``ge``, dtype conversion, ``sigmoid``, ``mul``, ``add``, ``div``).
+  knows (comparisons, ``where``, ``abs``, ``exp``, ``sigmoid``, arithmetic).
+
+The base class is :class:`flexsn_nn.surrogate_base.SurrogateFunction`.
 
 Use them by calling an instance on a tensor inside the core::
 
@@ -34,31 +38,26 @@ Use them by calling an instance on a tensor inside the core::
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Callable
 
 import torch
 
+from .surrogate_base import HeavisideSpike, SurrogateFunction, heaviside
+
 __all__ = [
     "ATan",
+    "Erf",
+    "PiecewiseLeakyReLU",
+    "PiecewiseQuadratic",
+    "Rect",
     "Sigmoid",
+    "SoftSign",
+    "SuperSpike",
     "SurrogateFunction",
     "atan_surrogate_grad",
     "heaviside",
     "sigmoid_surrogate_grad",
 ]
-
-
-def heaviside(x: torch.Tensor) -> torch.Tensor:
-    """The spike nonlinearity ``Θ(x) = 1 if x >= 0 else 0``, in ``x``'s dtype.
-
-    Args:
-        x: any-shape floating-point tensor (membrane potential minus threshold).
-
-    Returns:
-        A tensor of ``x``'s shape, dtype and device holding 0.0 / 1.0.
-        Note ``Θ(0) = 1`` (SpikingJelly's convention).
-    """
-    return (x >= 0).to(x.dtype)
 
 
 def sigmoid_surrogate_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
@@ -96,131 +95,37 @@ def atan_surrogate_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
     return (alpha / 2.0) / (u * u + 1.0)
 
 
-class _HeavisideSpike(torch.autograd.Function):
-    """Θ(x) forward; subclasses give the surrogate gradient (new-style Function, one class per surrogate).
-
-    Each surrogate keeps its own class: tracing records the class it applies.
-    """
-
-    generate_vmap_rule = True
-
-    @staticmethod
-    def forward(x: torch.Tensor, alpha: float) -> torch.Tensor:
-        return heaviside(x)
-
-    @staticmethod
-    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
-        x, alpha = inputs
-        ctx.save_for_backward(x)
-        ctx.alpha = alpha
+def _piecewise_quadratic_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    a = x.abs()
+    return torch.where(a > 1.0 / alpha, torch.zeros_like(x), alpha - alpha * alpha * a)
 
 
-class _SigmoidSpike(_HeavisideSpike):
-    """Θ(x) forward, :func:`sigmoid_surrogate_grad` backward."""
-
-    @staticmethod
-    def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor, None]:
-        (x,) = ctx.saved_tensors
-        return grad_output * sigmoid_surrogate_grad(x, ctx.alpha), None
+def _soft_sign_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    d = (x * alpha).abs() + 1.0
+    return (alpha / 2.0) / (d * d)
 
 
-class _ATanSpike(_HeavisideSpike):
-    """Θ(x) forward, :func:`atan_surrogate_grad` backward."""
-
-    @staticmethod
-    def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor, None]:
-        (x,) = ctx.saved_tensors
-        return grad_output * atan_surrogate_grad(x, ctx.alpha), None
+def _erf_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    u = x * alpha
+    return torch.exp(-(u * u)) * (alpha / math.sqrt(math.pi))
 
 
-class SurrogateFunction:
-    """Base class: a spike function ``sg(x) -> Θ(x)`` with a smooth surrogate derivative.
+def _super_spike_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    d = x.abs() + 1.0
+    return alpha / (d * d)
 
-    Instances are immutable, hashable and compare equal when their class and
-    ``alpha`` are equal. Call ``sg(x)`` on a floating-point tensor of any
-    shape; the result has ``x``'s shape, dtype and device, values 0.0 / 1.0.
-    Subclasses set ``_function`` (a ``torch.autograd.Function``) and
-    ``_grad_formula`` (``(x, alpha) -> g'(x)``, the formula its backward
-    uses), and implement :meth:`primitive`.
 
-    Args:
-        alpha: steepness, a finite Python number > 0 (stored as ``float``).
+def _piecewise_leaky_relu_grad(x: torch.Tensor, w: float, c: float) -> torch.Tensor:
+    return torch.where(x.abs() < w, torch.full_like(x, 1.0 / (2.0 * w)), torch.full_like(x, c))
 
-    Raises:
-        TypeError: ``alpha`` is not a real Python number (a tensor, a bool...);
-            calling on a non-tensor or a non-floating tensor.
-        ValueError: ``alpha`` is not finite or not > 0.
-    """
 
-    _function: type[torch.autograd.Function]
-    _grad_formula: Callable[[torch.Tensor, float], torch.Tensor]
-    _alpha: float
-    default_alpha: float = 1.0
-    __slots__ = ("_alpha",)
+def _rect_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
+    return (x.abs() < 0.5 / alpha).to(x.dtype) * alpha
 
-    def __init__(self, alpha: float | None = None) -> None:
-        value = self.default_alpha if alpha is None else alpha
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise TypeError(
-                f"{type(self).__name__}: alpha must be a Python float (it is baked into the "
-                f"traced kernel), got {type(value).__name__}"
-            )
-        if not math.isfinite(value) or value <= 0:
-            raise ValueError(f"{type(self).__name__}: alpha must be finite and > 0, got {value}")
-        object.__setattr__(self, "_alpha", float(value))
 
-    @property
-    def alpha(self) -> float:
-        """The steepness (Python float)."""
-        return self._alpha
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; create a new one instead")
-
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        """Spike: ``Θ(x)`` forward, the surrogate derivative backward.
-
-        Args:
-            x: floating-point tensor, any shape (membrane potential minus threshold).
-
-        Returns:
-            Tensor of ``x``'s shape/dtype/device with values 0.0 / 1.0.
-
-        Raises:
-            TypeError: ``x`` is not a floating-point tensor.
-        """
-        if not isinstance(x, torch.Tensor):
-            raise TypeError(f"{type(self).__name__} expects a torch.Tensor, got {type(x).__name__}")
-        if not x.is_floating_point():
-            raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
-        apply: Callable[[torch.Tensor, float], torch.Tensor] = self._function.apply
-        return apply(x, self._alpha)
-
-    def primitive(self, x: torch.Tensor) -> torch.Tensor:
-        """The smooth function ``g`` whose derivative is the surrogate gradient (same shape/dtype as ``x``)."""
-        raise NotImplementedError
-
-    def surrogate_grad(self, x: torch.Tensor) -> torch.Tensor:
-        """``g'(x)``: what the backward pass multiplies the incoming gradient by (same shape/dtype as ``x``)."""
-        return type(self)._grad_formula(x, self._alpha)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(alpha={self._alpha!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, SurrogateFunction) and other._alpha == self._alpha
-
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self._alpha))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self._alpha,))
-
-    def __copy__(self) -> "SurrogateFunction":
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "SurrogateFunction":
-        return self
+def _spike(name: str, formula: Callable[..., torch.Tensor]) -> type[HeavisideSpike]:
+    """One autograd Function class per surrogate (tracing records the class it applies)."""
+    return type(name, (HeavisideSpike,), {"formula": staticmethod(formula), "__doc__": f"Θ(x) forward, {name} backward."})
 
 
 class Sigmoid(SurrogateFunction):
@@ -231,41 +136,158 @@ class Sigmoid(SurrogateFunction):
     ``σ(alpha x)``.
 
     Args:
-        alpha: steepness, Python float > 0 (default :attr:`default_alpha` = 4.0, as SpikingJelly).
+        alpha: steepness, Python float > 0 (default 4.0, as SpikingJelly).
 
     Raises:
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
-    _function = _SigmoidSpike
-    _grad_formula = staticmethod(sigmoid_surrogate_grad)  # alpha · σ(alpha x) · (1 − σ(alpha x))
-    default_alpha = 4.0
+    _function = _spike("SigmoidSpike", sigmoid_surrogate_grad)
+    defaults = (4.0,)
     __slots__ = ()
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:
         """``σ(alpha x)``."""
-        return torch.sigmoid(x * self._alpha)
+        return torch.sigmoid(x * self.alpha)
 
 
 class ATan(SurrogateFunction):
     """Heaviside spike with the arctan surrogate gradient (SpikingJelly ``surrogate.ATan``).
 
-    Forward ``Θ(x) = (x >= 0)`` in ``x``'s dtype; backward
-    ``alpha / 2 / (1 + (π/2 · alpha · x)^2)``, the derivative of the primitive
-    ``arctan(π/2 · alpha · x) / π + 1/2``.
+    Forward ``Θ(x)``; backward ``alpha / 2 / (1 + (π/2 · alpha · x)^2)``, the
+    derivative of the primitive ``arctan(π/2 · alpha · x) / π + 1/2``.
 
     Args:
-        alpha: steepness, Python float > 0 (default :attr:`default_alpha` = 2.0, as SpikingJelly).
+        alpha: steepness, Python float > 0 (default 2.0, as SpikingJelly).
 
     Raises:
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
-    _function = _ATanSpike
-    _grad_formula = staticmethod(atan_surrogate_grad)  # alpha / 2 / (1 + (π/2 · alpha · x)^2)
-    default_alpha = 2.0
+    _function = _spike("ATanSpike", atan_surrogate_grad)
+    defaults = (2.0,)
     __slots__ = ()
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:
         """``arctan(π/2 · alpha · x) / π + 1/2``."""
-        return torch.atan(x * (math.pi / 2.0 * self._alpha)) / math.pi + 0.5
+        return torch.atan(x * (math.pi / 2.0 * self.alpha)) / math.pi + 0.5
+
+
+class PiecewiseQuadratic(SurrogateFunction):
+    """Heaviside spike with the triangular (piecewise quadratic primitive) surrogate (SpikingJelly ``surrogate.PiecewiseQuadratic``).
+
+    Backward ``alpha − alpha² |x|`` for ``|x| <= 1/alpha``, else 0 (Esser et
+    al. 2016; Bellec et al. 2018, "LSNN").
+
+    Args:
+        alpha: Python float > 0 (default 1.0).
+    """
+
+    _function = _spike("PiecewiseQuadraticSpike", _piecewise_quadratic_grad)
+    defaults = (1.0,)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """0 below ``-1/alpha``, ``-alpha² |x| x / 2 + alpha x + 1/2`` inside, 1 above."""
+        a = self.alpha
+        inner = -0.5 * a * a * x.abs() * x + a * x + 0.5
+        return torch.where(x > 1.0 / a, torch.ones_like(x), torch.where(x < -1.0 / a, torch.zeros_like(x), inner))
+
+
+class SoftSign(SurrogateFunction):
+    """Heaviside spike with the soft-sign surrogate (SpikingJelly ``surrogate.SoftSign``).
+
+    Backward ``alpha / (2 (1 + |alpha x|)²)``, the derivative of
+    ``(softsign(alpha x) + 1) / 2``.
+
+    Args:
+        alpha: Python float > 0 (default 2.0).
+    """
+
+    _function = _spike("SoftSignSpike", _soft_sign_grad)
+    defaults = (2.0,)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """``(alpha x / (1 + |alpha x|) + 1) / 2``."""
+        u = x * self.alpha
+        return (u / (u.abs() + 1.0) + 1.0) / 2.0
+
+
+class Erf(SurrogateFunction):
+    """Heaviside spike with the Gaussian-error surrogate (SpikingJelly ``surrogate.Erf``).
+
+    Backward ``alpha / √π · exp(−(alpha x)²)``, the derivative of
+    ``erfc(−alpha x) / 2``.
+
+    Args:
+        alpha: Python float > 0 (default 2.0).
+    """
+
+    _function = _spike("ErfSpike", _erf_grad)
+    defaults = (2.0,)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """``erfc(−alpha x) / 2``."""
+        return torch.erfc(-self.alpha * x) / 2.0
+
+
+class SuperSpike(SurrogateFunction):
+    """Heaviside spike with the SuperSpike surrogate (Zenke and Ganguli 2018; SpikingJelly ``surrogate.SuperSpike``).
+
+    Backward ``alpha / (1 + |x|)²``, the derivative of ``alpha x / (1 + |x|) + 1/2``.
+
+    Args:
+        alpha: Python float > 0 (default 1.0).
+    """
+
+    _function = _spike("SuperSpikeSpike", _super_spike_grad)
+    defaults = (1.0,)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """``alpha x / (1 + |x|) + 1/2``."""
+        return self.alpha * x / (x.abs() + 1.0) + 0.5
+
+
+class PiecewiseLeakyReLU(SurrogateFunction):
+    """Heaviside spike with the piecewise leaky-ReLU surrogate (SpikingJelly ``surrogate.PiecewiseLeakyReLU``).
+
+    Backward ``1 / (2w)`` for ``|x| < w``, else ``c``.
+
+    Args:
+        w: half width of the window, Python float > 0 (default 1.0).
+        c: slope outside it, Python float >= 0 (default 0.01).
+    """
+
+    _function = _spike("PiecewiseLeakyReLUSpike", _piecewise_leaky_relu_grad)
+    param_names = ("w", "c")
+    defaults = (1.0, 0.01)
+    nonnegative = ("c",)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """``c x + c w`` below ``−w``, ``x / (2w) + 1/2`` inside, ``c x − c w + 1`` above."""
+        w, c = self._params
+        inside = x / (2.0 * w) + 0.5
+        return torch.where(x < -w, c * x + c * w, torch.where(x > w, c * x - c * w + 1.0, inside))
+
+
+class Rect(SurrogateFunction):
+    """Heaviside spike with the rectangular surrogate (SpikingJelly ``surrogate.Rect``).
+
+    Backward ``alpha`` for ``|x| < 1 / (2 alpha)``, else 0, the derivative of
+    ``clamp(alpha x + 1/2, 0, 1)``.
+
+    Args:
+        alpha: Python float > 0 (default 1.0).
+    """
+
+    _function = _spike("RectSpike", _rect_grad)
+    defaults = (1.0,)
+    __slots__ = ()
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """``clamp(alpha x + 1/2, 0, 1)``."""
+        return torch.clamp(self.alpha * x + 0.5, 0.0, 1.0)

@@ -1,0 +1,175 @@
+"""The base of every surrogate spike function: ``Θ(x)`` forward, a smooth derivative backward.
+
+A surrogate is a :class:`SurrogateFunction` subclass naming its Python-float
+parameters (``param_names``, ``defaults``), a ``torch.autograd.Function``
+(one per surrogate: tracing records the class it applies) and its gradient
+formula ``g'(x, *params)``. The concrete functions live in
+:mod:`flexsn_nn.surrogate`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import torch
+
+__all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside"]
+
+
+def heaviside(x: torch.Tensor) -> torch.Tensor:
+    """The spike nonlinearity ``Θ(x) = 1 if x >= 0 else 0``, in ``x``'s dtype.
+
+    Args:
+        x: any-shape floating-point tensor (membrane potential minus threshold).
+
+    Returns:
+        A tensor of ``x``'s shape, dtype and device holding 0.0 / 1.0.
+        Note ``Θ(0) = 1`` (SpikingJelly's convention).
+    """
+    return (x >= 0).to(x.dtype)
+
+
+class HeavisideSpike(torch.autograd.Function):
+    """Θ(x) forward; subclasses give the surrogate gradient (new-style Function: functorch and AOTAutograd trace it).
+
+    ``apply(x, *params)``: the parameters are Python floats, baked into a
+    traced graph as constants. A subclass sets ``formula`` to its
+    ``g'(x, *params)``; its backward multiplies the incoming gradient by it.
+    """
+
+    generate_vmap_rule = True
+    formula: Callable[..., torch.Tensor]
+
+    @staticmethod
+    def forward(x: torch.Tensor, *params: float) -> torch.Tensor:
+        return heaviside(x)
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        x, *params = inputs
+        ctx.save_for_backward(x)
+        ctx.params = tuple(params)
+
+    @classmethod
+    def backward(cls, ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
+        (x,) = ctx.saved_tensors
+        return (grad_output * cls.formula(x, *ctx.params), *(None for _ in ctx.params))
+
+
+class SurrogateFunction:
+    """Base class: a spike function ``sg(x) -> Θ(x)`` with a smooth surrogate derivative.
+
+    Instances are immutable, hashable and compare equal when their class and
+    parameters are equal. Call ``sg(x)`` on a floating-point tensor of any
+    shape; the result has ``x``'s shape, dtype and device, values 0.0 / 1.0.
+    Subclasses set ``param_names`` / ``defaults`` (SpikingJelly's names and
+    defaults), ``_function`` (a :class:`HeavisideSpike` subclass) and
+    implement :meth:`primitive`.
+
+    Args:
+        *args, **kwargs: the parameters by position or name (default
+            :attr:`defaults`), finite Python numbers, > 0 (or >= 0 for
+            those in ``nonnegative``), stored as ``float``.
+
+    Raises:
+        TypeError: a parameter that is not a real Python number (a tensor,
+            a bool...), an unknown or repeated parameter name; calling on a
+            non-tensor or a non-floating tensor.
+        ValueError: a parameter that is not finite or out of range.
+    """
+
+    _function: type[HeavisideSpike]
+    param_names: tuple[str, ...] = ("alpha",)
+    defaults: tuple[float, ...] = (1.0,)
+    nonnegative: tuple[str, ...] = ()
+    _params: tuple[float, ...]
+    __slots__ = ("_params",)
+
+    def __init__(self, *args: float | None, **kwargs: float | None) -> None:
+        name = type(self).__name__
+        if len(args) > len(self.param_names):
+            raise TypeError(f"{name} takes {list(self.param_names)}, got {len(args)} positional values")
+        given = dict(zip(self.param_names, args))
+        for key, value in kwargs.items():
+            if key not in self.param_names or key in given:
+                raise TypeError(f"{name}: unexpected or repeated parameter {key!r} (parameters: {list(self.param_names)})")
+            given[key] = value
+        params = []
+        for key, default in zip(self.param_names, self.defaults):
+            value = given.get(key)
+            value = default if value is None else value
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(
+                    f"{name}: {key} must be a Python float (it is baked into the traced kernel), got {type(value).__name__}"
+                )
+            low_ok = value >= 0 if key in self.nonnegative else value > 0
+            if not math.isfinite(value) or not low_ok:
+                bound = ">= 0" if key in self.nonnegative else "> 0"
+                raise ValueError(f"{name}: {key} must be finite and {bound}, got {value}")
+            params.append(float(value))
+        object.__setattr__(self, "_params", tuple(params))
+
+    @property
+    def params(self) -> dict[str, float]:
+        """The parameters by name."""
+        return dict(zip(self.param_names, self._params))
+
+    @property
+    def alpha(self) -> float:
+        """The steepness ``alpha`` (Python float).
+
+        Raises:
+            AttributeError: a surrogate without an ``alpha`` (e.g. :class:`~flexsn_nn.surrogate.PiecewiseLeakyReLU`).
+        """
+        if "alpha" not in self.param_names:
+            raise AttributeError(f"{type(self).__name__} has no alpha; its parameters are {list(self.param_names)}")
+        return self._params[self.param_names.index("alpha")]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; create a new one instead")
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        """Spike: ``Θ(x)`` forward, the surrogate derivative backward.
+
+        Args:
+            x: floating-point tensor, any shape (membrane potential minus threshold).
+
+        Returns:
+            Tensor of ``x``'s shape/dtype/device with values 0.0 / 1.0.
+
+        Raises:
+            TypeError: ``x`` is not a floating-point tensor.
+        """
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"{type(self).__name__} expects a torch.Tensor, got {type(x).__name__}")
+        if not x.is_floating_point():
+            raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
+        apply: Callable[..., torch.Tensor] = self._function.apply
+        return apply(x, *self._params)
+
+    def primitive(self, x: torch.Tensor) -> torch.Tensor:
+        """The smooth function ``g`` whose derivative is the surrogate gradient (same shape/dtype as ``x``)."""
+        raise NotImplementedError
+
+    def surrogate_grad(self, x: torch.Tensor) -> torch.Tensor:
+        """``g'(x)``: what the backward pass multiplies the incoming gradient by (same shape/dtype as ``x``)."""
+        return self._function.formula(x, *self._params)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in zip(self.param_names, self._params))})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, SurrogateFunction) and other._params == self._params
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._params))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._params)
+
+    def __copy__(self) -> "SurrogateFunction":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "SurrogateFunction":
+        return self
