@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import types
+import warnings
 from pathlib import Path
 
 import pytest
@@ -265,28 +266,35 @@ def test_a_core_that_runs_but_cannot_be_traced_falls_back_with_a_warning() -> No
         s = sg(h - 1.0)
         return s, h * (1.0 - s)
 
-    with pytest.warns(RuntimeWarning, match="cannot be traced for the kernels"):
+    # w is lifted into a static input, so the core traces; the matmul then has no lowering
+    with pytest.warns(RuntimeWarning, match="cannot lower op 'aten.dot.default'"):
         m = FlexSN(core, 1, 1, 1)
     x = torch.rand(3, 5, 4, device=DEVICE)
     assert not m.uses_kernels(x)
     torch.testing.assert_close(m(x), _reference(core, x)[0])
 
 
-def test_a_captured_tensor_is_named_in_the_training_fallback() -> None:
-    w = torch.tensor(0.5)
+def test_a_captured_tensor_is_lifted_and_trained_fused() -> None:
+    """A tensor the core captures no longer sends it to the eager loop: it becomes a static input."""
+    w = torch.tensor(0.5, requires_grad=True)
 
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v * w.to(x.device) + x
         return h, h
 
-    with pytest.warns(RuntimeWarning, match="captures from outside"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         m = FlexSN(core, 1, 1, 1)
+    assert m.kernel.captures.names() == ("closure w",)
     x = torch.rand(3, 5, device=DEVICE, requires_grad=True)
     y = m(x)
     y.sum().backward()
+    got = w.grad.clone()  # type: ignore[union-attr]
+    w.grad = None
     xr = x.detach().clone().requires_grad_()
     _reference(core, xr)[0].sum().backward()
     torch.testing.assert_close(x.grad, xr.grad)
+    torch.testing.assert_close(got, w.grad)
 
 
 def test_a_core_that_fails_in_pytorch_still_raises_its_own_error() -> None:

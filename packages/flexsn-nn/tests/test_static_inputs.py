@@ -196,8 +196,12 @@ def test_registered_as_parameters_and_buffers_and_kept_by_copies() -> None:
 
 
 def test_bad_static_inputs() -> None:
-    with pytest.raises(TypeError, match=r"static_inputs\[0\] must be a torch.Tensor, got float"):
+    with pytest.raises(TypeError, match=r"static_inputs\['static_input_0'\] must be a torch.Tensor, got float"):
         FlexSN(plif, 1, 1, 1, static_inputs=[0.5])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="'forward' is not a free attribute name"):
+        FlexSN(plif, 1, 1, 1, static_inputs={"forward": torch.zeros(())})
+    named = FlexSN(plif, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros(()))})
+    assert [n for n, _ in named.named_parameters()] == ["w"]
     m = FlexSN(plif, 1, 1, 1, static_inputs=[torch.zeros(7, device=DEVICE)])  # does not broadcast to [B, C, H]
     with pytest.warns(RuntimeWarning, match=r"static input 0 of shape \(7,\) does not broadcast"):
         with pytest.raises(RuntimeError, match="size"):

@@ -6,9 +6,14 @@ Layer 5 of FlexSN:
   ``inductor``, ``hop``; ``step_mode`` ``"s"`` / ``"m"``; states,
   ``store_state_seqs``, ``reset``, ``init_states``);
 * :mod:`flexsn_nn.surrogate`: surrogate-gradient spike functions usable
-  inside a core (:class:`~flexsn_nn.surrogate.Sigmoid`,
-  :class:`~flexsn_nn.surrogate.ATan`);
-* :mod:`flexsn_nn.neurons`: :class:`IFNode`, :class:`LIFNode`;
+  inside a core (``Sigmoid``, ``ATan``, ``PiecewiseQuadratic``,
+  ``SoftSign``, ``Erf``, ``SuperSpike``, ``PiecewiseLeakyReLU``, ``Rect``);
+* neurons with SpikingJelly's names and defaults: :class:`IFNode`,
+  :class:`LIFNode` (:mod:`flexsn_nn.neurons`); :class:`ParametricLIFNode`,
+  :class:`LearnableThresholdLIFNode`, :class:`AdaptiveLIFNode`,
+  :class:`CUBALIFNode` (learnable parameters,
+  :mod:`flexsn_nn.neurons_learnable`); :class:`QIFNode`, :class:`EIFNode`,
+  :class:`IzhikevichNode` (:mod:`flexsn_nn.neurons_nonlinear`);
 * :mod:`flexsn_nn.functional`: :func:`reset_net`, :func:`set_step_mode`,
   :func:`set_backend`;
 * :class:`FlexSNKernel` (re-exported from ``flexsn_runtime``): the
@@ -38,9 +43,18 @@ from .functional import reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
 from .module import FlexSN
 from .neurons import IFNode, LIFNode
+from .neurons_learnable import AdaptiveLIFNode, CUBALIFNode, LearnableThresholdLIFNode, ParametricLIFNode
+from .neurons_nonlinear import EIFNode, IzhikevichNode, QIFNode
 
 __all__ = [
+    "AdaptiveLIFNode",
     "BACKENDS",
+    "CUBALIFNode",
+    "EIFNode",
+    "IzhikevichNode",
+    "LearnableThresholdLIFNode",
+    "ParametricLIFNode",
+    "QIFNode",
     "ENV_LOWERABLE_SCAN",
     "ENV_LOWERABLE_WHILE_LOOP",
     "STEP_MODES",

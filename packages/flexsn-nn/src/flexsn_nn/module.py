@@ -40,7 +40,7 @@ sequences), and SpikingJelly's ``FlexSN`` module
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import torch
 from torch import nn
@@ -145,7 +145,8 @@ class FlexSN(KeepsNoStates, nn.Module):
             ``[*shape]``, ``[C, 1, 1]`` beside ``[B, C, H, W]``, ...) and may
             have its own floating dtype. ``nn.Parameter`` entries are
             registered as parameters, other tensors as buffers
-            (``static_input_0``, ``static_input_1``, ...), so they follow
+            (``static_input_0``, ``static_input_1``, ...; a mapping gives
+            the names, e.g. ``{"w": w}`` for PLIF's ``w``), so they follow
             ``.to()``, ``state_dict``, ``deepcopy`` and pickling and get
             gradients on every backend; the Triton kernels read them in
             place and sum their gradients over time and over the broadcast
@@ -176,7 +177,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         backend: str = "triton",
         store_state_seqs: bool = False,
         example_outputs: Sequence[torch.Tensor] | None = None,
-        static_inputs: Sequence[torch.Tensor] | None = None,
+        static_inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None = None,
     ) -> None:
         super().__init__()
         if not callable(core):
@@ -207,15 +208,20 @@ class FlexSN(KeepsNoStates, nn.Module):
             self._output_specs = tuple((tuple(t.shape), t.dtype) for t in outs)
             if self._backend in KERNEL_BACKENDS:
                 check_example_outputs(self._output_specs, example_inputs)
-        statics = () if static_inputs is None else tuple(static_inputs)
-        for k, w in enumerate(statics):
+        if isinstance(static_inputs, Mapping):
+            named = [(str(k), w) for k, w in static_inputs.items()]
+        else:
+            named = [(f"static_input_{k}", w) for k, w in enumerate(() if static_inputs is None else static_inputs)]
+        for name, w in named:
             if not isinstance(w, torch.Tensor):
-                raise TypeError(f"static_inputs[{k}] must be a torch.Tensor, got {type(w).__name__}")
+                raise TypeError(f"static_inputs[{name!r}] must be a torch.Tensor, got {type(w).__name__}")
+            if not name.isidentifier() or hasattr(self, name):
+                raise ValueError(f"static_inputs: {name!r} is not a free attribute name for a parameter or buffer")
             if isinstance(w, nn.Parameter):
-                self.register_parameter(f"static_input_{k}", w)
+                self.register_parameter(name, w)
             else:
-                self.register_buffer(f"static_input_{k}", w)
-        self._static_names = tuple(f"static_input_{k}" for k in range(len(statics)))
+                self.register_buffer(name, w)
+        self._static_names = tuple(name for name, _ in named)
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
@@ -229,7 +235,7 @@ class FlexSN(KeepsNoStates, nn.Module):
 
     @property
     def static_inputs(self) -> tuple[torch.Tensor, ...]:
-        """The static inputs, as registered (parameters or buffers ``static_input_<k>``; moved by ``.to()``)."""
+        """The static inputs, as registered (parameters or buffers ``static_input_<k>`` or the given names; moved by ``.to()``)."""
         names = self._static_names
         return tuple(getattr(self, n) for n in names) if names else ()
 

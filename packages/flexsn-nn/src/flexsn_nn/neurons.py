@@ -100,11 +100,26 @@ class IFCore:
 
     def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Charge, fire, reset: ``(X[t], V[t-1]) -> (S[t], V[t])``, all ``[*shape]``, ``x``'s dtype."""
-        h = self.charge(x, v)
-        spike = self.surrogate_function(h - self.v_threshold)
+        return self.fire_and_reset(self.charge(x, v))
+
+    def fire_and_reset(
+        self, h: torch.Tensor, threshold: torch.Tensor | float | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Fire ``S = Θ(H - V_th)`` and reset (hard to ``V_reset``, or soft: subtract ``V_th``).
+
+        Args:
+            h: the charged potential ``H[t]``.
+            threshold: the threshold to use instead of ``v_threshold`` (a
+                learnable or adaptive one; a tensor broadcasting to ``h``).
+
+        Returns:
+            ``(S[t], V[t])``.
+        """
+        th = self.v_threshold if threshold is None else threshold
+        spike = self.surrogate_function(h - th)
         s = spike.detach() if self.detach_reset else spike
         if self.v_reset is None:
-            v_next = h - s * self.v_threshold
+            v_next = h - s * th
         else:
             v_next = h * (1.0 - s) + s * self.v_reset
         return spike, v_next
@@ -181,8 +196,14 @@ class IFNode(FlexSN):
         core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
-    def _init_neuron(self, core: IFCore, backend: str, step_mode: str, store_v_seq: bool) -> None:
-        FlexSN.__init__(self, core, 1, 1, 1, step_mode=step_mode, backend=backend, store_state_seqs=store_v_seq)
+    def _init_neuron(
+        self, core: IFCore, backend: str, step_mode: str, store_v_seq: bool, num_states: int = 1,
+        static_inputs: dict[str, torch.Tensor] | None = None,
+    ) -> None:
+        FlexSN.__init__(
+            self, core, 1, num_states, 1, step_mode=step_mode, backend=backend, store_state_seqs=store_v_seq,
+            static_inputs=static_inputs,
+        )
         self.neuron_core = core
 
     @property

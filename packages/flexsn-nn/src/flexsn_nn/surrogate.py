@@ -38,11 +38,9 @@ Use them by calling an instance on a tensor inside the core::
 from __future__ import annotations
 
 import math
-from typing import Callable
-
 import torch
 
-from .surrogate_base import HeavisideSpike, SurrogateFunction, heaviside
+from .surrogate_base import SurrogateFunction, heaviside, make_spike
 
 __all__ = [
     "ATan",
@@ -123,11 +121,6 @@ def _rect_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
     return (x.abs() < 0.5 / alpha).to(x.dtype) * alpha
 
 
-def _spike(name: str, formula: Callable[..., torch.Tensor]) -> type[HeavisideSpike]:
-    """One autograd Function class per surrogate (tracing records the class it applies)."""
-    return type(name, (HeavisideSpike,), {"formula": staticmethod(formula), "__doc__": f"Θ(x) forward, {name} backward."})
-
-
 class Sigmoid(SurrogateFunction):
     """Heaviside spike with the sigmoid surrogate gradient (SpikingJelly ``surrogate.Sigmoid``).
 
@@ -142,7 +135,7 @@ class Sigmoid(SurrogateFunction):
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
-    _function = _spike("SigmoidSpike", sigmoid_surrogate_grad)
+    _function = make_spike("SigmoidSpike", sigmoid_surrogate_grad)
     defaults = (4.0,)
     __slots__ = ()
 
@@ -164,7 +157,7 @@ class ATan(SurrogateFunction):
         TypeError / ValueError: see :class:`SurrogateFunction`.
     """
 
-    _function = _spike("ATanSpike", atan_surrogate_grad)
+    _function = make_spike("ATanSpike", atan_surrogate_grad)
     defaults = (2.0,)
     __slots__ = ()
 
@@ -183,7 +176,7 @@ class PiecewiseQuadratic(SurrogateFunction):
         alpha: Python float > 0 (default 1.0).
     """
 
-    _function = _spike("PiecewiseQuadraticSpike", _piecewise_quadratic_grad)
+    _function = make_spike("PiecewiseQuadraticSpike", _piecewise_quadratic_grad)
     defaults = (1.0,)
     __slots__ = ()
 
@@ -204,7 +197,7 @@ class SoftSign(SurrogateFunction):
         alpha: Python float > 0 (default 2.0).
     """
 
-    _function = _spike("SoftSignSpike", _soft_sign_grad)
+    _function = make_spike("SoftSignSpike", _soft_sign_grad)
     defaults = (2.0,)
     __slots__ = ()
 
@@ -224,7 +217,7 @@ class Erf(SurrogateFunction):
         alpha: Python float > 0 (default 2.0).
     """
 
-    _function = _spike("ErfSpike", _erf_grad)
+    _function = make_spike("ErfSpike", _erf_grad)
     defaults = (2.0,)
     __slots__ = ()
 
@@ -242,7 +235,7 @@ class SuperSpike(SurrogateFunction):
         alpha: Python float > 0 (default 1.0).
     """
 
-    _function = _spike("SuperSpikeSpike", _super_spike_grad)
+    _function = make_spike("SuperSpikeSpike", _super_spike_grad)
     defaults = (1.0,)
     __slots__ = ()
 
@@ -261,7 +254,7 @@ class PiecewiseLeakyReLU(SurrogateFunction):
         c: slope outside it, Python float >= 0 (default 0.01).
     """
 
-    _function = _spike("PiecewiseLeakyReLUSpike", _piecewise_leaky_relu_grad)
+    _function = make_spike("PiecewiseLeakyReLUSpike", _piecewise_leaky_relu_grad)
     param_names = ("w", "c")
     defaults = (1.0, 0.01)
     nonnegative = ("c",)
@@ -284,7 +277,7 @@ class Rect(SurrogateFunction):
         alpha: Python float > 0 (default 1.0).
     """
 
-    _function = _spike("RectSpike", _rect_grad)
+    _function = make_spike("RectSpike", _rect_grad)
     defaults = (1.0,)
     __slots__ = ()
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import torch
 
-__all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside"]
+__all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside", "make_spike"]
 
 
 def heaviside(x: torch.Tensor) -> torch.Tensor:
@@ -34,8 +34,8 @@ class HeavisideSpike(torch.autograd.Function):
     """Θ(x) forward; subclasses give the surrogate gradient (new-style Function: functorch and AOTAutograd trace it).
 
     ``apply(x, *params)``: the parameters are Python floats, baked into a
-    traced graph as constants. A subclass sets ``formula`` to its
-    ``g'(x, *params)``; its backward multiplies the incoming gradient by it.
+    traced graph as constants. :func:`make_spike` makes the subclass of a
+    surrogate from its ``g'(x, *params)``.
     """
 
     generate_vmap_rule = True
@@ -51,10 +51,21 @@ class HeavisideSpike(torch.autograd.Function):
         ctx.save_for_backward(x)
         ctx.params = tuple(params)
 
-    @classmethod
-    def backward(cls, ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
+
+
+def make_spike(name: str, formula: Callable[..., torch.Tensor]) -> type[HeavisideSpike]:
+    """A :class:`HeavisideSpike` subclass whose backward multiplies by ``formula(x, *params)``.
+
+    One class per surrogate (tracing records the class it applies); the
+    backward is a plain ``staticmethod``, which Dynamo inlines.
+    """
+
+    def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
         (x,) = ctx.saved_tensors
-        return (grad_output * cls.formula(x, *ctx.params), *(None for _ in ctx.params))
+        return (grad_output * formula(x, *ctx.params), *(None for _ in ctx.params))
+
+    attrs = {"formula": staticmethod(formula), "backward": staticmethod(backward), "__doc__": f"Θ(x) forward, {name} backward."}
+    return type(name, (HeavisideSpike,), attrs)
 
 
 class SurrogateFunction:

@@ -1,0 +1,291 @@
+"""Neurons with learnable parameters, on :class:`~flexsn_nn.module.FlexSN` with ``static_inputs``.
+
+The parameters are ``nn.Parameter`` s of the neuron module, passed to the
+step as static inputs: the fused kernels read them in place and return
+their gradients summed over time and over the broadcast dimensions, so a
+decay per layer or per channel, a threshold per channel or an adaptation
+strength trains at the speed of the fixed-constant neuron.
+
+* :class:`ParametricLIFNode`: SpikingJelly's ``neuron.ParametricLIFNode``
+  (Fang et al., "Incorporating Learnable Membrane Time Constant to Enhance
+  Learning of Spiking Neural Networks", ICCV 2021): ``tau = 1 / sigmoid(w)``.
+* :class:`LearnableThresholdLIFNode`: LIF with a learnable threshold of any
+  shape that broadcasts to the input (per channel ``[C, 1, 1]``).
+* :class:`AdaptiveLIFNode`: LIF with threshold adaptation (Bellec et al.,
+  "Long short-term memory and learning-to-learn in networks of spiking
+  neurons", NeurIPS 2018) and a learnable adaptation strength ``beta``.
+* :class:`CUBALIFNode`: current-based LIF (a synaptic current state
+  filtering the input; Lava-DL's CUBA neuron, SpikingJelly's
+  ``neuron.CUBALIFNode``) with optionally learnable decays.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import torch
+from torch import nn
+
+from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_float, _check_surrogate
+from .surrogate import SurrogateFunction
+
+__all__ = ["AdaptiveLIFNode", "CUBALIFNode", "LearnableThresholdLIFNode", "ParametricLIFNode"]
+
+
+def _float(name: str, value: object, allow_none: bool = False) -> float | None:
+    return _check_float(name, value, allow_none)
+
+
+def _required(name: str, value: object) -> float:
+    v = _check_float(name, value)
+    assert v is not None
+    return v
+
+
+def _tau(value: object, name: str = "tau") -> float:
+    tau = _required(name, value)
+    if tau <= 1.0:
+        raise ValueError(f"{name} must be > 1 (time steps), got {value}")
+    return tau
+
+
+class PLIFCore(IFCore):
+    """One step of the parametric LIF neuron: ``(x, v, w) -> (spike, v_next)``, ``1 / tau = sigmoid(w)``."""
+
+    __name__ = "plif_core"
+
+    def __init__(
+        self, decay_input: bool, v_threshold: float, v_reset: float | None, surrogate_function: SurrogateFunction,
+        detach_reset: bool,
+    ) -> None:
+        super().__init__(v_threshold, v_reset, surrogate_function, detach_reset)
+        self.decay_input = decay_input
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # type: ignore[override]
+        """``H = V + (X - (V - V_reset)) · sigmoid(w)`` (or ``V - (V - V_reset) · sigmoid(w) + X``), then fire and reset."""
+        k = torch.sigmoid(w)
+        leak = v if self.v_reset is None or self.v_reset == 0.0 else v - self.v_reset
+        h = v + (x - leak) * k if self.decay_input else v - leak * k + x
+        return self.fire_and_reset(h)
+
+
+class ParametricLIFNode(IFNode):
+    """Parametric LIF neuron (SpikingJelly ``neuron.ParametricLIFNode``) with a learnable membrane time constant.
+
+    ``tau = 1 / sigmoid(w)`` with ``w`` a scalar ``nn.Parameter`` (named ``w``,
+    as in SpikingJelly) initialised to ``-log(init_tau - 1)``. Charge as
+    :class:`~flexsn_nn.neurons.LIFNode` with ``1 / tau`` replaced by
+    ``sigmoid(w)``; fire and reset as :class:`~flexsn_nn.neurons.IFNode`.
+    Shapes and dtypes as :class:`~flexsn_nn.neurons.IFNode`; ``w`` stays
+    float32 beside half-precision inputs unless the module is cast.
+
+    Args:
+        init_tau: initial time constant in time steps, > 1 (default 2.0).
+        decay_input, v_threshold, v_reset, surrogate_function, detach_reset,
+            step_mode, backend, store_v_seq: as :class:`~flexsn_nn.neurons.LIFNode`.
+
+    Raises:
+        TypeError / ValueError: as :class:`~flexsn_nn.neurons.LIFNode`.
+    """
+
+    def __init__(
+        self, init_tau: float = 2.0, decay_input: bool = True, v_threshold: float = 1.0, v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        tau = _tau(init_tau, "init_tau")
+        core = PLIFCore(bool(decay_input), _required("v_threshold", v_threshold), _float("v_reset", v_reset, True),
+                        _check_surrogate(surrogate_function), bool(detach_reset))
+        w = nn.Parameter(torch.tensor(-math.log(tau - 1.0)))
+        self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"w": w})
+
+    @property
+    def tau(self) -> torch.Tensor:
+        """The current time constant ``1 / sigmoid(w)`` (a tensor that follows ``w``)."""
+        return 1.0 / torch.sigmoid(self.get_parameter("w").detach())
+
+    def extra_repr(self) -> str:
+        """``tau`` now, then :meth:`IFNode.extra_repr`."""
+        return f"tau={float(self.tau):.4g}, " + super().extra_repr()
+
+
+class ThresholdLIFCore(LIFCore):
+    """One LIF step with a learnable threshold: ``(x, v, v_th) -> (spike, v_next)``."""
+
+    __name__ = "threshold_lif_core"
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor, v_th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # type: ignore[override]
+        """LIF charge, then fire and reset with threshold ``v_th``."""
+        return self.fire_and_reset(self.charge(x, v), v_th)
+
+
+class LearnableThresholdLIFNode(IFNode):
+    """LIF neuron whose threshold is a learnable ``nn.Parameter`` ``threshold`` of any broadcasting shape.
+
+    Charge as :class:`~flexsn_nn.neurons.LIFNode`, fire ``S = Θ(H - V_th)``
+    and reset with the learned ``V_th`` (hard to ``v_reset``, or soft:
+    subtract ``V_th``). ``threshold_shape=(C, 1, 1)`` gives one threshold
+    per channel of ``[T, B, C, H, W]`` inputs; ``()`` one per layer.
+
+    Args:
+        threshold_shape: shape of the threshold (broadcasting to the per-step shape).
+        init_threshold: its initial value (default 1.0).
+        tau, decay_input, v_reset, surrogate_function, detach_reset,
+            step_mode, backend, store_v_seq: as :class:`~flexsn_nn.neurons.LIFNode`.
+
+    Raises:
+        TypeError / ValueError: as :class:`~flexsn_nn.neurons.LIFNode`; a
+            ``threshold_shape`` that is not a sequence of ints >= 1.
+    """
+
+    def __init__(
+        self, threshold_shape: Sequence[int] = (), init_threshold: float = 1.0, tau: float = 2.0,
+        decay_input: bool = True, v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        shape = tuple(threshold_shape)
+        if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
+            raise ValueError(f"threshold_shape must be a sequence of ints >= 1, got {threshold_shape!r}")
+        th0 = _required("init_threshold", init_threshold)
+        core = ThresholdLIFCore(_tau(tau), bool(decay_input), th0, _float("v_reset", v_reset, True),
+                                _check_surrogate(surrogate_function), bool(detach_reset))
+        self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"threshold": nn.Parameter(torch.full(shape, th0))})
+
+    @property
+    def v_threshold(self) -> torch.Tensor:  # type: ignore[override]
+        """The learned threshold (the parameter ``threshold``)."""
+        return self.get_parameter("threshold")
+
+    @property
+    def tau(self) -> float:
+        """Membrane time constant (time steps); fixed at construction."""
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        return core.tau
+
+
+class AdaptiveLIFCore(LIFCore):
+    """One adaptive-LIF step: ``(x, v, a, beta) -> (spike, v_next, a_next)``."""
+
+    __name__ = "adaptive_lif_core"
+
+    def __init__(self, tau: float, tau_a: float, decay_input: bool, v_threshold: float, v_reset: float | None,
+                 surrogate_function: SurrogateFunction, detach_reset: bool) -> None:
+        super().__init__(tau, decay_input, v_threshold, v_reset, surrogate_function, detach_reset)
+        self.rho = math.exp(-1.0 / tau_a)
+
+    def __call__(  # type: ignore[override]
+        self, x: torch.Tensor, v: torch.Tensor, a: torch.Tensor, beta: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Threshold ``V_th + beta · a``; ``a`` decays by ``rho = exp(-1 / tau_a)`` and grows by ``(1 - rho) · S``."""
+        spike, v_next = self.fire_and_reset(self.charge(x, v), self.v_threshold + beta * a)
+        return spike, v_next, a * self.rho + spike * (1.0 - self.rho)
+
+
+class AdaptiveLIFNode(IFNode):
+    """Adaptive LIF neuron (LSNN's ALIF) with a learnable adaptation strength ``beta``.
+
+    States: membrane potential ``v`` and adaptation ``a`` (both 0 at start,
+    ``v`` at ``v_reset`` for a hard reset). Each step: LIF charge, fire
+    ``S = Θ(H - (V_th + beta · a))``, reset, ``a ← rho · a + (1 - rho) · S``
+    with ``rho = exp(-1 / tau_a)``.
+
+    Args:
+        tau: membrane time constant (> 1, default 2.0).
+        tau_a: adaptation time constant in time steps (> 1, default 20.0).
+        init_beta: initial adaptation strength (default 1.0); ``beta_shape``
+            its shape (default ``()``, one per layer).
+        decay_input, v_threshold, v_reset, surrogate_function, detach_reset,
+            step_mode, backend, store_v_seq: as :class:`~flexsn_nn.neurons.LIFNode`.
+
+    Raises:
+        TypeError / ValueError: as :class:`~flexsn_nn.neurons.LIFNode`.
+    """
+
+    def __init__(
+        self, tau: float = 2.0, tau_a: float = 20.0, init_beta: float = 1.0, beta_shape: Sequence[int] = (),
+        decay_input: bool = True, v_threshold: float = 1.0, v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), bool(decay_input), _required("v_threshold", v_threshold),
+                               _float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
+        beta = nn.Parameter(torch.full(tuple(beta_shape), _required("init_beta", init_beta)))
+        self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs={"beta": beta})
+
+    @property
+    def a(self) -> torch.Tensor | None:
+        """The adaptation state after the last call (``None`` before the first / after reset)."""
+        return self.states[1] if self.states else None
+
+    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
+        """``v`` at ``v_reset`` (hard reset) or 0, ``a = 0``."""
+        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
+
+    def _init_states_are_zeros(self) -> bool:
+        return type(self).init_states is AdaptiveLIFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)
+
+
+class CUBACore(IFCore):
+    """One current-based LIF step: ``(x, v, i, current_decay, voltage_decay) -> (spike, v_next, i_next)``."""
+
+    __name__ = "cuba_lif_core"
+
+    def __call__(  # type: ignore[override]
+        self, x: torch.Tensor, v: torch.Tensor, i: torch.Tensor, current_decay: torch.Tensor, voltage_decay: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """``I ← I · (1 - current_decay) + X``, ``H = V · (1 - voltage_decay) + I``, then fire and reset."""
+        i_next = i * (1.0 - current_decay) + x
+        spike, v_next = self.fire_and_reset(v * (1.0 - voltage_decay) + i_next)
+        return spike, v_next, i_next
+
+
+class CUBALIFNode(IFNode):
+    """Current-based LIF neuron (SpikingJelly ``neuron.CUBALIFNode``, Lava-DL's CUBA): two first-order filters.
+
+    States: membrane potential ``v`` and synaptic current ``i``. Each step:
+    ``I[t] = I[t-1] · (1 - current_decay) + X[t]``,
+    ``H[t] = V[t-1] · (1 - voltage_decay) + I[t]``, fire and reset as
+    :class:`~flexsn_nn.neurons.IFNode`.
+
+    Args:
+        current_decay, voltage_decay: decays in (0, 1] per time step.
+        requires_grad: learn the decays (``nn.Parameter`` s ``current_decay``,
+            ``voltage_decay``; else buffers). Default False, as SpikingJelly.
+        v_threshold, v_reset, surrogate_function, detach_reset, step_mode,
+            backend, store_v_seq: as :class:`~flexsn_nn.neurons.IFNode`.
+
+    Raises:
+        TypeError / ValueError: as :class:`~flexsn_nn.neurons.IFNode`; a decay outside (0, 1].
+    """
+
+    def __init__(
+        self, current_decay: float = 0.5, voltage_decay: float = 0.5, requires_grad: bool = False,
+        v_threshold: float = 1.0, v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        decays = {}
+        for name, value in (("current_decay", current_decay), ("voltage_decay", voltage_decay)):
+            d = _required(name, value)
+            if not 0.0 < d <= 1.0:
+                raise ValueError(f"{name} must be in (0, 1], got {value}")
+            t = torch.tensor(d)
+            decays[name] = nn.Parameter(t) if requires_grad else t
+        core = CUBACore(_required("v_threshold", v_threshold), _float("v_reset", v_reset, True),
+                        _check_surrogate(surrogate_function), bool(detach_reset))
+        self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
+
+    @property
+    def current(self) -> torch.Tensor | None:
+        """The synaptic current after the last call (``None`` before the first / after reset)."""
+        return self.states[1] if self.states else None
+
+    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
+        """``v`` at ``v_reset`` (hard reset) or 0, current 0."""
+        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
+
+    def _init_states_are_zeros(self) -> bool:
+        return type(self).init_states is CUBALIFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)

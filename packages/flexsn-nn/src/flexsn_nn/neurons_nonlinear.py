@@ -1,0 +1,187 @@
+"""Nonlinear integrate-and-fire neurons on :class:`~flexsn_nn.module.FlexSN`, with SpikingJelly's names and defaults.
+
+* :class:`QIFNode`: quadratic integrate-and-fire, ``H = V + (X + a0 (V - V_rest)(V - V_c)) / tau``;
+* :class:`EIFNode`: exponential integrate-and-fire (Fourcaud-Trocmé et al.,
+  J. Neurosci. 23(37), 2003), ``H = V + (X - (V - V_rest) + delta_T exp((V - theta_rh) / delta_T)) / tau``;
+* :class:`IzhikevichNode`: the quadratic neuron with a recovery variable
+  ``w`` (Izhikevich, IEEE Trans. Neural Networks 14(6), 2003), in
+  SpikingJelly's ``neuron.IzhikevichNode`` form:
+  ``H = V + (X + a0 (V - V_rest)(V - V_c) - W) / tau``, then
+  ``W ← W + (a (H - V_rest) - W) / tau_w`` and, after a spike, ``W ← W + b``.
+
+Fire and reset as :class:`~flexsn_nn.neurons.IFNode`; the initial
+potential is ``v_reset`` (hard reset) or 0. Potentials are in the
+dimensionless units of SpikingJelly's models (threshold 1). Sources:
+SpikingJelly ``neuron.QIFNode``, ``neuron.EIFNode``, ``neuron.IzhikevichNode``.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_float, _check_surrogate
+from .surrogate import SurrogateFunction
+
+__all__ = ["EIFNode", "IzhikevichNode", "QIFNode"]
+
+
+def _f(name: str, value: object) -> float:
+    v = _check_float(name, value)
+    assert v is not None
+    return v
+
+
+def _check_potentials(tau: float, v_threshold: float, v_reset: float | None, v_rest: float | None) -> None:
+    """SpikingJelly's constraints: ``tau > 1``; with a hard reset ``v_threshold > v_reset`` and ``v_rest >= v_reset``
+    (``v_rest=None``: not checked, as for the Izhikevich neuron)."""
+    if tau <= 1.0:
+        raise ValueError(f"tau must be > 1 (time steps), got {tau}")
+    if v_reset is not None and not (v_threshold > v_reset and (v_rest is None or v_rest >= v_reset)):
+        raise ValueError(f"expected v_threshold > v_reset and v_rest >= v_reset, got {v_threshold}, {v_reset}, {v_rest}")
+
+
+class QIFCore(IFCore):
+    """One QIF step ``(x, v) -> (spike, v_next)``."""
+
+    __name__ = "qif_core"
+
+    def __init__(self, tau: float, v_c: float, a0: float, v_rest: float, v_threshold: float, v_reset: float | None,
+                 surrogate_function: SurrogateFunction, detach_reset: bool) -> None:
+        super().__init__(v_threshold, v_reset, surrogate_function, detach_reset)
+        self.tau, self.v_c, self.a0, self.v_rest = tau, v_c, a0, v_rest
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """``H = V + (X + a0 (V - V_rest)(V - V_c)) / tau``."""
+        return v + (x + self.a0 * (v - self.v_rest) * (v - self.v_c)) / self.tau
+
+
+class EIFCore(IFCore):
+    """One EIF step ``(x, v) -> (spike, v_next)``."""
+
+    __name__ = "eif_core"
+
+    def __init__(self, tau: float, delta_T: float, theta_rh: float, v_rest: float, v_threshold: float,
+                 v_reset: float | None, surrogate_function: SurrogateFunction, detach_reset: bool) -> None:
+        super().__init__(v_threshold, v_reset, surrogate_function, detach_reset)
+        self.tau, self.delta_T, self.theta_rh, self.v_rest = tau, delta_T, theta_rh, v_rest
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        """``H = V + (X - (V - V_rest) + delta_T exp((V - theta_rh) / delta_T)) / tau``."""
+        return v + (x + self.v_rest - v + self.delta_T * torch.exp((v - self.theta_rh) / self.delta_T)) / self.tau
+
+
+class IzhikevichCore(QIFCore):
+    """One Izhikevich step ``(x, v, w) -> (spike, v_next, w_next)``."""
+
+    __name__ = "izhikevich_core"
+
+    def __init__(self, tau: float, v_c: float, a0: float, v_rest: float, tau_w: float, a: float, b: float,
+                 v_threshold: float, v_reset: float | None, surrogate_function: SurrogateFunction, detach_reset: bool) -> None:
+        super().__init__(tau, v_c, a0, v_rest, v_threshold, v_reset, surrogate_function, detach_reset)
+        self.tau_w, self.a, self.b = tau_w, a, b
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # type: ignore[override]
+        """Charge (with ``- W``), fire, adapt ``W`` with the charged potential, reset ``V`` and add ``b`` to ``W`` on a spike."""
+        h = v + (x + self.a0 * (v - self.v_rest) * (v - self.v_c) - w) / self.tau
+        spike, v_next = self.fire_and_reset(h)
+        s = spike.detach() if self.detach_reset else spike
+        w_next = w + (self.a * (h - self.v_rest) - w) / self.tau_w + self.b * s
+        return spike, v_next, w_next
+
+
+class QIFNode(IFNode):
+    """Quadratic integrate-and-fire neuron (SpikingJelly ``neuron.QIFNode``; see the module docstring).
+
+    Args:
+        tau: membrane time constant (> 1, default 2.0).
+        v_c: critical potential (default 0.8).
+        a0: quadratic coefficient (> 0, default 1.0).
+        v_threshold: threshold (default 1.0).
+        v_rest: resting potential (default 0.0).
+        v_reset: reset potential (default -0.1), or ``None`` for a soft reset.
+        surrogate_function, detach_reset, step_mode, backend, store_v_seq: as :class:`~flexsn_nn.neurons.IFNode`.
+
+    Raises:
+        TypeError / ValueError: non-float or non-finite constants, and SpikingJelly's constraints
+        (``tau > 1``, ``a0 > 0``, ``v_threshold > v_reset``, ``v_rest >= v_reset``).
+    """
+
+    def __init__(
+        self, tau: float = 2.0, v_c: float = 0.8, a0: float = 1.0, v_threshold: float = 1.0, v_rest: float = 0.0,
+        v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
+        detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
+        _check_potentials(t, th, rs, rest)
+        if _f("a0", a0) <= 0:
+            raise ValueError(f"a0 must be > 0, got {a0}")
+        core = QIFCore(t, _f("v_c", v_c), float(a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
+        self._init_neuron(core, backend, step_mode, store_v_seq)
+
+
+class EIFNode(IFNode):
+    """Exponential integrate-and-fire neuron (SpikingJelly ``neuron.EIFNode``; see the module docstring).
+
+    Args:
+        tau: membrane time constant (> 1, default 2.0).
+        delta_T: sharpness (> 0, default 1.0).
+        theta_rh: rheobase potential (default 0.8).
+        v_threshold, v_rest, v_reset (default -0.1), surrogate_function,
+            detach_reset, step_mode, backend, store_v_seq: as :class:`QIFNode`.
+
+    Raises:
+        TypeError / ValueError: as :class:`QIFNode`; ``delta_T <= 0``.
+    """
+
+    def __init__(
+        self, tau: float = 2.0, delta_T: float = 1.0, theta_rh: float = 0.8, v_threshold: float = 1.0,
+        v_rest: float = 0.0, v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
+        detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
+        _check_potentials(t, th, rs, rest)
+        if _f("delta_T", delta_T) <= 0:
+            raise ValueError(f"delta_T must be > 0, got {delta_T}")
+        core = EIFCore(t, float(delta_T), _f("theta_rh", theta_rh), rest, th, rs, _check_surrogate(surrogate_function),
+                       bool(detach_reset))
+        self._init_neuron(core, backend, step_mode, store_v_seq)
+
+
+class IzhikevichNode(IFNode):
+    """Izhikevich neuron (SpikingJelly ``neuron.IzhikevichNode``; see the module docstring). States ``v`` and ``w``.
+
+    Args:
+        tau, v_c, a0, v_threshold, v_rest (default -0.1), surrogate_function,
+            detach_reset, step_mode, backend, store_v_seq: as :class:`QIFNode`.
+        v_reset: reset potential (default 0.0), or ``None``.
+        w_rest: initial recovery variable (default 0.0).
+        tau_w: its time constant (default 2.0).
+        a: subthreshold coupling (default 0.0). b: spike-triggered jump (default 0.0).
+
+    Raises:
+        TypeError / ValueError: as :class:`QIFNode` (``v_rest`` may lie below ``v_reset``, as in SpikingJelly's defaults).
+    """
+
+    def __init__(
+        self, tau: float = 2.0, v_c: float = 0.8, a0: float = 1.0, v_threshold: float = 1.0, v_reset: float | None = 0.0,
+        v_rest: float = -0.1, w_rest: float = 0.0, tau_w: float = 2.0, a: float = 0.0, b: float = 0.0,
+        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
+        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+    ) -> None:
+        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
+        _check_potentials(t, th, rs, None)
+        if _f("a0", a0) <= 0:
+            raise ValueError(f"a0 must be > 0, got {a0}")
+        core = IzhikevichCore(t, _f("v_c", v_c), float(a0), rest, _f("tau_w", tau_w), _f("a", a), _f("b", b), th, rs,
+                              _check_surrogate(surrogate_function), bool(detach_reset))
+        w0 = _f("w_rest", w_rest)
+        self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
+        self.w_rest = w0
+
+    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
+        """``v`` at ``v_reset`` (hard reset) or 0, ``w = w_rest``."""
+        x = input_seqs[0]
+        return [*super().init_states(*input_seqs), x.new_full(x.shape[1:], self.w_rest)]
+
+    def _init_states_are_zeros(self) -> bool:
+        return False  # w starts at w_rest; v at v_reset

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Learnable parameters on the fused path: PLIF training per call next to its peers, the cost of a
+per-channel parameter over constants, and the first result in a fresh process.
+
+Per call, as ``../shared/bench/bench_plif.py`` times it: ``reset()`` + forward + backward timed
+alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy ratio =
+``x.clone()`` time / step time.
+
+* ``plif``: PLIF training (learnable decay ``w``, ``tau = 1 / sigmoid(w)``), ``[T, NCL]``:
+  ``eager`` (the loop over a core capturing ``w``), ``compile`` (``torch.compile`` of it),
+  ``flexsn_captured`` (``FlexSN`` on that core: ``w`` lifted automatically),
+  ``flexsn_plif`` (``flexsn_nn.ParametricLIFNode``), and when SpikingJelly 2.0 is importable
+  ``sj_static`` (its ``FlexSN(static_inputs=...)``) and ``sj_plif`` (its hand-written
+  ``ParametricLIFNode``). dL/dw of each is checked against the eager loop.
+* ``overhead``: ``[T, B, C, L]`` training, ``LIFNode`` with constants against the same neuron
+  with a per-channel learnable threshold (``LearnableThresholdLIFNode``) and a per-channel
+  learnable decay (PLIF with ``w`` of shape ``[C, 1]``).
+* ``startup``: construction to first training result of ``ParametricLIFNode`` in a fresh
+  process, cold (empty FlexSN and Triton caches) and warm.
+
+GPU::
+
+    PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_static.py --out OUT
+
+Writes ``static.json`` and ``static.png`` to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+RESULTS: list[dict[str, Any]] = []
+
+
+def log(out: Path, **row: Any) -> None:
+    RESULTS.append(row)
+    print(json.dumps(row), flush=True)
+    (out / "static.json").write_text(json.dumps(RESULTS, indent=1))
+
+
+def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
+    """Median milliseconds of ``fn`` timed alone (synchronize, events around it)."""
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rep):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def plif_core(sg: Callable[[torch.Tensor], torch.Tensor], w: torch.Tensor) -> Callable[..., Any]:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        s = sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+    return core
+
+
+def plif_static(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    from flexsn_nn.surrogate import Sigmoid
+
+    h = v + (x - v) * torch.sigmoid(w)
+    s = Sigmoid(4.0)(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def train_step(fn: Callable[[torch.Tensor], Any], x: torch.Tensor, g: torch.Tensor, params: list[torch.Tensor]) -> Callable[[], None]:
+    xl = x.clone().requires_grad_(True)
+
+    def step() -> None:
+        xl.grad = None
+        for p in params:
+            p.grad = None
+        out = fn(xl)
+        out = out[0] if isinstance(out, (tuple, list)) else out
+        out.backward(g)
+
+    return step
+
+
+def bench_plif(args: argparse.Namespace, out: Path) -> None:
+    import flexsn_nn
+    from flexsn_nn.surrogate import Sigmoid
+
+    dev = torch.device("cuda")
+    sg = Sigmoid(4.0)
+    for T in args.T:
+        x = torch.randn(T, args.ncl, device=dev) + 0.5
+        g = torch.randn(T, args.ncl, device=dev)
+        t_copy = per_call(lambda: x.clone(), args.warmup, args.rep)
+        log(out, case="copy", T=T, ms=t_copy)
+        impls: dict[str, tuple[Callable[[torch.Tensor], Any], torch.Tensor]] = {}
+        w_e = torch.nn.Parameter(torch.tensor(0.0, device=dev))
+        core_e = plif_core(sg, w_e)
+
+        def loop(xx: torch.Tensor, core: Callable[..., Any] = core_e) -> torch.Tensor:
+            v, outs = torch.zeros_like(xx[0]), []
+            for t in range(xx.shape[0]):
+                s, v = core(xx[t], v)
+                outs.append(s)
+            return torch.stack(outs)
+
+        impls["eager"] = (loop, w_e)
+        if not args.no_compile:
+            impls["compile"] = (torch.compile(loop, fullgraph=True), w_e)
+        w_c = torch.nn.Parameter(torch.tensor(0.0, device=dev))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            captured = flexsn_nn.FlexSN(plif_core(sg, w_c), 1, 1, 1)
+        log(out, case="flexsn_captured_warnings", T=T, warnings=[str(w.message)[:200] for w in caught],
+            lifted=list(captured.kernel.captures.names()))
+        impls["flexsn_captured"] = (lambda xx, m=captured: (m.reset(), m(xx))[1], w_c)
+        plif = flexsn_nn.ParametricLIFNode(init_tau=2.0).to(dev)
+        impls["flexsn_plif"] = (lambda xx, m=plif: (m.reset(), m(xx))[1], plif.w)
+        try:
+            from spikingjelly.activation_based import neuron as sjn
+            from spikingjelly.activation_based import surrogate as sjs
+            from spikingjelly.activation_based.neuron.flexsn import FlexSN as SJFlexSN
+
+            w_s = torch.nn.Parameter(torch.tensor(0.0, device=dev))
+
+            def core_s(xt: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+                h = v + (xt - v) * torch.sigmoid(w)
+                s = sjs.sigmoid.apply(h - 1.0, 4.0)
+                return s, h * (1.0 - s)
+
+            sm = SJFlexSN(core_s, num_states=1, static_inputs=(w_s,), step_mode="m").to(dev)
+            impls["sj_static"] = (lambda xx, m=sm: (m.reset(), m(xx))[1], sm._static_input_0)
+            pl = sjn.ParametricLIFNode(init_tau=2.0, surrogate_function=sjs.Sigmoid(alpha=4.0), step_mode="m").to(dev)
+            impls["sj_plif"] = (lambda xx, m=pl: (m.reset(), m(xx))[1], pl.w)
+        except Exception as exc:  # noqa: BLE001 - peers are optional on a machine without SpikingJelly
+            log(out, case="peers_missing", err=repr(exc)[:200])
+        ref = None
+        for name, (fn, w) in impls.items():
+            step = train_step(fn, x, g, [w])
+            t0 = time.perf_counter()
+            step()
+            torch.cuda.synchronize()
+            first = time.perf_counter() - t0
+            assert w.grad is not None
+            dw = float(w.grad.sum())
+            ref = dw if ref is None else ref
+            ms = per_call(step, args.warmup, args.rep)
+            log(out, case="plif_train", impl=name, T=T, ms=ms, copy_ratio=t_copy / ms, first_s=first, dw=dw,
+                dw_rel_err=abs(dw - ref) / max(abs(ref), 1e-12))
+        del impls
+        torch.cuda.empty_cache()
+
+
+def bench_overhead(args: argparse.Namespace, out: Path) -> None:
+    import flexsn_nn
+
+    dev = torch.device("cuda")
+    C = 64
+    L = args.ncl // (args.batch * C)
+    for T in args.T:
+        x = torch.randn(T, args.batch, C, L, device=dev) + 0.5
+        g = torch.randn_like(x)
+        t_copy = per_call(lambda: x.clone(), args.warmup, args.rep)
+        w = torch.nn.Parameter(torch.zeros(C, 1, device=dev))
+        neurons: dict[str, tuple[torch.nn.Module, list[torch.Tensor]]] = {
+            "lif_constants": (flexsn_nn.LIFNode(tau=2.0), []),
+            "threshold_per_channel": (flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(C, 1)).to(dev), []),
+            "plif_scalar": (flexsn_nn.ParametricLIFNode().to(dev), []),
+            "plif_per_channel": (flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}), []),
+        }
+        base = None
+        for name, (m, _) in neurons.items():
+            params = list(m.parameters())
+            step = train_step(lambda xx, m=m: (m.reset(), m(xx))[1], x, g, params)  # type: ignore[attr-defined]
+            ms = per_call(step, args.warmup, args.rep)
+            base = ms if base is None else base
+            log(out, case="overhead_train", impl=name, T=T, ms=ms, copy_ratio=t_copy / ms, over_constants=ms / base - 1.0)
+
+
+STARTUP = """
+import time, torch
+t0 = time.perf_counter()
+import flexsn_nn
+m = flexsn_nn.ParametricLIFNode().cuda()
+x = torch.randn(8, 1 << 16, device="cuda", requires_grad=True)
+m(x).sum().backward()
+torch.cuda.synchronize()
+print(time.perf_counter() - t0)
+"""
+
+
+def bench_startup(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/flexsn", "TRITON_CACHE_DIR": f"{cache}/triton"}
+        for label in ("cold", "warm"):
+            res = subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True, timeout=300)
+            seconds = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else None
+            log(out, case="startup", kind=label, first_result_s=seconds, err=res.stderr[-300:] if res.returncode else None)
+
+
+def plot(out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in RESULTS if r.get("case") in ("plif_train", "overhead_train")]
+    if not rows:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    for ax, case, title in ((axes[0], "plif_train", "PLIF training, per call"), (axes[1], "overhead_train", "constants vs learnable")):
+        sel = [r for r in rows if r["case"] == case]
+        Ts = sorted({r["T"] for r in sel})
+        impls = list(dict.fromkeys(r["impl"] for r in sel))
+        width = 0.8 / max(1, len(impls))
+        for i, impl in enumerate(impls):
+            vals = [next((r["copy_ratio"] for r in sel if r["impl"] == impl and r["T"] == T), 0.0) for T in Ts]
+            ax.bar([j + i * width for j in range(len(Ts))], vals, width, label=impl)
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(Ts))], [f"T={T}" for T in Ts])
+        ax.set_ylabel("copy ratio (x.clone() time / step time)")
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "static.png", dpi=120)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--T", type=int, nargs="+", default=[8, 32])
+    p.add_argument("--ncl", type=int, default=1 << 22)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--rep", type=int, default=15)
+    p.add_argument("--parts", nargs="+", default=["plif", "overhead", "startup"], choices=["plif", "overhead", "startup"])
+    p.add_argument("--no-compile", action="store_true", help="skip the torch.compile peer")
+    args = p.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if "startup" in args.parts:
+        bench_startup(args.out)  # first: nothing of this process is warm for it
+    if "plif" in args.parts:
+        bench_plif(args, args.out)
+    if "overhead" in args.parts:
+        bench_overhead(args, args.out)
+    plot(args.out)
+
+
+if __name__ == "__main__":
+    main()
