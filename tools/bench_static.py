@@ -15,8 +15,9 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
 * ``overhead``: ``[T, B, C, L]`` training, ``LIFNode`` with constants against the same neuron
   with a per-channel learnable threshold (``LearnableThresholdLIFNode``) and a per-channel
   learnable decay (PLIF with ``w`` of shape ``[C, 1]``).
-* ``startup``: construction to first training result of ``ParametricLIFNode`` in a fresh
-  process, cold (empty FlexSN and Triton caches) and warm.
+* ``startup``: construction to first inference and first training result of
+  ``ParametricLIFNode`` in a fresh process (imports, CUDA context and Triton's driver stubs
+  excluded, as ``tools/bench.py`` does), cold (empty FlexSN and Triton caches) and warm.
 
 GPU::
 
@@ -193,14 +194,27 @@ def bench_overhead(args: argparse.Namespace, out: Path) -> None:
 
 
 STARTUP = """
-import time, torch
-t0 = time.perf_counter()
+import json, time, torch, triton, triton.language as tl
 import flexsn_nn
-m = flexsn_nn.ParametricLIFNode().cuda()
-x = torch.randn(8, 1 << 16, device="cuda", requires_grad=True)
-m(x).sum().backward()
+
+@triton.jit
+def noop(x):
+    pass
+
+x = torch.randn(8, 4096, device="cuda")
+noop[(1,)](x)  # Triton's driver stubs and the CUDA context are not part of the measurement
 torch.cuda.synchronize()
-print(time.perf_counter() - t0)
+t0 = time.perf_counter()
+m = flexsn_nn.ParametricLIFNode().cuda()
+with torch.no_grad():
+    float(m(x).sum())
+t1 = time.perf_counter()
+m.reset()
+xr = x.clone().requires_grad_()
+m(xr).sum().backward()
+torch.cuda.synchronize()
+t2 = time.perf_counter()
+print(json.dumps({"inference_s": t1 - t0, "training_s": t2 - t0}))
 """
 
 
@@ -209,8 +223,8 @@ def bench_startup(out: Path) -> None:
         env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/flexsn", "TRITON_CACHE_DIR": f"{cache}/triton"}
         for label in ("cold", "warm"):
             res = subprocess.run([sys.executable, "-c", STARTUP], env=env, capture_output=True, text=True, timeout=300)
-            seconds = float(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else None
-            log(out, case="startup", kind=label, first_result_s=seconds, err=res.stderr[-300:] if res.returncode else None)
+            times = json.loads(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else {}
+            log(out, case="startup", kind=label, **times, err=res.stderr[-300:] if res.returncode else None)
 
 
 def plot(out: Path) -> None:
