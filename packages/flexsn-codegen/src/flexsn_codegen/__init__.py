@@ -20,6 +20,7 @@ from .cache import (
 from .codegen import check_graph_supported, generate_triton_code_str, sanitize_name
 from .lowering import LOWERINGS, UnsupportedOpError, supported_ops
 from .templates import (
+    Hoisted,
     SavedArg,
     backward_saved_args,
     final_state_forward_returns,
@@ -33,6 +34,7 @@ from .templates import (
 )
 
 __all__ = [
+    "Hoisted",
     "LOWERINGS",
     "SavedArg",
     "UnsupportedOpError",

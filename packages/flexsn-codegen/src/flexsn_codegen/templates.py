@@ -103,8 +103,23 @@ def _strip_header(step_code: str) -> str:
     ).strip("\n")
 
 
-def _module(step_code: str, kernel: str) -> str:
-    return f"import triton\nimport triton.language as tl\n\n\n{_strip_header(step_code)}\n\n\n{kernel}"
+def _module(step_code: str, kernel: str, hoisted: "Hoisted | None" = None) -> str:
+    extra = f"\n\n\n{_strip_header(hoisted[0])}" if hoisted is not None else ""
+    return f"import triton\nimport triton.language as tl\n\n\n{_strip_header(step_code)}{extra}\n\n\n{kernel}"
+
+
+#: a step's loop-invariant prologue: ``(module source, function name, number of values it returns)``
+Hoisted = tuple[str, str, int]
+
+
+def _prologue_call(hoisted: Hoisted | None, args: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The kernel line running the hoisted prologue once per program, and the names of its values."""
+    if hoisted is None:
+        return [], []
+    _, fn, n = hoisted
+    names = [f"inv{k}" for k in range(n)]
+    lhs = names[0] if n == 1 else ", ".join(names)
+    return [f"    {lhs} = {fn}({', '.join(args)})"], names
 
 
 def _prologue(params: Sequence[str], name: str, num_static: int = 0) -> list[str]:
@@ -192,6 +207,7 @@ def render_inference_kernel(
     num_outputs: int,
     final_state_only: bool = False,
     num_static: int = 0,
+    hoisted: Hoisted | None = None,
 ) -> tuple[str, str]:
     """Render the multi-step inference kernel module.
 
@@ -202,6 +218,9 @@ def render_inference_kernel(
         num_inputs, num_states, num_outputs: the core's arity.
         final_state_only: store only the final states (no state sequences).
         num_static: static inputs (read once per program, see above).
+        hoisted: the step's loop-invariant prologue (``flexsn_trace.split_invariants``):
+            run once per program on the static inputs; its values follow
+            them in the step's arguments.
 
     Returns:
         ``(code, kernel_name)``.
@@ -223,9 +242,11 @@ def render_inference_kernel(
     lines = _prologue([*xs, *s0, *ws, *ys, *so], name, num_static)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
+    pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(num_static)])
+    lines += pro
     _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
     ins = [f"in{i}" for i in range(num_inputs)]
-    args = [*ins, *[f"st{j}" for j in range(num_states)], *[f"stat{k}" for k in range(num_static)]]
+    args = [*ins, *[f"st{j}" for j in range(num_states)], *[f"stat{k}" for k in range(num_static)], *invs]
     call, rets = _step_call(step_name, args, num_outputs + num_states)
     lines.append(call)
     lines += [f"        {_store(p, rets[k])}" for k, p in enumerate(ys)]
@@ -235,7 +256,7 @@ def render_inference_kernel(
             lines.append(f"        {_store(p, f'st{j}')}")
     if final_state_only:
         lines += [f"    {_store(p, f'st{j}', False)}" for j, p in enumerate(so)]
-    return _module(step_code, "\n".join(lines) + "\n"), name
+    return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 
 def final_state_forward_returns(info: FlexSNInfo) -> list[int]:
@@ -256,7 +277,7 @@ def _final_state_forward_returns(info: FlexSNInfo) -> tuple[int, ...]:
 
 
 def render_forward_kernel(
-    step_code: str, step_name: str, info: FlexSNInfo, final_state: bool = False
+    step_code: str, step_name: str, info: FlexSNInfo, final_state: bool = False, hoisted: Hoisted | None = None
 ) -> tuple[str, str]:
     """Render the training forward kernel.
 
@@ -288,9 +309,11 @@ def render_forward_kernel(
     lines = _prologue([*xs, *s0, *ws, *ks.values(), *sf], name, info.num_static)
     lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
+    pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(info.num_static)])
+    lines += pro
     _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
     ins = [f"in{i}" for i in range(info.num_inputs)]
-    args = [*ins, *[f"st{j}" for j in range(info.num_states)], *[f"stat{k}" for k in range(info.num_static)]]
+    args = [*ins, *[f"st{j}" for j in range(info.num_states)], *[f"stat{k}" for k in range(info.num_static)], *invs]
     call, rets = _step_call(step_name, args, n_ret)
     lines.append(call)
     for j in range(info.num_states):
@@ -306,7 +329,7 @@ def render_forward_kernel(
             r = info.fwd_core_returns.index(info.fwd_kernel_returns[k], visible)
             lines.append(f"        {_store(p, rets[r])}")
     lines += [f"    {_store(p, f'st{j}', False)}" for j, p in enumerate(sf)]
-    return _module(step_code, "\n".join(lines) + "\n"), name
+    return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 
 def render_backward_kernel(
@@ -315,6 +338,7 @@ def render_backward_kernel(
     info: FlexSNInfo,
     tangent_mask: Sequence[bool],
     final_state: bool = False,
+    hoisted: Hoisted | None = None,
 ) -> tuple[str, str]:
     """Render the reverse-time BPTT kernel.
 
@@ -384,6 +408,10 @@ def render_backward_kernel(
                 loads.append((f"gseq{j}", gs[j], 0))
                 post.append(f"        tan_s{j} = gseq{j} + carry{j}")
             step_args.append(f"tan_s{j}")
+    statics_read = [f"stat{src.slot}" for src in info.saved_sources if src.kind == "static"]
+    pro, invs = _prologue_call(hoisted, statics_read)
+    lines += pro
+    step_args += invs
     _time_loop(lines, loads, reverse=True)
     lines += post
     n_grad = info.num_inputs + info.num_states
@@ -395,7 +423,7 @@ def render_backward_kernel(
     lines += [f"        acc{k} = acc{k} + {rets[n_grad + k]}" for k in range(info.num_static)]
     lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
     lines += [f"    tl.store({p} + offs, acc{k}, mask=mask)" for k, p in enumerate(gw)]
-    return _module(step_code, "\n".join(lines) + "\n"), name
+    return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 
 def get_flexsn_inference_kernel(

@@ -7,6 +7,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_codegen import (
+    Hoisted,
     UnsupportedOpError,
     generate_triton_code_str,
     render_backward_kernel,
@@ -14,7 +15,16 @@ from flexsn_codegen import (
     render_inference_kernel,
     sanitize_name,
 )
-from flexsn_trace import FlexSNInfo, check_counts, check_tensor_list, extract_info, generate_inference_graph, graph_output_nodes, trace_training_graphs
+from flexsn_trace import (
+    FlexSNInfo,
+    check_counts,
+    check_tensor_list,
+    extract_info,
+    generate_inference_graph,
+    graph_output_nodes,
+    split_invariants,
+    trace_training_graphs,
+)
 
 from .scan_kernel import ScanKernel
 
@@ -101,10 +111,25 @@ def output_dtypes(graph: Any, num_outputs: int) -> tuple[torch.dtype | None, ...
     return tuple(dtypes)
 
 
+def _codegen(graph: Any, name: str, static_positions: Sequence[int]) -> tuple[str, str, Hoisted | None]:
+    """Triton source of a step graph, with what it computes from static inputs alone hoisted into a prologue.
+
+    Returns ``(step_code, step_name, hoisted)`` (:func:`flexsn_trace.split_invariants`; ``hoisted``
+    is ``None`` when nothing is invariant).
+    """
+    split = split_invariants(graph, static_positions) if static_positions else None
+    if split is None or split.prologue is None:
+        code, fn = generate_triton_code_str(graph, name)
+        return code, fn, None
+    code, fn = generate_triton_code_str(split.loop, name)
+    pro_code, pro_fn = generate_triton_code_str(split.prologue, f"{name}_invariants")
+    return code, fn, (pro_code, pro_fn, split.num_invariants)
+
+
 def _trace_inference(
     core_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
     num_static: int = 0,
-) -> tuple[str, str, FlexSNInfo, tuple[torch.dtype | None, ...]]:
+) -> tuple[str, str, FlexSNInfo, tuple[torch.dtype | None, ...], Hoisted | None]:
     """Trace ``core_fn`` for inference: ``(step_code, step_name, info)``.
 
     Raises:
@@ -117,9 +142,11 @@ def _trace_inference(
     graph = generate_inference_graph(core_fn, examples)
     _check_returns(len(graph_output_nodes(graph)), num_outputs, num_states)
     info = extract_info(graph, num_inputs, num_states, num_outputs, num_static)
-    step_code, step_name = generate_triton_code_str(graph, _name(core_fn, "step"))
-    _check_shape_free(core_fn, examples, step_code)
-    return step_code, step_name, info, output_dtypes(graph, num_outputs)
+    full_code, _ = generate_triton_code_str(graph, _name(core_fn, "step"))
+    _check_shape_free(core_fn, examples, full_code)
+    first = num_inputs + num_states
+    step_code, step_name, hoisted = _codegen(graph, _name(core_fn, "step"), range(first, first + num_static))
+    return step_code, step_name, info, output_dtypes(graph, num_outputs), hoisted
 
 
 def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor, ...], step_code: str) -> None:
@@ -158,9 +185,9 @@ def build_inference_kernels(
     optionally, in ``example_inputs``, for their dtypes).
     """
     arity = (num_inputs, num_states, num_outputs)
-    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs, num_static)
-    seq = render_inference_kernel(step_code, step_name, *arity, False, num_static)
-    fin = render_inference_kernel(step_code, step_name, *arity, True, num_static)
+    step_code, step_name, info, dtypes, hoisted = _trace_inference(core_fn, arity, example_inputs, num_static)
+    seq = render_inference_kernel(step_code, step_name, *arity, False, num_static, hoisted)
+    fin = render_inference_kernel(step_code, step_name, *arity, True, num_static, hoisted)
     return (
         ScanKernel(*seq, "inference", output_dtypes=dtypes),
         ScanKernel(*fin, "inference_final_state", output_dtypes=dtypes),
@@ -193,7 +220,7 @@ def build_inference_kernel(
             Triton lowering.
     """
     arity = (num_inputs, num_states, num_outputs)
-    step_code, step_name, info, dtypes = _trace_inference(core_fn, arity, example_inputs)
+    step_code, step_name, info, dtypes, _ = _trace_inference(core_fn, arity, example_inputs)
     code, name = render_inference_kernel(step_code, step_name, *arity, final_state_only)
     return ScanKernel(code, name, "inference_final_state" if final_state_only else "inference", output_dtypes=dtypes), info
 
@@ -257,15 +284,18 @@ def build_training_kernels(
     graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
     info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs, num_static)
-    fwd_code, fwd_name = generate_triton_code_str(graphs.fwd, _name(core_fn, "fwd_step"))
-    bwd_code, bwd_name = generate_triton_code_str(graphs.bwd, _name(core_fn, "bwd_step"))
+    first = num_inputs + num_states
+    fwd_code, fwd_name, fwd_pro = _codegen(graphs.fwd, _name(core_fn, "fwd_step"), range(first, first + num_static))
+    bwd_statics = [s for s, src in enumerate(info.saved_sources) if src.kind == "static"]
+    bwd_code, bwd_name, bwd_pro = _codegen(graphs.bwd, _name(core_fn, "bwd_step"), bwd_statics)
     dtypes = output_dtypes(graphs.fwd, num_outputs)
-    fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info), "forward", output_dtypes=dtypes)
+    fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, False, fwd_pro), "forward", output_dtypes=dtypes)
     fwd.final_state = ScanKernel(
-        *render_forward_kernel(fwd_code, fwd_name, info, True), "forward_final_state", output_dtypes=dtypes
+        *render_forward_kernel(fwd_code, fwd_name, info, True, fwd_pro), "forward_final_state", output_dtypes=dtypes
     )
-    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask), "backward")
+    mask = graphs.tangent_mask
+    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro), "backward")
     bwd.final_state = ScanKernel(
-        *render_backward_kernel(bwd_code, bwd_name, info, graphs.tangent_mask, True), "backward_final_state"
+        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro), "backward_final_state"
     )
     return fwd, bwd, info

@@ -286,7 +286,7 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
 
 #: the kernels a build holds, each ``[source, function name]`` or ``None``
 BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
-_FORMAT = 5  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_FORMAT = 6  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 
