@@ -20,6 +20,7 @@ backward kernel's per-neuron fp32 partial over the broadcast dimensions.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -29,8 +30,22 @@ __all__ = ["prepare_static", "reduce_static_grad", "static_dims", "static_layout
 
 
 def static_layout(shape: Sequence[int], step: Sequence[int]) -> tuple[int, int] | None:
-    """``(inner, mid)`` of a static input of layout form ``shape`` beside per-step shape ``step``, else ``None``."""
+    """``(inner, mid)`` of a static input of layout form ``shape`` beside per-step shape ``step``, else ``None``.
+
+    Asked on every launch: answered from a cache of shape pairs (symbolic shapes under
+    ``torch.compile`` are answered without it).
+    """
     shape, step = tuple(shape), tuple(step)
+    if _concrete(shape, step):
+        return _layout_cached(shape, step)
+    return _layout(shape, step)
+
+
+def _concrete(*shapes: tuple[int, ...]) -> bool:
+    return all(type(d) is int for sh in shapes for d in sh)
+
+
+def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int] | None:
     if len(shape) != len(step) or any(p not in (1, s) for p, s in zip(shape, step)):
         return None
     run = [d for d, p in enumerate(shape) if p != 1]
@@ -60,6 +75,10 @@ def static_problem(statics: Sequence[torch.Tensor], x: torch.Tensor) -> str | No
 
 
 def _padded(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
+    return _padded_cached(shape, step) if _concrete(shape, step) else _pad(shape, step)
+
+
+def _pad(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
     """``shape`` with the rank of ``step`` (leading 1s added or dropped), or ``None`` when it does not broadcast to ``step``."""
     extra = len(shape) - len(step)
     if extra > 0 and any(d != 1 for d in shape[:extra]):
@@ -117,3 +136,7 @@ def reduce_static_grad(partial: torch.Tensor, shape: Sequence[int], step: Sequen
     if inner == 1 and mid == ncl:
         return partial.view(tuple(shape)).to(dtype)
     return partial.view(ncl // (inner * mid), mid, inner).sum((0, 2)).view(tuple(shape)).to(dtype)
+
+
+_layout_cached = functools.lru_cache(maxsize=1024)(_layout)
+_padded_cached = functools.lru_cache(maxsize=1024)(_pad)
