@@ -166,6 +166,17 @@ class LearnableThresholdLIFNode(IFNode):
         return core.tau
 
 
+class _SecondStateFromZero(IFNode):
+    """A neuron with a second state (adaptation, synaptic current) that starts at 0; ``v`` starts as :class:`IFNode`'s."""
+
+    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
+        """``v`` at ``v_reset`` (hard reset) or 0, the second state 0."""
+        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
+
+    def _init_states_are_zeros(self) -> bool:
+        return type(self).init_states is _SecondStateFromZero.init_states and (self.v_reset is None or self.v_reset == 0.0)
+
+
 class AdaptiveLIFCore(LIFCore):
     """One adaptive-LIF step: ``(x, v, a, beta) -> (spike, v_next, a_next)``."""
 
@@ -184,7 +195,7 @@ class AdaptiveLIFCore(LIFCore):
         return spike, v_next, a * self.rho + spike * (1.0 - self.rho)
 
 
-class AdaptiveLIFNode(IFNode):
+class AdaptiveLIFNode(_SecondStateFromZero):
     """Adaptive LIF neuron (LSNN's ALIF) with a learnable adaptation strength ``beta``.
 
     States: membrane potential ``v`` and adaptation ``a`` (both 0 at start,
@@ -220,13 +231,6 @@ class AdaptiveLIFNode(IFNode):
         """The adaptation state after the last call (``None`` before the first / after reset)."""
         return self.states[1] if self.states else None
 
-    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
-        """``v`` at ``v_reset`` (hard reset) or 0, ``a = 0``."""
-        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
-
-    def _init_states_are_zeros(self) -> bool:
-        return type(self).init_states is AdaptiveLIFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)
-
 
 class CUBACore(IFCore):
     """One current-based LIF step: ``(x, v, i, current_decay, voltage_decay) -> (spike, v_next, i_next)``."""
@@ -242,7 +246,7 @@ class CUBACore(IFCore):
         return spike, v_next, i_next
 
 
-class CUBALIFNode(IFNode):
+class CUBALIFNode(_SecondStateFromZero):
     """Current-based LIF neuron (SpikingJelly ``neuron.CUBALIFNode``, Lava-DL's CUBA): two first-order filters.
 
     States: membrane potential ``v`` and synaptic current ``i``. Each step:
@@ -282,10 +286,3 @@ class CUBALIFNode(IFNode):
     def current(self) -> torch.Tensor | None:
         """The synaptic current after the last call (``None`` before the first / after reset)."""
         return self.states[1] if self.states else None
-
-    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
-        """``v`` at ``v_reset`` (hard reset) or 0, current 0."""
-        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
-
-    def _init_states_are_zeros(self) -> bool:
-        return type(self).init_states is CUBALIFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)

@@ -31,13 +31,24 @@ def _f(name: str, value: object) -> float:
     return v
 
 
-def _check_potentials(tau: float, v_threshold: float, v_reset: float | None, v_rest: float | None) -> None:
-    """SpikingJelly's constraints: ``tau > 1``; with a hard reset ``v_threshold > v_reset`` and ``v_rest >= v_reset``
-    (``v_rest=None``: not checked, as for the Izhikevich neuron)."""
-    if tau <= 1.0:
+def _potentials(
+    tau: object, v_threshold: object, v_rest: object, v_reset: object, rest_above_reset: bool = True
+) -> tuple[float, float, float, float | None]:
+    """The checked ``(tau, v_threshold, v_rest, v_reset)``: floats, ``tau > 1``; with a hard reset
+    ``v_threshold > v_reset`` and (``rest_above_reset``) ``v_rest >= v_reset``, SpikingJelly's constraints."""
+    t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
+    if t <= 1.0:
         raise ValueError(f"tau must be > 1 (time steps), got {tau}")
-    if v_reset is not None and not (v_threshold > v_reset and (v_rest is None or v_rest >= v_reset)):
-        raise ValueError(f"expected v_threshold > v_reset and v_rest >= v_reset, got {v_threshold}, {v_reset}, {v_rest}")
+    if rs is not None and not (th > rs and (rest >= rs or not rest_above_reset)):
+        raise ValueError(f"expected v_threshold > v_reset and v_rest >= v_reset, got {th}, {rs}, {rest}")
+    return t, th, rest, rs
+
+
+def _positive(name: str, value: object) -> float:
+    v = _f(name, value)
+    if v <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return v
 
 
 class QIFCore(IFCore):
@@ -111,11 +122,8 @@ class QIFNode(IFNode):
         v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
         detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
-        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
-        _check_potentials(t, th, rs, rest)
-        if _f("a0", a0) <= 0:
-            raise ValueError(f"a0 must be > 0, got {a0}")
-        core = QIFCore(t, _f("v_c", v_c), float(a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
+        t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
+        core = QIFCore(t, _f("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -138,12 +146,9 @@ class EIFNode(IFNode):
         v_rest: float = 0.0, v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
         detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
-        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
-        _check_potentials(t, th, rs, rest)
-        if _f("delta_T", delta_T) <= 0:
-            raise ValueError(f"delta_T must be > 0, got {delta_T}")
-        core = EIFCore(t, float(delta_T), _f("theta_rh", theta_rh), rest, th, rs, _check_surrogate(surrogate_function),
-                       bool(detach_reset))
+        t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
+        core = EIFCore(t, _positive("delta_T", delta_T), _f("theta_rh", theta_rh), rest, th, rs,
+                       _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -168,11 +173,8 @@ class IzhikevichNode(IFNode):
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
-        t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
-        _check_potentials(t, th, rs, None)
-        if _f("a0", a0) <= 0:
-            raise ValueError(f"a0 must be > 0, got {a0}")
-        core = IzhikevichCore(t, _f("v_c", v_c), float(a0), rest, _f("tau_w", tau_w), _f("a", a), _f("b", b), th, rs,
+        t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset, rest_above_reset=False)
+        core = IzhikevichCore(t, _f("v_c", v_c), _positive("a0", a0), rest, _f("tau_w", tau_w), _f("a", a), _f("b", b), th, rs,
                               _check_surrogate(surrogate_function), bool(detach_reset))
         w0 = _f("w_rest", w_rest)
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
