@@ -56,6 +56,21 @@ def _check_float(name: str, value: object, allow_none: bool = False) -> float | 
     return float(value)
 
 
+def _required(name: str, value: object) -> float:
+    """A finite Python float (``_check_float`` without ``None``)."""
+    v = _check_float(name, value)
+    assert v is not None
+    return v
+
+
+def _tau(value: object, name: str = "tau") -> float:
+    """A time constant in time steps: a finite float > 1 (SpikingJelly's constraint)."""
+    tau = _required(name, value)
+    if tau <= 1.0:
+        raise ValueError(f"{name} must be > 1 (time steps), got {value}")
+    return tau
+
+
 def _check_surrogate(value: object) -> SurrogateFunction:
     if not isinstance(value, SurrogateFunction):
         raise TypeError(
@@ -290,10 +305,7 @@ class LIFNode(IFNode):
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
         backend: str = "triton", step_mode: str = "m", store_v_seq: bool = False,
     ) -> None:
-        tau_f = _check_float("tau", tau)
-        assert tau_f is not None
-        if tau_f <= 1.0:
-            raise ValueError(f"tau must be > 1 (time steps), got {tau}")
+        tau_f = _tau(tau)
         v_th = _check_float("v_threshold", v_threshold)
         assert v_th is not None
         core = LIFCore(

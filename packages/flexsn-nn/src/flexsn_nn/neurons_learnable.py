@@ -27,27 +27,10 @@ from typing import Sequence
 import torch
 from torch import nn
 
-from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_float, _check_surrogate
+from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_float, _check_surrogate, _required, _tau
 from .surrogate import SurrogateFunction
 
 __all__ = ["AdaptiveLIFNode", "CUBALIFNode", "LearnableThresholdLIFNode", "ParametricLIFNode"]
-
-
-def _float(name: str, value: object, allow_none: bool = False) -> float | None:
-    return _check_float(name, value, allow_none)
-
-
-def _required(name: str, value: object) -> float:
-    v = _check_float(name, value)
-    assert v is not None
-    return v
-
-
-def _tau(value: object, name: str = "tau") -> float:
-    tau = _required(name, value)
-    if tau <= 1.0:
-        raise ValueError(f"{name} must be > 1 (time steps), got {value}")
-    return tau
 
 
 class PLIFCore(IFCore):
@@ -95,7 +78,7 @@ class ParametricLIFNode(IFNode):
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         tau = _tau(init_tau, "init_tau")
-        core = PLIFCore(bool(decay_input), _required("v_threshold", v_threshold), _float("v_reset", v_reset, True),
+        core = PLIFCore(bool(decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
                         _check_surrogate(surrogate_function), bool(detach_reset))
         w = nn.Parameter(torch.tensor(-math.log(tau - 1.0)))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"w": w})
@@ -149,7 +132,7 @@ class LearnableThresholdLIFNode(IFNode):
         if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
             raise ValueError(f"threshold_shape must be a sequence of ints >= 1, got {threshold_shape!r}")
         th0 = _required("init_threshold", init_threshold)
-        core = ThresholdLIFCore(_tau(tau), bool(decay_input), th0, _float("v_reset", v_reset, True),
+        core = ThresholdLIFCore(_tau(tau), bool(decay_input), th0, _check_float("v_reset", v_reset, True),
                                 _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"threshold": nn.Parameter(torch.full(shape, th0))})
 
@@ -222,7 +205,7 @@ class AdaptiveLIFNode(_SecondStateFromZero):
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), bool(decay_input), _required("v_threshold", v_threshold),
-                               _float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
+                               _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
         beta = nn.Parameter(torch.full(tuple(beta_shape), _required("init_beta", init_beta)))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs={"beta": beta})
 
@@ -278,7 +261,7 @@ class CUBALIFNode(_SecondStateFromZero):
                 raise ValueError(f"{name} must be in (0, 1], got {value}")
             t = torch.tensor(d)
             decays[name] = nn.Parameter(t) if requires_grad else t
-        core = CUBACore(_required("v_threshold", v_threshold), _float("v_reset", v_reset, True),
+        core = CUBACore(_required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
                         _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
 

@@ -19,16 +19,10 @@ from __future__ import annotations
 
 import torch
 
-from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_float, _check_surrogate
+from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_float, _check_surrogate, _required, _tau
 from .surrogate import SurrogateFunction
 
 __all__ = ["EIFNode", "IzhikevichNode", "QIFNode"]
-
-
-def _f(name: str, value: object) -> float:
-    v = _check_float(name, value)
-    assert v is not None
-    return v
 
 
 def _potentials(
@@ -36,16 +30,14 @@ def _potentials(
 ) -> tuple[float, float, float, float | None]:
     """The checked ``(tau, v_threshold, v_rest, v_reset)``: floats, ``tau > 1``; with a hard reset
     ``v_threshold > v_reset`` and (``rest_above_reset``) ``v_rest >= v_reset``, SpikingJelly's constraints."""
-    t, th, rest, rs = _f("tau", tau), _f("v_threshold", v_threshold), _f("v_rest", v_rest), _check_float("v_reset", v_reset, True)
-    if t <= 1.0:
-        raise ValueError(f"tau must be > 1 (time steps), got {tau}")
+    t, th, rest, rs = _tau(tau), _required("v_threshold", v_threshold), _required("v_rest", v_rest), _check_float("v_reset", v_reset, True)
     if rs is not None and not (th > rs and (rest >= rs or not rest_above_reset)):
         raise ValueError(f"expected v_threshold > v_reset and v_rest >= v_reset, got {th}, {rs}, {rest}")
     return t, th, rest, rs
 
 
 def _positive(name: str, value: object) -> float:
-    v = _f(name, value)
+    v = _required(name, value)
     if v <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     return v
@@ -123,7 +115,7 @@ class QIFNode(IFNode):
         detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
-        core = QIFCore(t, _f("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
+        core = QIFCore(t, _required("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -147,7 +139,7 @@ class EIFNode(IFNode):
         detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
-        core = EIFCore(t, _positive("delta_T", delta_T), _f("theta_rh", theta_rh), rest, th, rs,
+        core = EIFCore(t, _positive("delta_T", delta_T), _required("theta_rh", theta_rh), rest, th, rs,
                        _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
@@ -174,9 +166,9 @@ class IzhikevichNode(IFNode):
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset, rest_above_reset=False)
-        core = IzhikevichCore(t, _f("v_c", v_c), _positive("a0", a0), rest, _f("tau_w", tau_w), _f("a", a), _f("b", b), th, rs,
+        core = IzhikevichCore(t, _required("v_c", v_c), _positive("a0", a0), rest, _required("tau_w", tau_w), _required("a", a), _required("b", b), th, rs,
                               _check_surrogate(surrogate_function), bool(detach_reset))
-        w0 = _f("w_rest", w_rest)
+        w0 = _required("w_rest", w_rest)
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
         self.w_rest = w0
 
