@@ -155,19 +155,26 @@ def test_plif_follows_spikingjelly() -> None:
         fn.ParametricLIFNode(init_tau=1.0)
 
 
-def test_plif_trains_inside_torch_compile() -> None:
+@pytest.mark.parametrize("compiler", ["aot_eager", "inductor"])
+def test_plif_trains_inside_torch_compile(compiler: str) -> None:
+    """A PLIF layer after a Linear under torch.compile(fullgraph=True): Inductor compiles around the opaque op."""
     m = fn.ParametricLIFNode().to(DEVICE)
+    lin = torch.nn.Linear(C, C).to(DEVICE)
 
     def step(x: torch.Tensor) -> torch.Tensor:
         m.reset()
-        return m(x)
+        return m(lin(x))
 
     x = (torch.rand(T, B, C, device=DEVICE) * 2).requires_grad_()
-    torch.compile(step, fullgraph=True, backend="aot_eager")(x).sum().backward()
-    got = m.w.grad.clone()  # type: ignore[union-attr]
-    m.w.grad = None
-    step(x).sum().backward()
-    torch.testing.assert_close(got, m.w.grad)
+    y = torch.compile(step, fullgraph=True, backend=compiler)(x)
+    y.sum().backward()
+    got = (m.w.grad.clone(), lin.weight.grad.clone())  # type: ignore[union-attr]
+    m.w.grad, lin.weight.grad = None, None
+    y2 = step(x)
+    y2.sum().backward()
+    torch.testing.assert_close(y, y2)
+    torch.testing.assert_close(got[0], m.w.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(got[1], lin.weight.grad, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize(
