@@ -22,7 +22,7 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import reduce_static_grad, static_dims
-from .step_buffers import StepBuffers, cached_zeros
+from .step_buffers import StepBuffers
 
 __all__ = [
     "flexsn_backward",
@@ -368,7 +368,7 @@ def launch_backward(
         num_outputs: the core's output count.
         grads: ``num_outputs + num_states`` incoming gradients; ``None`` =
             zero (a ``[T, *shape]`` zero tensor, or with ``final_state`` for a
-            state, the shared read-only zeros of :mod:`flexsn_runtime.step_buffers`).
+            state, ``bufs.zeros`` when given, else a fresh ``[*shape]`` zero tensor).
         saved: the tensors ``flexsn_codegen.backward_saved_args`` lists.
         final_state: state gradients are gradients of the final states ``[*shape]``.
         grad_inputs, grad_states: the tensors the kernel writes, contiguous
@@ -389,7 +389,8 @@ def launch_backward(
         if g is not None:
             kernel_grads.append(g.contiguous())
         elif k >= num_outputs and final_state:
-            kernel_grads.append(bufs.zeros if bufs is not None else cached_zeros(step, dtype, device))
+            # the caller's shared zeros, else a fresh tensor: nothing outlives the call (CUDA graphs)
+            kernel_grads.append(bufs.zeros if bufs is not None else torch.zeros(step, dtype=dtype, device=device))
         else:
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
     ref = grad_inputs[0]

@@ -18,7 +18,7 @@ from .launchers import launch_backward
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import reduce_static_grad, static_layout
-from .step_buffers import StepBuffers, cached_scratch, step_buffers
+from .step_buffers import StepBuffers, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
 __all__ = ["EagerTraining", "backward", "setup", "Spec"]
@@ -172,7 +172,8 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
         if ctx.explicit:
             grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
         else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch
-            grad_states = [bufs.scratch(j) if bufs is not None else cached_scratch(step, dtype, device, j) for j in range(plan.n_states)]
+            # (bufs is None while a CUDA graph is captured or a tracer runs: then per-call tensors)
+            grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
         specs = ctx.static_specs
         partials = [torch.empty(step, dtype=torch.float32, device=device) for _ in specs]
         dims = [d for w_shape, _, _ in specs for d in _layout(w_shape, step)]

@@ -33,8 +33,16 @@ def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
 
 
 def with_states(
-    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None
+    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None, shared: bool = False
 ) -> list[torch.Tensor]:
+    """``flat_args`` with omitted initial states filled in: ``zero``, else zeros of one step.
+
+    ``shared``: the zeros may be the process-wide read-only tensor of
+    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free eager
+    path). The custom ops (what ``torch.compile`` runs, CUDA-graph trees
+    included) allocate them per call: a tensor kept between calls would
+    live in a CUDA graph's private pool without being one of its outputs.
+    """
     n = len(flat_args) - info.num_static
     if n == info.num_inputs + info.num_states:
         return list(flat_args)
@@ -46,18 +54,22 @@ def with_states(
         )
     if zero is None:
         x = flat_args[0]
-        # kernels only read initial states: one shared zero tensor serves every call
-        zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device)
+        # kernels only read initial states: one zero tensor serves all of them
+        zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
     return [*flat_args[:n], *(zero for _ in range(info.num_states)), *flat_args[n:]]
 
 
-def inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+def inference_impl(
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, shared: bool = False
+) -> list[torch.Tensor]:
+    """Run the inference kernel; ``shared`` as in :func:`with_states`."""
     bundle = lookup_flexsn_kernel_handle(handle)
     info = op_info(bundle, "inference_final_state" if final_state else "inference")
     kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
     assert kernel is not None
     # checked already: by FlexSNKernel's contract, or by check_op_args in the op
-    return list(flexsn_inference(kernel, info, *with_states(info, flat_args), final_state=final_state, checked=True))
+    args = with_states(info, flat_args, shared=shared)
+    return list(flexsn_inference(kernel, info, *args, final_state=final_state, checked=True))
 
 
 def training_impl(

@@ -42,7 +42,8 @@ def static_layout(shape: Sequence[int], step: Sequence[int]) -> tuple[int, int] 
 
 
 def _concrete(*shapes: tuple[int, ...]) -> bool:
-    return all(type(d) is int for sh in shapes for d in sh)
+    """Whether the cache may answer: plain int shapes, and no Dynamo trace (it would trace around the cache)."""
+    return not torch.compiler.is_compiling() and all(type(d) is int for sh in shapes for d in sh)
 
 
 def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int] | None:

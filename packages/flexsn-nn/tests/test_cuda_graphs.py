@@ -1,0 +1,107 @@
+"""CUDA graphs: nothing an op allocates outlives its call (the compiled path keeps no tensor between
+calls), ``reset()`` runs no tensor op, and, on a GPU, ``torch.compile(mode="reduce-overhead")`` and
+``torch.cuda.graph`` capture of training steps give the eager results."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from flexsn_nn import FlexSN, LIFNode, ParametricLIFNode
+from flexsn_runtime import run_inference, run_training
+from flexsn_runtime import step_buffers as step_buffers_module
+from flexsn_trace.testing import lif_core
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a GPU")
+
+
+class CountOps(TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ops: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        self.ops.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def test_the_custom_ops_keep_no_tensor_between_calls() -> None:
+    """What torch.compile runs (CUDA-graph trees included) allocates per call: no process-wide cache grows."""
+    m = FlexSN(lif_core, 1, 1, 1)
+    handle = m.kernel.handle
+    assert handle is not None
+    step_buffers_module._CACHE.clear()
+    x = torch.rand(5, 3, 4, device=DEVICE)
+    out = run_inference(handle, [x], True, tracing=True)  # the flexsn::inference op; initial state omitted
+    xg = x.clone().requires_grad_()
+    y, v = run_training(handle, [xg], True, tracing=True)[:2]  # flexsn::training, then flexsn::backward
+    y.sum().backward()  # no gradient for v: the final-state gradient is zeros made in the op
+    assert len(step_buffers_module._CACHE) == 0
+    assert out[0].shape == x.shape and xg.grad is not None
+
+
+def test_reset_runs_no_tensor_op() -> None:
+    m = LIFNode()
+    m(torch.rand(4, 6, device=DEVICE))
+    with CountOps() as counter:
+        m.reset()
+    assert counter.ops == [] and m.states == []
+
+
+class Net(torch.nn.Module):
+    def __init__(self, neuron: torch.nn.Module) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(32, 32)
+        self.sn = neuron
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.sn.reset()
+        return self.sn(self.fc(x)).mean(0)
+
+
+@needs_cuda
+@pytest.mark.parametrize("make", [LIFNode, ParametricLIFNode, lambda: LIFNode(backend="hop"), lambda: LIFNode(backend="torch")],
+                         ids=["lif", "plif", "lif-hop", "lif-torch"])
+def test_reduce_overhead_training_matches_eager(make) -> None:  # type: ignore[no-untyped-def]
+    torch.manual_seed(0)
+    eager = Net(make()).cuda()
+    graphed = Net(make()).cuda()
+    graphed.load_state_dict(eager.state_dict())
+    step = torch.compile(graphed, mode="reduce-overhead")
+    for i in range(4):  # warm-up, recording, replays
+        x = torch.rand(8, 16, 32, device="cuda") * 2
+        for net, fn in ((eager, eager), (graphed, step)):
+            net.zero_grad(set_to_none=True)
+            fn(x).square().sum().backward()
+        for (n, a), b in zip(eager.named_parameters(), graphed.parameters()):
+            torch.testing.assert_close(b.grad, a.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"step {i}, {n}: {m}")
+
+
+@needs_cuda
+def test_cuda_graph_capture_and_replay_of_a_training_step() -> None:
+    torch.manual_seed(0)
+    net = Net(ParametricLIFNode()).cuda()
+    x = torch.rand(8, 16, 32, device="cuda")
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):  # warm-up on a side stream, as torch.cuda.graph asks
+            net.zero_grad(set_to_none=False)
+            net(x).sum().backward()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    net.zero_grad(set_to_none=True)  # the captured backward allocates the gradients in the graph's pool
+    with torch.cuda.graph(graph):
+        loss = net(x).sum()
+        loss.backward()
+    for scale in (1.0, 2.5):
+        x.copy_(torch.rand(8, 16, 32, device="cuda") * scale)
+        graph.replay()
+        got = [p.grad.clone() for p in net.parameters()]  # type: ignore[union-attr]
+        ref = Net(ParametricLIFNode()).cuda()
+        ref.load_state_dict(net.state_dict())
+        ref(x).sum().backward()
+        for g, p in zip(got, ref.parameters()):
+            torch.testing.assert_close(g, p.grad, rtol=1e-4, atol=1e-5)
