@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Per-call timing: each layer call as a training loop meets it, next to its peers.
+
+``tools/bench.py`` times calls back to back, where the host time of one call overlaps the GPU
+work of the previous ones. A user's loop calls each layer once per step: ``reset()`` + forward
+(+ backward), and the host time of that call shows. Here each call is timed ALONE: a
+synchronize, CUDA events around the call, median of ``--rep`` (the method of
+``../shared/bench/bench_anchors.py``). Copy ratio = ``x.clone()`` time / call time, fp32 or bf16.
+
+Cases: ``lif`` (1 input, 1 state, 1 output) and ``2x2`` (2 inputs, 2 states, 2 outputs), each in
+inference (``no_grad``) and training (forward + backward of all outputs). Implementations:
+``flexsn`` (``FlexSN(backend="triton")``, final states only), ``eager`` (the Python loop over the
+same core), ``compile`` (``torch.compile(fullgraph=True)`` of it; ``--compile``), and, when
+SpikingJelly 2.0 is importable, ``sj_flexsn`` (its ``FlexSN``) and ``sj_lif`` (its hand-written
+``LIFNode``, LIF only); ``--peers`` picks them.
+
+GPU::
+
+    PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_per_call.py --out OUT
+
+Writes ``per_call.json``; the last lines printed are a table of copy ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+ROWS: list[dict[str, Any]] = []
+
+
+def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
+    """Median ms of ``fn`` timed alone (synchronize first, CUDA events around it)."""
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rep):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def cores(spike: Callable[[torch.Tensor], torch.Tensor]) -> dict[str, tuple[Callable[..., Any], int, int, int]]:
+    """The two neurons: ``name -> (core, num_inputs, num_states, num_outputs)``."""
+
+    def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = spike(h - 1.0)
+        return s, h * (1.0 - s)
+
+    def two_by_two(x: torch.Tensor, y: torch.Tensor, v: torch.Tensor, rho: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        h = 0.5 * v + x
+        s1 = spike(h - (rho + 1.0))
+        s2 = spike(h - 1.0)
+        g = torch.sigmoid(y)
+        return s1, s2, (h * (1.0 - s1)) * g + (h - s2) * (1.0 - g), 0.9 * rho + s1
+
+    return {"lif": (lif, 1, 1, 1), "2x2": (two_by_two, 2, 2, 2)}
+
+
+def loop_of(core: Callable[..., Any], ns: int, no: int) -> Callable[..., tuple[torch.Tensor, ...]]:
+    def loop(*seqs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        states = [torch.zeros_like(seqs[0][0]) for _ in range(ns)]
+        outs: list[list[torch.Tensor]] = [[] for _ in range(no)]
+        for t in range(seqs[0].shape[0]):
+            r = core(*(s[t] for s in seqs), *states)
+            for i in range(no):
+                outs[i].append(r[i])
+            states = list(r[no:])
+        return tuple(torch.stack(o) for o in outs)
+
+    return loop
+
+
+def impls_for(name: str, core: Callable[..., Any], ni: int, ns: int, no: int, args: argparse.Namespace) -> dict[str, Callable[..., Any]]:
+    import flexsn_nn
+
+    loop = loop_of(core, ns, no)
+    out: dict[str, Callable[..., Any]] = {"eager": loop}
+    if args.compile:
+        out["compile"] = torch.compile(loop, fullgraph=True)
+    m = flexsn_nn.FlexSN(core, ni, ns, no).cuda()
+    out["flexsn"] = lambda *xs, m=m: (m.reset(), m(*xs))[1]
+    try:
+        from spikingjelly.activation_based import neuron as sjn
+        from spikingjelly.activation_based import surrogate as sjs
+        from spikingjelly.activation_based.neuron.flexsn import FlexSN as SJFlexSN
+    except ImportError:
+        return out
+    if "sj_flexsn" in args.peers:
+        sj = SJFlexSN(core=core, num_states=ns, step_mode="m").cuda()
+        out["sj_flexsn"] = lambda *xs, m=sj: (m.reset(), m(*xs))[1]
+    if "sj_lif" in args.peers and name == "lif":
+        lif = sjn.LIFNode(tau=2.0, surrogate_function=sjs.Sigmoid(alpha=4.0), step_mode="m").cuda()
+        out["sj_lif"] = lambda x, m=lif: (m.reset(), m(x))[1]
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--T", type=int, nargs="+", default=[8, 32])
+    p.add_argument("--ncl", type=int, default=1 << 22)
+    p.add_argument("--dtype", choices=["fp32", "bf16"], default="fp32")
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--rep", type=int, default=15)
+    p.add_argument("--compile", action="store_true", help="add the torch.compile peer (slow to build)")
+    p.add_argument("--peers", nargs="*", default=["sj_flexsn", "sj_lif"], choices=["sj_flexsn", "sj_lif"])
+    args = p.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    from flexsn_nn.surrogate import Sigmoid
+
+    dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float32
+    for T in args.T:
+        xs = [(torch.randn(T, args.ncl, device="cuda") + 0.5).to(dtype) for _ in range(2)]
+        t_copy = per_call(lambda: xs[0].clone(), args.warmup, args.rep)
+        for name, (core, ni, ns, no) in cores(Sigmoid(4.0)).items():
+            for impl, fn in impls_for(name, core, ni, ns, no, args).items():
+                grads = [torch.ones_like(xs[0]) for _ in range(no)]  # made once: not part of a call
+                for mode in ("inference", "training"):
+                    leaves = [x.clone().requires_grad_(mode == "training") for x in xs[:ni]]
+
+                    def call(fn: Callable[..., Any] = fn, leaves: list[torch.Tensor] = leaves, mode: str = mode) -> None:
+                        if mode == "inference":
+                            with torch.no_grad():
+                                fn(*leaves)
+                            return
+                        for leaf in leaves:
+                            leaf.grad = None  # a fresh gradient per call, as after zero_grad(set_to_none=True)
+                        out = fn(*leaves)
+                        outs = out if isinstance(out, (tuple, list)) else (out,)
+                        torch.autograd.backward(list(outs[:no]), grads)
+
+                    t0 = time.perf_counter()
+                    call()
+                    torch.cuda.synchronize()
+                    first = time.perf_counter() - t0
+                    ms = per_call(call, args.warmup, args.rep)
+                    row = dict(case=name, mode=mode, impl=impl, T=T, dtype=args.dtype, ms=ms, copy_ratio=t_copy / ms, first_s=first)
+                    ROWS.append(row)
+                    print(json.dumps(row), flush=True)
+                    (args.out / "per_call.json").write_text(json.dumps(ROWS, indent=1))
+    print(f"{'case':<16}{'T':>4}  " + "  ".join(f"{i:>10}" for i in dict.fromkeys(r["impl"] for r in ROWS)))
+    for key in dict.fromkeys((r["case"], r["mode"], r["T"]) for r in ROWS):
+        cells = {r["impl"]: r["copy_ratio"] for r in ROWS if (r["case"], r["mode"], r["T"]) == key}
+        line = "  ".join(f"{cells.get(i, float('nan')):>10.3f}" for i in dict.fromkeys(r["impl"] for r in ROWS))
+        print(f"{key[0] + ' ' + key[1]:<16}{key[2]:>4}  {line}")
+
+
+if __name__ == "__main__":
+    main()
