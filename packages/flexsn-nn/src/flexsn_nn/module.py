@@ -46,11 +46,11 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop
-from flexsn_trace import as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .persistence import KeepsNoStates
-from .shapes import OutputSpec, check_example_outputs, check_state_shapes, empty_outputs, shapes_named
+from .shapes import OutputSpec, check_example_outputs, check_state_shapes, empty_outputs, shape_error
 
 __all__ = ["FlexSN"]
 
@@ -371,17 +371,15 @@ class FlexSN(KeepsNoStates, nn.Module):
 
     # ------------------------------------------------------------------ input checks
 
-    def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> TensorList:
+    def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> ScanContract:
         """The call's inputs, checked by :func:`flexsn_trace.check_scan_args` (single steps as ``[1, *shape]``)."""
         if not sequences:
             inputs = tuple(x.unsqueeze(0) if isinstance(x, torch.Tensor) else x for x in inputs)
         shapes = "broadcast" if self._backend in KERNEL_BACKENDS else "any"  # see flexsn_nn.shapes
-        c = check_scan_args(
+        return check_scan_args(
             self.num_inputs, self.num_states, self.num_outputs, inputs, who="FlexSN", states="none", uniform=True,
             shapes=shapes, floating=True,
         )
-        seqs = list(c.input_seqs)
-        return seqs if sequences else [x[0] for x in seqs]
 
     # ------------------------------------------------------------------ running
 
@@ -404,19 +402,25 @@ class FlexSN(KeepsNoStates, nn.Module):
         return outs[0] if self.num_outputs == 1 else outs
 
     def _single_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:
-        xs = self._check_inputs(inputs, sequences=False)
+        xs = [x[0] for x in self._check_inputs(inputs, sequences=False).input_seqs]
         step_shape = tuple(xs[0].shape)
         init = self._resolve_states([x.unsqueeze(0) for x in xs], step_shape)
-        with shapes_named([x.unsqueeze(0) for x in xs], init):
+        try:
             res = as_tensor_tuple(
                 self.core(*xs, *init, *self.static_inputs), "the core", self.num_outputs + self.num_states, TypeError
             )
+        except RuntimeError as exc:
+            error = shape_error(exc, [x.unsqueeze(0) for x in xs], init)
+            if error is exc:
+                raise
+            raise error from exc
         outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
         self._commit(new_states, [s.unsqueeze(0) for s in new_states])
         return outs
 
     def _multi_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:
-        seqs = self._check_inputs(inputs, sequences=True)
+        checked = self._check_inputs(inputs, sequences=True)
+        seqs = list(checked.input_seqs)
         x0 = seqs[0]
         step_shape = tuple(x0.shape[1:])
         # Zero initial states of the kernel backends (and of the hop backend's
@@ -434,8 +438,13 @@ class FlexSN(KeepsNoStates, nn.Module):
             outs = empty_outputs(f"FlexSN(backend={self._backend!r})", seqs, init, self._output_specs, no, fused)
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs
-        with shapes_named(seqs, init):
-            res = self._run_backend(seqs, init)
+        try:
+            res = self._run_backend(seqs, init, checked.uniform)
+        except RuntimeError as exc:  # the core failed: say which shapes it got, when they differ
+            error = shape_error(exc, seqs, init)
+            if error is exc:
+                raise
+            raise error from exc
         if len(res) != no + self.num_states:  # a backend contract break, not a user error
             raise RuntimeError(f"backend {self._backend!r} returned {len(res)} tensors, expected {no + self.num_states}")
         outs, rest = res[:no], list(res[no:])
@@ -450,14 +459,17 @@ class FlexSN(KeepsNoStates, nn.Module):
         _set(self, "_states", list(states))
         _set(self, "_state_seqs", list(state_seqs or []) if self.store_state_seqs else None)
 
-    def _run_backend(self, seqs: TensorList, init: TensorList) -> tuple[torch.Tensor, ...]:
+    def _run_backend(self, seqs: TensorList, init: TensorList, uniform: bool = False) -> tuple[torch.Tensor, ...]:
+        """Run a checked multi-step call (``uniform``: the inputs share one per-step shape)."""
         ni, ns, no = self.num_inputs, self.num_states, self.num_outputs
         store, statics = self.store_state_seqs, self.static_inputs
         if self._backend == "torch":
             return eager_loop(self.core, ni, ns, no, seqs, init, store, statics)
         if self._backend in KERNEL_BACKENDS:
-            k = self.kernel
-            return k(*seqs, *init, *statics) if store else k.final_state(*seqs, *init, *statics)
+            # checked here already (inputs, then states in _resolve_states): the kernel runs the contract as it is
+            step = seqs[0].shape[1:]
+            same = uniform and all(s.shape == step for s in init)
+            return self.kernel.run(ScanContract(ni, ns, no, tuple(seqs), tuple(init), statics, not store, same))
         return run_hop(
             self.core, (ni, ns, no), seqs, init, statics, store, self._output_specs,
             lambda: self._resolve_states(seqs, tuple(seqs[0].shape[1:])),

@@ -17,14 +17,13 @@ Per backend (SpikingJelly's ``FlexSN`` rules):
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import torch
 
 from flexsn_trace import broadcast_shape
 
-__all__ = ["OutputSpec", "check_example_outputs", "check_state_shapes", "empty_outputs", "shape_hint", "shapes_named"]
+__all__ = ["OutputSpec", "check_example_outputs", "check_state_shapes", "empty_outputs", "shape_error", "shape_hint"]
 
 #: one output's per-step shape and dtype, from ``example_outputs``
 OutputSpec = tuple[tuple[int, ...], torch.dtype]
@@ -112,25 +111,16 @@ def empty_outputs(
     )
 
 
-@contextmanager
-def shapes_named(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> Iterator[None]:
-    """Re-raise a ``RuntimeError`` of the core as a ``ValueError`` naming the per-step shapes, when they differ.
+def shape_error(exc: RuntimeError, seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> Exception:
+    """The error to raise for a ``RuntimeError`` of the core: a ``ValueError`` naming the per-step shapes when they differ, else ``exc``.
 
     The ``torch`` / ``hop`` backends let any shapes through; a core that
     cannot take them fails in PyTorch ("The size of tensor a ...") and this
     says which shapes it got and that a change of batch shape needs
-    ``reset()``. Errors on calls of one per-step shape pass unchanged.
-
-    Raises:
-        ValueError: from the ``RuntimeError`` (chained), when shapes differ.
+    ``reset()``. (A ``try`` around the call costs nothing until it raises.)
     """
-    try:
-        yield
-    except RuntimeError as exc:
-        hint = shape_hint(seqs, states)
-        if hint is None:
-            raise
-        raise ValueError(f"FlexSN: {hint}: {exc}") from exc
+    hint = shape_hint(seqs, states)
+    return exc if hint is None else ValueError(f"FlexSN: {hint}: {exc}")
 
 
 def shape_hint(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> str | None:

@@ -353,7 +353,19 @@ class FlexSNKernel:
         return reason
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
-        contract = self.contract(args, final_state)
+        return self.run(self.contract(args, final_state))
+
+    def run(self, contract: ScanContract) -> tuple[torch.Tensor, ...]:
+        """Run a call already checked (:meth:`contract`, or a caller's own :func:`flexsn_trace.check_scan_args`).
+
+        For callers that validated the tensors themselves (``flexsn_nn.FlexSN``):
+        the contract's ``uniform`` must say whether inputs and states share one
+        per-step shape (dtype and device checked), ``lifted_args`` are the
+        call's static inputs, ``init_states`` may be empty (zeros).
+
+        Returns:
+            As :meth:`__call__` (or :meth:`final_state` with ``contract.final_state``).
+        """
         full = self.with_captures(contract)
         fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
         r = route(self, fitted)
