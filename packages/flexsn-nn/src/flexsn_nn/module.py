@@ -50,7 +50,7 @@ from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .persistence import KeepsNoStates
-from .shapes import OutputSpec, check_example_outputs, check_state_shapes, empty_outputs, shape_error
+from .shapes import OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error
 
 __all__ = ["FlexSN"]
 
@@ -282,19 +282,7 @@ class FlexSN(KeepsNoStates, nn.Module):
 
     @states.setter
     def states(self, states: Sequence[torch.Tensor | None] | None) -> None:
-        value: object = states
-        if value is None:
-            self._states = []
-            return
-        if isinstance(value, torch.Tensor) or not isinstance(value, (list, tuple)):
-            raise TypeError(f"states must be a list of tensors (or None entries), got {type(value).__name__}")
-        new = list(value)
-        if new and len(new) != self.num_states:
-            raise ValueError(f"states must hold num_states = {self.num_states} entries (or none), got {len(new)}")
-        for j, s in enumerate(new):
-            if s is not None and not isinstance(s, torch.Tensor):
-                raise TypeError(f"states[{j}] must be a torch.Tensor or None, got {type(s).__name__}")
-        self._states = new
+        self._states = check_states_value(states, self.num_states)
 
     @property
     def state_seqs(self) -> TensorList | None:

@@ -1,4 +1,4 @@
-"""``FlexSN``'s shape rules: example outputs, empty (``T == 0``) calls, and states that fit the inputs.
+"""``FlexSN``'s shape rules: example outputs, empty (``T == 0``) calls, and states that fit the inputs (or are assigned).
 
 Per backend (SpikingJelly's ``FlexSN`` rules):
 
@@ -23,7 +23,15 @@ import torch
 
 from flexsn_trace import broadcast_shape
 
-__all__ = ["OutputSpec", "check_example_outputs", "check_state_shapes", "empty_outputs", "shape_error", "shape_hint"]
+__all__ = [
+    "OutputSpec",
+    "check_example_outputs",
+    "check_state_shapes",
+    "check_states_value",
+    "empty_outputs",
+    "shape_error",
+    "shape_hint",
+]
 
 #: one output's per-step shape and dtype, from ``example_outputs``
 OutputSpec = tuple[tuple[int, ...], torch.dtype]
@@ -48,6 +56,26 @@ def check_example_outputs(specs: Sequence[OutputSpec], example_inputs: Sequence[
                 f"example_outputs[{i}] has shape {shape}, expected {expected} ({what}): the fused kernels "
                 "write every output in the inputs' per-step shape"
             )
+
+
+def check_states_value(value: object, num_states: int) -> list[torch.Tensor | None]:
+    """A value assigned to ``FlexSN.states``: ``None`` / ``[]``, or ``num_states`` entries, each a tensor or ``None``.
+
+    Raises:
+        TypeError: not a list / tuple, or an entry neither a tensor nor ``None``.
+        ValueError: another number of entries.
+    """
+    if value is None:
+        return []
+    if isinstance(value, torch.Tensor) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"states must be a list of tensors (or None entries), got {type(value).__name__}")
+    new = list(value)
+    if new and len(new) != num_states:
+        raise ValueError(f"states must hold num_states = {num_states} entries (or none), got {len(new)}")
+    for j, s in enumerate(new):
+        if s is not None and not isinstance(s, torch.Tensor):
+            raise TypeError(f"states[{j}] must be a torch.Tensor or None, got {type(s).__name__}")
+    return new
 
 
 def check_state_shapes(states: Sequence[torch.Tensor], step_shape: tuple[int, ...]) -> None:
