@@ -1,4 +1,4 @@
-"""Environment variables: one declaration (``flexsn_trace.env``), one boolean rule, README generated from it."""
+"""Environment variables (one declaration, one boolean rule, README generated from it) and README's generated op list."""
 
 from __future__ import annotations
 
@@ -81,3 +81,13 @@ def test_undeclared_names_are_refused() -> None:
         env_flag("FLEXSN_NO_SUCH_FLAG")
     with pytest.raises(KeyError, match="not a declared"):
         env_value("FLEXSN_PREFETCH")  # a flag, not a path
+
+
+def test_readme_lists_the_ops_that_lower() -> None:
+    """README's op list is ``flexsn_codegen.supported_ops()`` (regenerate it when the lowering table changes)."""
+    from flexsn_codegen import supported_ops
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- supported-ops:start -->\n(.*?)\n<!-- supported-ops:end -->", text, re.S)
+    assert m is not None, "README.md lost its supported-ops markers"
+    assert m.group(1) == ", ".join(f"`{op}`" for op in supported_ops())

@@ -17,7 +17,9 @@ Layer 5 of FlexSN:
 * :mod:`flexsn_nn.functional`: :func:`reset_net`, :func:`set_step_mode`,
   :func:`set_backend`;
 * :class:`FlexSNKernel` (re-exported from ``flexsn_runtime``): the
-  functional form.
+  functional form;
+* :func:`explain` (and the ``flexsn explain module:function`` command):
+  why a core runs fused or not, what it traced, generated and moves.
 
 Quick start::
 
@@ -41,6 +43,7 @@ from . import functional, neurons, surrogate
 from .__about__ import __version__
 from .functional import reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
+from .explain import Explanation, explain
 from .module import FlexSN
 from .neurons import IFNode, LIFNode
 from .neurons_learnable import AdaptiveLIFNode, CUBALIFNode, LearnableThresholdLIFNode, ParametricLIFNode
@@ -51,6 +54,7 @@ __all__ = [
     "BACKENDS",
     "CUBALIFNode",
     "EIFNode",
+    "Explanation",
     "IzhikevichNode",
     "LearnableThresholdLIFNode",
     "ParametricLIFNode",
@@ -63,6 +67,7 @@ __all__ = [
     "IFNode",
     "LIFNode",
     "__version__",
+    "explain",
     "functional",
     "hop_available",
     "neurons",

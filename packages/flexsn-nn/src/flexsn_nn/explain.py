@@ -1,0 +1,206 @@
+"""``explain``: why a core runs fused or not, what was traced and generated, and what a step moves.
+
+The analogue of ``torch._dynamo.explain`` for FlexSN: one call builds the
+core's kernels (:class:`flexsn_runtime.FlexSNKernel`) and reports whether it
+lowers, the op and the source line that block it with what to write instead,
+the traced graphs, the generated Triton sources and their cache paths, the
+tensors saved per step for training, and the bytes moved per element and step.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import torch
+from torch import fx
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
+from flexsn_runtime import FlexSNKernel, lookup_flexsn_kernel_handle
+from flexsn_runtime.builders import tracing_examples
+from flexsn_trace import generate_inference_graph
+
+__all__ = ["Explanation", "explain"]
+
+#: what to write instead of an op that mixes neurons (packet name -> advice)
+_ADVICE = {
+    **dict.fromkeys(("cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"),
+                    "a running sum over the elements of one step couples neurons; keep it as a state across time steps, "
+                    "or compute it outside the neuron and pass it as an input"),
+    **dict.fromkeys(("mm", "bmm", "addmm", "matmul", "dot", "mv", "linear", "baddbmm"),
+                    "a matrix product mixes neurons; apply it before the neuron (nn.Linear / nn.Conv2d) and pass the "
+                    "result as an input"),
+    **dict.fromkeys(("sum", "mean", "amax", "amin", "max", "min", "prod", "var", "std", "norm", "logsumexp"),
+                    "a reduction over the elements of a step mixes neurons; compute it outside the neuron and pass it "
+                    "as an input or a static input"),
+}
+_GENERIC_ADVICE = "write the step with elementwise ops; flexsn_codegen.supported_ops() lists the aten ops that lower"
+
+
+@dataclass
+class Explanation:
+    """What :func:`explain` found (``str()`` gives a readable report).
+
+    Attributes:
+        lowers: inference runs on the fused kernels.
+        trains_fused: calls that need gradients run on the fused BPTT kernels.
+        reason: why inference falls back (``None`` when it lowers).
+        training_reason: why training falls back (``None`` when it is fused).
+        blocking_op: the aten op without a lowering (e.g. ``"aten.cumsum.default"``), if that is the reason.
+        where: ``"file:line: code"`` of the user's call that produced it, when the trace recorded it.
+        suggestion: what to write instead.
+        captures: tensors the core reads from outside, lifted into static inputs.
+        inference_graph: the traced step graph as Python code.
+        sources: kernel kind -> ``(Triton source, cache path)``.
+        saved_per_step: what the backward kernel reads for each step (training).
+        bytes_per_element_step: ``{"inference": ..., "training": ...}`` bytes per neuron and step,
+            final-state variants, for ``element_size`` bytes per element.
+    """
+
+    lowers: bool
+    trains_fused: bool
+    reason: str | None = None
+    training_reason: str | None = None
+    blocking_op: str | None = None
+    where: str | None = None
+    suggestion: str | None = None
+    captures: tuple[str, ...] = ()
+    inference_graph: str | None = None
+    sources: dict[str, tuple[str, Path]] = field(default_factory=dict)
+    saved_per_step: list[str] = field(default_factory=list)
+    bytes_per_element_step: dict[str, float] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
+        for label, value in (("reason", self.reason), ("training reason", self.training_reason),
+                             ("blocking op", self.blocking_op), ("at", self.where), ("instead", self.suggestion)):
+            if value:
+                lines.append(f"{label}: {value}")
+        if self.captures:
+            lines.append(f"lifted captured tensors: {', '.join(self.captures)}")
+        if self.saved_per_step:
+            lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
+        for kind, moved in self.bytes_per_element_step.items():
+            lines.append(f"bytes per element and step ({kind}): {moved:g}")
+        for kind, (_, path) in self.sources.items():
+            lines.append(f"{kind} kernel source: {path}")
+        if self.inference_graph:
+            lines += ["traced step:", self.inference_graph.strip()]
+        return "\n".join(lines)
+
+
+def _op_packet(op: str) -> str:
+    parts = op.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "aten" else parts[0]
+
+
+class _FindOp(TorchDispatchMode):  # type: ignore[no-untyped-call]
+    """Records the Python frame that dispatches ``op`` (the user's line, not torch's or ours)."""
+
+    def __init__(self, op: str) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.op = op
+        self.where: str | None = None
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        if self.where is None and str(func) == self.op:
+            frames = [f for f in traceback.extract_stack() if "/torch/" not in f.filename and "/flexsn_" not in f.filename]
+            if frames:
+                f = frames[-1]
+                self.where = f"{f.filename}:{f.lineno}: {(f.line or '').strip()}"
+        return func(*args, **(kwargs or {}))
+
+
+def _where(core: Callable[..., Any], examples: Sequence[torch.Tensor], op: str) -> str | None:
+    """``"file:line: code"`` of the user's call that dispatches ``op`` when ``core`` runs on ``examples``."""
+    finder = _FindOp(op)
+    try:
+        with torch.no_grad(), finder:
+            core(*examples)
+    except Exception:  # noqa: BLE001 - the report then goes without the line
+        return None
+    return finder.where
+
+
+def _bytes(kernel: FlexSNKernel, element_size: int) -> tuple[dict[str, float], list[str]]:
+    bundle = lookup_flexsn_kernel_handle(kernel.handle) if kernel.handle is not None else None
+    moved: dict[str, float] = {}
+    saved: list[str] = []
+    if bundle is None or bundle.inference_info is None:
+        return moved, saved
+    info = bundle.inference_info
+    moved["inference"] = float((info.num_inputs + info.num_outputs) * element_size)
+    train = bundle.training_info
+    if train is not None and bundle.forward_kernel is not None:
+        args = backward_saved_args(train)
+        seqs = [a for a in args if a[0] in ("input", "return")]
+        saved = [f"{kind} {slot}" for kind, slot in args]
+        forward = train.num_inputs + len(final_state_forward_returns(train))
+        backward = train.num_outputs + len(seqs) + train.num_inputs
+        moved["training"] = float((forward + backward) * element_size)
+    return moved, saved
+
+
+def explain(
+    core: Callable[..., Any],
+    num_inputs: int,
+    num_states: int,
+    num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None,
+    requires_grad: Sequence[bool] | None = None,
+    num_static: int = 0,
+    element_size: int = 4,
+) -> Explanation:
+    """Explain how FlexSN runs ``core`` (arguments as :class:`flexsn_runtime.FlexSNKernel`).
+
+    Builds the kernels (warnings are collected, not shown) and reports:
+    whether inference and training run fused and why not, the blocking op,
+    its source line and what to write instead, the captured tensors lifted
+    into static inputs, the traced step, the generated Triton sources and
+    their cache paths, what training saves per step, and the bytes moved
+    per element and step (``element_size`` bytes per element; the
+    final-state kernels).
+
+    Returns:
+        :class:`Explanation`.
+
+    Raises:
+        TypeError / ValueError: as :class:`flexsn_runtime.FlexSNKernel` (a
+        core that fails in PyTorch itself, bad counts or examples).
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the report says it all
+        kernel = FlexSNKernel(core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static)
+    examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
+    graph_code = None
+    try:
+        graph_code = fx.GraphModule(torch.nn.Module(), generate_inference_graph(kernel.step_fn, examples)).code
+    except Exception:  # noqa: BLE001 - untraceable: the reason says so
+        pass
+    reason = kernel.fallback_reason
+    op_match = re.search(r"cannot lower op '([^']+)'", reason or kernel.training_fallback_reason or "")
+    op = op_match.group(1) if op_match else None
+    result = Explanation(
+        lowers=kernel.handle is not None,
+        trains_fused=kernel.has_training_kernels,
+        reason=reason,
+        training_reason=kernel.training_fallback_reason if kernel.handle is not None else reason,
+        blocking_op=op,
+        where=_where(kernel.step_fn, examples, op) if op else None,
+        suggestion=(_ADVICE.get(_op_packet(op), _GENERIC_ADVICE) if op else None),
+        captures=kernel.captures.names(),
+        inference_graph=graph_code,
+    )
+    if kernel.handle is not None:
+        bundle = lookup_flexsn_kernel_handle(kernel.handle)
+        for kind, k in (("inference", bundle.inference_kernel), ("forward", bundle.forward_kernel),
+                        ("backward", bundle.backward_kernel)):
+            if k is not None:
+                result.sources[kind] = (k.code, source_path(k.code))
+        result.bytes_per_element_step, result.saved_per_step = _bytes(kernel, element_size)
+    return result

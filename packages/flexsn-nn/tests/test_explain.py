@@ -1,0 +1,67 @@
+"""``explain`` and ``flexsn explain``: a core that lowers, and one blocked by ``torch.cumsum``
+(named, with its source line and what to write instead)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import torch
+
+from flexsn_nn import explain
+from flexsn_nn.surrogate import Sigmoid
+
+SRC = [str(p) for p in sorted(Path(__file__).resolve().parents[2].glob("*/src"))]
+spike = Sigmoid()
+
+
+def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = spike(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def running(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + torch.cumsum(x, 0)  # couples the neurons of one step
+    return h, h
+
+
+def test_a_core_that_lowers() -> None:
+    e = explain(lif, 1, 1, 1)
+    assert e.lowers and e.trains_fused and e.reason is None and e.blocking_op is None
+    assert set(e.sources) == {"inference", "forward", "backward"}
+    for code, path in e.sources.values():
+        assert "@triton.jit" in code and path.name.startswith("flexsn_")
+    # inference reads x and writes s; training: forward x -> s, h (saved), backward ds, h -> dx
+    assert e.bytes_per_element_step == {"inference": 8.0, "training": 24.0}
+    assert e.saved_per_step == ["return 2"]
+    assert e.inference_graph is not None and "aten.sub.Tensor" in e.inference_graph
+    assert "fused inference: yes" in str(e)
+
+
+def test_a_core_with_cumsum_names_the_op_line_and_remedy() -> None:
+    e = explain(running, 1, 1, 1)
+    assert not e.lowers and not e.trains_fused
+    assert e.blocking_op == "aten.cumsum.default"
+    assert e.where is not None and e.where.endswith("h = v + torch.cumsum(x, 0)  # couples the neurons of one step")
+    assert __file__ in e.where
+    assert e.suggestion is not None and "state across time steps" in e.suggestion
+    assert "cumsum" in str(e) and e.sources == {}
+
+
+def test_the_console_command(tmp_path: Path) -> None:
+    (tmp_path / "my_neurons.py").write_text(textwrap.dedent("""
+        import torch
+
+        def running(x, v):
+            h = v + torch.cumsum(x, 0)
+            return h, h
+    """))
+    env = {"PYTHONPATH": ":".join([str(tmp_path), *SRC]), "TRITON_INTERPRET": "1", "PATH": "/usr/bin:/bin"}
+    res = subprocess.run([sys.executable, "-m", "flexsn_nn.cli", "explain", "my_neurons:running"], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1, res.stderr  # does not lower
+    assert "blocking op: aten.cumsum.default" in res.stdout
+    assert "my_neurons.py:5: h = v + torch.cumsum(x, 0)" in res.stdout
