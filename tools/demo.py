@@ -2,6 +2,7 @@
 
     python tools/demo.py [--epochs 10] [--T 8] [--backend triton] [--device auto]
                          [--out out/demo] [--seed 0] [--batch-size 32] [--hidden 128]
+                         [--save ckpt.pt] [--resume ckpt.pt]
 
 (``hatch run demo`` runs it with ``TRITON_INTERPRET=1``.)
 
@@ -21,6 +22,10 @@ imported when the demo runs on the CPU).
 
 Outputs (in ``--out``): ``demo.png`` (loss and accuracy curves, a spike
 raster of the hidden layer for a few test digits) and ``metrics.json``.
+``--save`` writes a checkpoint after every epoch and ``--resume`` continues
+from one: the resumed run gives the loss curve of an uninterrupted run with
+the same seed (parameters, buffers, optimizer, schedule and random
+generators are saved; the neurons' states are per-batch values and are not).
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--batch-size", type=int, default=32)
     p.add_argument("--hidden", type=int, default=128, help="hidden LIF neurons (default 128)")
     p.add_argument("--lr", type=float, default=5e-3, help="Adam learning rate (default 5e-3)")
+    p.add_argument("--save", default=None, help="write a checkpoint here after every epoch (parameters, buffers, "
+                   "optimizer, schedule, history, random generators; neuron states are not saved)")
+    p.add_argument("--resume", default=None, help="continue from a checkpoint written by --save (same seed and options)")
+    p.add_argument("--stop-after", type=int, default=None,
+                   help="end after this epoch, as an interrupted run would (the schedule still spans --epochs)")
     args = p.parse_args(argv)
     for name in ("epochs", "T", "batch_size", "hidden"):
         if getattr(args, name) < 1:
@@ -164,6 +174,19 @@ def main(argv: list[str] | None = None) -> int:
         return correct / len(x)
 
     history: dict[str, list[float]] = {"loss": [], "train_acc": [], "test_acc": []}
+    first_epoch = 0
+    if args.resume:
+        # parameters and buffers (a FlexSN layer's states are per-run values, never saved), then
+        # everything that decides the next epoch: optimizer, schedule, curves and random generators
+        ckpt = torch.load(args.resume, map_location=device, weights_only=False)
+        model.load_state_dict(ckpt["model"])
+        opt.load_state_dict(ckpt["optimizer"])
+        sched.load_state_dict(ckpt["scheduler"])
+        history = ckpt["history"]
+        first_epoch = int(ckpt["epoch"])
+        gen.set_state(ckpt["generator"].cpu() if device.type == "cpu" else ckpt["generator"])
+        torch.set_rng_state(ckpt["torch_rng"])
+        print(f"resumed from {args.resume} after epoch {first_epoch}")
     n_batches = (len(x_train) + args.batch_size - 1) // args.batch_size
     train_time = 0.0
     fallback_warnings: list[str] = []
@@ -172,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         total=args.epochs * n_batches, desc="training", unit="batch", dynamic_ncols=True, mininterval=0.5
     ) as bar:
         warnings.simplefilter("always", RuntimeWarning)
-        for epoch in range(args.epochs):
+        bar.update(first_epoch * n_batches)
+        last = args.epochs if args.stop_after is None else min(args.epochs, args.stop_after)
+        for epoch in range(first_epoch, last):
             perm = torch.randperm(len(x_train), generator=gen, device=device)
             total_loss, correct = 0.0, 0
             t0 = time.perf_counter()
@@ -196,13 +221,17 @@ def main(argv: list[str] | None = None) -> int:
             history["train_acc"].append(correct / len(x_train))
             history["test_acc"].append(evaluate(x_test, y_test))
             bar.set_postfix(epoch=epoch + 1, loss=f"{history['loss'][-1]:.3f}", test_acc=f"{history['test_acc'][-1]:.3f}")
+            if args.save:
+                torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "scheduler": sched.state_dict(),
+                            "history": history, "epoch": epoch + 1, "generator": gen.get_state(),
+                            "torch_rng": torch.get_rng_state()}, args.save)
         fallback_warnings = [str(w.message) for w in caught if "FlexSN" in str(w.message)]
     wall = time.perf_counter() - start
     for message in dict.fromkeys(fallback_warnings):
         print(f"warning: {message}")
 
     test_acc = history["test_acc"][-1]
-    samples_per_s = args.epochs * len(x_train) / train_time
+    samples_per_s = (len(history["loss"]) - first_epoch) * len(x_train) / max(train_time, 1e-9)
     print(f"test accuracy: {test_acc * 100:.2f} %  (train {history['train_acc'][-1] * 100:.2f} %)")
     print(f"training: {samples_per_s:.1f} samples/s ({train_time:.1f} s training, {wall:.1f} s total)")
     print(f"ran on: device={device}, backend={args.backend}, kernels used: {'yes' if uses_kernels else 'no'}"
@@ -220,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     fig = plt.figure(figsize=(13, 6.5))
     grid = fig.add_gridspec(2, n_show)
     ax = fig.add_subplot(grid[0, : n_show // 2])
-    epochs_axis = np.arange(1, args.epochs + 1)
+    epochs_axis = np.arange(1, len(history["loss"]) + 1)
     ax.plot(epochs_axis, history["loss"], marker="o")
     ax.set(title="training loss (cross-entropy)", xlabel="epoch", ylabel="loss")
     ax = fig.add_subplot(grid[0, n_show // 2 :])
