@@ -41,6 +41,8 @@ from typing import Any, Callable
 
 import torch
 
+from bench_per_call import per_call  # the one per-call timer (tools/ is this script's folder on sys.path)
+
 RESULTS: list[dict[str, Any]] = []
 
 
@@ -48,23 +50,6 @@ def log(out: Path, **row: Any) -> None:
     RESULTS.append(row)
     print(json.dumps(row), flush=True)
     (out / "static.json").write_text(json.dumps(RESULTS, indent=1))
-
-
-def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
-    """Median milliseconds of ``fn`` timed alone (synchronize, events around it)."""
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(rep):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
-    return times[len(times) // 2]
 
 
 def plif_core(sg: Callable[[torch.Tensor], torch.Tensor], w: torch.Tensor) -> Callable[..., Any]:
