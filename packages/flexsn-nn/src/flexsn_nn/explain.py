@@ -21,7 +21,7 @@ from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
-from flexsn_runtime import FlexSNKernel, lookup_flexsn_kernel_handle
+from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
@@ -127,11 +127,11 @@ def _where(core: Callable[..., Any], examples: Sequence[torch.Tensor], op: str) 
     return finder.where
 
 
-def _bytes(kernel: FlexSNKernel, element_size: int) -> tuple[dict[str, float], list[str]]:
-    bundle = lookup_flexsn_kernel_handle(kernel.handle) if kernel.handle is not None else None
+def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, float], list[str]]:
+    """Bytes per element and step of the final-state kernels, and what training saves per step."""
     moved: dict[str, float] = {}
     saved: list[str] = []
-    if bundle is None or bundle.inference_info is None:
+    if bundle.inference_info is None:
         return moved, saved
     info = bundle.inference_info
     moved["inference"] = float((info.num_inputs + info.num_outputs) * element_size)
@@ -202,5 +202,5 @@ def explain(
                         ("backward", bundle.backward_kernel)):
             if k is not None:
                 result.sources[kind] = (k.code, source_path(k.code))
-        result.bytes_per_element_step, result.saved_per_step = _bytes(kernel, element_size)
+        result.bytes_per_element_step, result.saved_per_step = _bytes(bundle, element_size)
     return result

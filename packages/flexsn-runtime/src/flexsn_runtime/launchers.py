@@ -85,7 +85,7 @@ def _split(
     if not checked and not _like_input(x, body, ni):  # the cheap test first (it runs per launch); the contract check words the error
         check_scan_args(ni, info.num_states, info.num_outputs, body, who="FlexSN launcher", states="required", uniform=True)
         raise ValueError(f"the tensors do not match input 0 ({tuple(x.shape)}, {x.dtype}, {x.device})")  # e.g. 0-d
-    dims = static_dims(statics, x.shape[1:]) if nst else []
+    dims = static_dims([w.shape for w in statics], x.shape[1:]) if nst else []
     if nst and not checked and any(w.device != x.device for w in statics):
         raise ValueError(f"static inputs must be on the inputs' device {x.device}")
     return x, [a.contiguous() for a in [*body, *statics]], dims
@@ -337,7 +337,7 @@ def flexsn_backward(
     shape = tuple(seq_example.shape)
     partials = [torch.empty(shape[1:], dtype=torch.float32, device=ref.device) for _ in static_templates]
     launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype,
-                    ref.device, static_partials=partials, dims=static_dims(static_templates, shape[1:]))
+                    ref.device, static_partials=partials, dims=static_dims([w.shape for w in static_templates], shape[1:]))
     grad_statics = [reduce_static_grad(p.view(-1), w.shape, shape[1:], w.dtype) for p, w in zip(partials, static_templates)]
     return (*grad_inputs, *grad_states, *grad_statics)
 

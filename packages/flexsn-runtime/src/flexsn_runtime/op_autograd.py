@@ -17,7 +17,7 @@ import torch
 from .launchers import launch_backward
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
-from .statics import reduce_static_grad, static_layout
+from .statics import reduce_static_grad, static_dims
 from .step_buffers import StepBuffers, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
@@ -176,7 +176,7 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
             grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
         specs = ctx.static_specs
         partials = [torch.empty(step, dtype=torch.float32, device=device) for _ in specs]
-        dims = [d for w_shape, _, _ in specs for d in _layout(w_shape, step)]
+        dims = static_dims([w_shape for w_shape, _, _ in specs], step)
         launch_backward(
             plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
             device, bufs, partials, dims,
@@ -185,12 +185,6 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
         return [*grad_inputs, *grad_states, *grad_statics]
 
     return _counted(ctx, run)
-
-
-def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int]:
-    layout = static_layout(shape, step)
-    assert layout is not None, "the forward checked the static inputs' layout"
-    return layout
 
 
 

@@ -74,7 +74,7 @@ def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> N
     for k, w in enumerate(statics):
         if not isinstance(w, torch.Tensor) or not w.is_floating_point() or w.device != x.device:
             raise TypeError(f"{who}: static input {k} must be a floating-point tensor on {x.device}, got {w!r:.80}")
-    static_dims(statics, x.shape[1:])
+    static_dims([w.shape for w in statics], x.shape[1:])
 
 
 @torch.library.custom_op("flexsn::inference", mutates_args=())

@@ -101,9 +101,10 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
     if not all(type(d) is int for sh in shapes for d in sh):
         return contract, "inputs and states of different symbolic per-step shapes cannot be fitted to one shape"
     static_shapes = tuple(tuple(w.shape) for w in contract.lifted_args)
-    answer = kernel.shape_fits.get((*shapes, *static_shapes))
+    key = (*shapes, *static_shapes)
+    answer = kernel.shape_fits.get(key)
     if answer is None:
-        answer = kernel.shape_fits[(*shapes, *static_shapes)] = _fit(kernel, shapes, x0.dtype, static_shapes)
+        answer = kernel.shape_fits[key] = _fit(kernel, shapes, x0.dtype, static_shapes)
     if isinstance(answer, str):
         return contract, answer
     S = answer

@@ -110,18 +110,18 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     return v.contiguous()
 
 
-def static_dims(statics: Sequence[torch.Tensor], step: Sequence[int]) -> list[int]:
-    """The kernels' ``inner, mid`` ints of each static input in layout form, flattened.
+def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int]) -> list[int]:
+    """The kernels' ``inner, mid`` ints of the static inputs of layout-form ``shapes``, flattened.
 
     Raises:
-        ValueError: a tensor that is not in layout form for ``step``.
+        ValueError: a shape that is not in layout form for ``step``.
     """
     dims: list[int] = []
-    for k, w in enumerate(statics):
-        layout = static_layout(w.shape, step)
+    for k, shape in enumerate(shapes):
+        layout = static_layout(shape, step)
         if layout is None:
             raise ValueError(
-                f"static input {k} of shape {tuple(w.shape)} is not in the kernels' layout for the per-step shape "
+                f"static input {k} of shape {tuple(shape)} is not in the kernels' layout for the per-step shape "
                 f"{tuple(step)} (flexsn_runtime.statics.prepare_static makes it so)"
             )
         dims += layout
