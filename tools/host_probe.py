@@ -21,6 +21,7 @@ loop of ``--n`` steps:
   ``JITFunction`` and through the cached ``CompiledKernel`` launcher;
 * ``python_sum_range_1e5_us`` and ``load_avg``: how fast and how busy the
   host is (host-bound timings differ between machines by as much);
+* ``timeline_small_infer``: the same for inference calls (to the launch);
 * ``timeline_small`` / ``timeline_full``: median host microseconds from
   the start of a training step to each stage (module forward, forward
   launch, autograd backward entry, backward launch, step end), on the small
@@ -88,8 +89,10 @@ def _train_step(mod: Any, x: torch.Tensor, g: torch.Tensor) -> Callable[[], None
     return step
 
 
-def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.Tensor | None) -> dict[str, float]:
-    """Median host µs from step start to each stage of ``n`` training steps."""
+def _timeline(
+    mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.Tensor | None, train: bool = True
+) -> dict[str, float]:
+    """Median host µs from step start to each stage of ``n`` training steps (``train=False``: inference calls)."""
     import statistics
 
     from flexsn_runtime import scan_kernel as launch_mod
@@ -131,11 +134,16 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
             stamps.clear()
             launches["n"] = 0
             t0 = now()
-            x.grad = None
-            mod.reset()
-            out = mod(x)
-            stamps.append(("module_done", now()))
-            torch.autograd.backward([out], [g])
+            if train:
+                x.grad = None
+                mod.reset()
+                out = mod(x)
+                stamps.append(("module_done", now()))
+                torch.autograd.backward([out], [g])
+            else:
+                with torch.no_grad():
+                    mod.reset()
+                    mod(x)
             stamps.append(("step_done", now()))
             if i >= 10:
                 rows.append({k: (t - t0) / 1e3 for k, t in stamps})
@@ -152,13 +160,14 @@ def _timeline(mod: Any, x: torch.Tensor, g: torch.Tensor, n: int, flush: torch.T
 #: functions whose own time per training step ``_breakdown`` reports ("module:attr")
 BREAKDOWN = (
     "flexsn_nn.module:FlexSN._multi_step",
-    "flexsn_runtime.flexsn_kernel:FlexSNKernel._call",
-    "flexsn_runtime.op_impls:with_states",
-    "flexsn_runtime.op_impls:flexsn_forward",
+    "flexsn_runtime.flexsn_kernel:FlexSNKernel.run_cached",
+    "flexsn_runtime.flexsn_kernel:FlexSNKernel.run",
+    "flexsn_runtime.call_cache:call_key",
+    "flexsn_runtime.op_impls:launch_args",
+    "flexsn_runtime.op_impls:launch_forward",
     "flexsn_runtime.op_autograd:setup",
     "flexsn_runtime.op_autograd:_saved",
     "flexsn_runtime.launchers:launch_backward",
-    "flexsn_runtime.op_impls:cached_zeros",
     "flexsn_runtime.step_buffers:cached_zeros",
     "flexsn_runtime.step_buffers:cached_scratch",
     "flexsn_runtime.scan_kernel:ScanKernel.launch",
@@ -294,7 +303,7 @@ def main() -> int:
     os.environ["FLEXSN_DIRECT_LAUNCH"] = "1"
 
     real_launch = launch_mod.ScanKernel.launch
-    launch_mod.ScanKernel.launch = lambda self, args, T, ncl, ref: None  # type: ignore[method-assign]
+    launch_mod.ScanKernel.launch = lambda self, *args, **kw: None  # type: ignore[method-assign]
     try:
         res["train_no_launch"] = _per_step_us(_train_step(_module(device), x, g), a.n, device)
     finally:
@@ -352,6 +361,7 @@ def main() -> int:
     res["direct_path"] = sorted({getattr(f, "__name__", "?") for k in (plan.forward, plan.backward) for f in k._direct.values()})
     res["micro"] = _micro(x, 2000)
     res["timeline_small"] = _timeline(mod, x, g, a.n, None)
+    res["timeline_small_infer"] = _timeline(mod, x, g, a.n, None, train=False)
     res["breakdown_small"] = _breakdown(mod, x, g, a.n)
     if a.full:
         ncl = 4_194_304

@@ -17,20 +17,16 @@ time loop runs (``backend``):
   ``torch.compile``; unsupported cores / devices fall back to the eager loop
   with one warning;
 * ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
- , or, with ``store_state_seqs=False``,
-  ``flexsn_hop.eager_scan_final_state`` (under ``torch.compile``: the
-  operator's final-state form ``flex_sn_scan(..., final_state=True)``, one
-  graph node whose fused kernels write no state sequences and need no
-  ``[T, *shape]`` zero gradient for them). With fresh zero states (after
-  ``reset()``, default ``init_states``) ``flex_sn_scan`` gets
-  ``zero_init_states=True`` and no state tensors, so the fused op creates
-  the zeros (no zero fill in compiled graphs). The environment variables
-  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` /
-  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_SCAN=1`` switch calls that need no
-  gradient to ``lowerable_while_loop_scan(_final_state)`` /
-  ``lowerable_scan(_final_state)`` (SpikingJelly's
-  ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP`` switch; training keeps the
-  unrolled path, as in SpikingJelly).
+  (its final-state form with ``store_state_seqs=False``; fresh zero states
+  are made inside the op, so compiled graphs carry no zero fill).
+  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` / ``..._SCAN=1``
+  switch calls that need no gradient to the lowerable scans (SpikingJelly's
+  ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP``; training stays unrolled).
+
+On the kernel backends a call whose signature (shapes, dtypes, devices,
+``requires_grad``, grad mode) ran fused before skips the checks and the
+routing (:mod:`flexsn_runtime.call_cache`): host time per call is then
+little more than the launch.
 
 The module follows SpikingJelly's ``activation_based`` conventions
 (``step_mode`` ``"s"`` / ``"m"``, ``reset()``, ``store_v_seq``-style state
@@ -407,6 +403,19 @@ class FlexSN(KeepsNoStates, nn.Module):
         return outs
 
     def _multi_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:
+        kernel = self._kernel
+        if kernel is not None and self._backend in KERNEL_BACKENDS:
+            # a call of a signature checked before runs its route directly (flexsn_runtime.call_cache)
+            current = self._states
+            init: Sequence[Any] | None = current
+            if not current or all(s is None for s in current):
+                init = () if self._init_states_are_zeros() else None
+            elif any(s is None for s in current):
+                init = None  # partly set: init_states fills the rest on the checked path
+            if init is not None:
+                res = kernel.run_cached(inputs, init, self.static_inputs, not self.store_state_seqs)
+                if res is not None:
+                    return self._finish(res)
         checked = self._check_inputs(inputs, sequences=True)
         seqs = list(checked.input_seqs)
         x0 = seqs[0]
@@ -435,6 +444,11 @@ class FlexSN(KeepsNoStates, nn.Module):
             raise error from exc
         if len(res) != no + self.num_states:  # a backend contract break, not a user error
             raise RuntimeError(f"backend {self._backend!r} returned {len(res)} tensors, expected {no + self.num_states}")
+        return self._finish(res)
+
+    def _finish(self, res: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+        """Keep the states of a multi-step result ``(*outputs, *state_seqs or final_states)``; return the outputs."""
+        no = self.num_outputs
         outs, rest = res[:no], list(res[no:])
         if self.store_state_seqs:
             self._commit([s[-1] for s in rest], rest)

@@ -20,7 +20,8 @@ from flexsn_trace import (
 )
 
 from .builders import build_inference_kernels, build_training_kernels, tracing_examples
-from .routing import fit_shapes, route, run_route, warn_fallback
+from .call_cache import CallCache, call_key
+from .routing import Runner, fit_shapes, fused_runner, route, run_route, warn_fallback
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
@@ -221,6 +222,10 @@ class FlexSNKernel:
         self._plans: dict[bool, TrainingPlan] = {}
         #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
+        #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
+        self.calls = CallCache()
+        #: (path, final_state) -> the eager fused call of that route (routing.fused_runner)
+        self.runners: dict[tuple[str, bool], Runner] = {}
         arity = (num_inputs, num_states, num_outputs)
         #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
         self.captures = _used_captures(core, arity, example_inputs, num_static)
@@ -353,6 +358,12 @@ class FlexSNKernel:
         return reason
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
+        ni, nst = self.num_inputs, self.num_static
+        if len(args) >= ni + nst:  # the cache knows only calls that passed the checks
+            cut = len(args) - nst
+            done = self.run_cached(args[:ni], args[ni:cut], args[cut:], final_state)
+            if done is not None:
+                return done
         return self.run(self.contract(args, final_state))
 
     def run(self, contract: ScanContract) -> tuple[torch.Tensor, ...]:
@@ -375,7 +386,33 @@ class FlexSNKernel:
                 # (the training reason was told at construction)
                 self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)  # the core reads its captured tensors itself
+        if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
+            key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)
+            if key is not None:
+                self.calls.record(key, fused_runner(self, r))
         return run_route(self, r, fitted)
+
+    def run_cached(
+        self, seqs: Sequence[Any], states: Sequence[Any], statics: Sequence[Any], final_state: bool
+    ) -> tuple[torch.Tensor, ...] | None:
+        """Run a call whose signature a checked call ran fused before; ``None`` (nothing run) otherwise.
+
+        The host-time fast path of :meth:`run` (see :mod:`flexsn_runtime.call_cache`):
+        ``seqs`` the input sequences, ``states`` the initial states or ``()``
+        for zeros, ``statics`` the call's static inputs, all as a caller
+        passed them, unchecked. A call the cache does not know runs nothing
+        and the caller takes the checked path (:meth:`contract` then
+        :meth:`run`), which raises on bad arguments and records good ones.
+
+        Returns:
+            As :meth:`run`, or ``None``.
+        """
+        if not self.calls:
+            return None
+        lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics
+        key = call_key(seqs, states, lifted, final_state)
+        runner = self.calls.get(key) if key is not None else None
+        return None if runner is None else runner(seqs, states, lifted)
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan: ``(*input_seqs, *init_states?) -> (*output_seqs, *state_seqs)``.

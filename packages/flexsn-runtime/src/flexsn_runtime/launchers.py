@@ -32,6 +32,8 @@ __all__ = [
     "flexsn_inference",
     "flexsn_inference_final_state",
     "launch_backward",
+    "launch_forward",
+    "launch_inference",
 ]
 
 
@@ -140,6 +142,17 @@ def flexsn_inference(
         ValueError: wrong number of tensors.
     """
     x, args_c, dims = _split(info, args, checked)
+    return launch_inference(f, info, x, args_c, dims, final_state)
+
+
+def launch_inference(
+    f: ScanKernel, info: FlexSNInfo, x: torch.Tensor, args_c: list[torch.Tensor], dims: Sequence[int], final_state: bool
+) -> tuple[torch.Tensor, ...]:
+    """Allocate the outputs and launch the inference kernel: the one inference launch, nothing checked.
+
+    ``x`` is input 0, ``args_c`` the contiguous ``[*input_seqs, *init_states, *statics]``, ``dims`` the
+    static inputs' ints; returns as :func:`flexsn_inference`.
+    """
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
     outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
     if not final_state:
@@ -190,6 +203,17 @@ def flexsn_forward(
         ValueError: wrong number of tensors.
     """
     x, args_c, dims = _split(info, args, checked)
+    return launch_forward(f, info, x, args_c, dims, final_state, stored)
+
+
+def launch_forward(
+    f: ScanKernel, info: FlexSNInfo, x: torch.Tensor, args_c: list[torch.Tensor], dims: Sequence[int],
+    final_state: bool, stored: Sequence[int] | None = None,
+) -> tuple[torch.Tensor, ...]:
+    """Allocate the returns and launch the training forward kernel: the one forward launch, nothing checked.
+
+    Arguments as :func:`launch_inference` (``stored`` as in :func:`flexsn_forward`); returns as :func:`flexsn_forward`.
+    """
     if not final_state:
         outs = [
             torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))

@@ -13,12 +13,14 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import flexsn_backward, flexsn_forward, flexsn_inference
+from .launchers import flexsn_backward, launch_forward, launch_inference
 from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
+from .scan_kernel import ScanKernel
+from .statics import static_dims
 from .step_buffers import cached_zeros
 from .training_plan import TrainingPlan, plan_for
 
-__all__ = ["backward_impl", "inference_impl", "op_info", "training_impl", "with_states"]
+__all__ = ["backward_impl", "inference_impl", "inference_kernel", "launch_args", "op_info", "training_impl"]
 
 
 def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
@@ -32,44 +34,65 @@ def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
     return info
 
 
-def with_states(
+def launch_args(
     info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None, shared: bool = False
-) -> list[torch.Tensor]:
-    """``flat_args`` with omitted initial states filled in: ``zero``, else zeros of one step.
+) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
+    """The launch form of checked ``[*input_seqs, *init_states?, *statics]``: ``(input 0, contiguous tensors, static ints)``.
 
-    ``shared``: the zeros may be the process-wide read-only tensor of
-    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free eager
-    path). The custom ops (what ``torch.compile`` runs, CUDA-graph trees
-    included) allocate them per call: a tensor kept between calls would
-    live in a CUDA graph's private pool without being one of its outputs.
+    Omitted initial states are ``zero``, else zeros of one step: with
+    ``shared`` the process-wide read-only tensor of
+    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free
+    eager path). The custom ops (what ``torch.compile`` runs, CUDA-graph
+    trees included) allocate them per call: a tensor kept between calls
+    would live in a CUDA graph's private pool without being one of its
+    outputs. The tensors were checked already (``FlexSNKernel``'s contract,
+    the ops' ``check_op_args``, the call cache's signature).
+
+    Raises:
+        ValueError: a count that is neither with nor without the states.
     """
-    n = len(flat_args) - info.num_static
-    if n == info.num_inputs + info.num_states:
-        return list(flat_args)
-    if n != info.num_inputs:
+    nst = info.num_static
+    n = len(flat_args) - nst
+    x = flat_args[0]
+    if n == info.num_inputs and info.num_states:
+        if zero is None:
+            # kernels only read initial states: one zero tensor serves all of them
+            zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
+        body = [*flat_args[:n], *(zero for _ in range(info.num_states))]
+    elif n == info.num_inputs + info.num_states:
+        body = list(flat_args[:n])
+    else:
         raise ValueError(
             f"FlexSN ops take num_inputs={info.num_inputs} input sequences optionally followed by "
-            f"num_states={info.num_states} initial states, then num_static={info.num_static} static inputs; "
+            f"num_states={info.num_states} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
-    if zero is None:
-        x = flat_args[0]
-        # kernels only read initial states: one zero tensor serves all of them
-        zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
-    return [*flat_args[:n], *(zero for _ in range(info.num_states)), *flat_args[n:]]
+    if not nst:
+        return x, [a.contiguous() for a in body], []
+    statics = flat_args[n:]
+    dims = static_dims([w.shape for w in statics], x.shape[1:])
+    return x, [a.contiguous() for a in (*body, *statics)], dims
+
+
+def inference_kernel(bundle: FlexSNKernelHandle, final_state: bool) -> tuple[ScanKernel, FlexSNInfo]:
+    """A handle's inference kernel for ``final_state`` and its info.
+
+    Raises:
+        RuntimeError: the handle has none.
+    """
+    info = op_info(bundle, "inference_final_state" if final_state else "inference")
+    kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
+    if kernel is None:
+        raise RuntimeError("the FlexSN inference kernel is unavailable for this handle")
+    return kernel, info
 
 
 def inference_impl(
     handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, shared: bool = False
 ) -> list[torch.Tensor]:
-    """Run the inference kernel; ``shared`` as in :func:`with_states`."""
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = op_info(bundle, "inference_final_state" if final_state else "inference")
-    kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
-    assert kernel is not None
-    # checked already: by FlexSNKernel's contract, or by check_op_args in the op
-    args = with_states(info, flat_args, shared=shared)
-    return list(flexsn_inference(kernel, info, *args, final_state=final_state, checked=True))
+    """Run the inference kernel on checked tensors; ``shared`` as in :func:`launch_args`."""
+    kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
+    return list(launch_inference(kernel, info, *launch_args(info, flat_args, shared=shared), final_state))
 
 
 def training_impl(
@@ -79,11 +102,11 @@ def training_impl(
     plan: TrainingPlan | None = None,
     zero: torch.Tensor | None = None,
 ) -> list[torch.Tensor]:
+    """Run the training forward kernel on checked tensors (``zero``: the omitted initial states)."""
     if plan is None:
         plan = plan_for(handle, final_state)
-    args = with_states(plan.info, flat_args, zero)
     stored = plan.stored if final_state else None
-    return list(flexsn_forward(plan.forward, plan.info, *args, final_state=final_state, stored=stored, checked=True))
+    return list(launch_forward(plan.forward, plan.info, *launch_args(plan.info, flat_args, zero), final_state, stored))
 
 
 def backward_impl(

@@ -19,20 +19,24 @@ where every fallback warning is issued, once per reason and owner.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Sequence
 
 import torch
 
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
+from .launchers import launch_inference
+from .op_autograd import EagerTraining
+from .op_impls import inference_kernel, launch_args
 from .ops import run_inference, run_training
+from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
 from .statics import prepare_static, static_problem
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "route", "run_route", "warn_fallback"]
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_fused", "run_route", "warn_fallback"]
 
 
 Path = Literal["eager", "inference", "training"]
@@ -205,15 +209,66 @@ def run_route(
     """
     if r.path == "eager" or kernel.handle is None:
         raise ValueError("run_route runs the fused routes; the eager route runs flexsn_trace.reference_scan")
-    flat = [*contract.input_seqs, *contract.init_states]
-    if contract.lifted_args:  # static inputs, in the kernels' layout (autograd maps their gradients back)
-        x = contract.input_seqs[0]
-        flat += [prepare_static(w, x.shape[1:], k, x.device) for k, w in enumerate(contract.lifted_args)]
+    return run_fused(kernel, r, contract.input_seqs, contract.init_states, contract.lifted_args, tracing)
+
+
+def run_fused(
+    kernel: "FlexSNKernel", r: Route, seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor],
+    lifted: Sequence[torch.Tensor], tracing: bool | None = None,
+) -> tuple[torch.Tensor, ...]:
+    """:func:`run_route` on the parts of a contract; checks nothing. ``tracing`` as in :func:`run_route`."""
+    traced = torch.compiler.is_compiling() if tracing is None else tracing
+    if not traced:
+        return fused_runner(kernel, r)(seqs, states, lifted)
+    handle = kernel.handle
+    assert handle is not None
+    flat = _flat(seqs, states, lifted)
     if r.path == "training":
-        n = contract.num_outputs + contract.num_states
-        plan = kernel.plan(r.final_state) if not tracing and not torch.compiler.is_compiling() else None
-        return tuple(run_training(kernel.handle, flat, r.final_state, tracing=tracing, plan=plan)[:n])
-    return tuple(run_inference(kernel.handle, flat, r.final_state, tracing=tracing))
+        return tuple(run_training(handle, flat, r.final_state, tracing=True)[: kernel.num_outputs + kernel.num_states])
+    return tuple(run_inference(handle, flat, r.final_state, tracing=True))
+
+
+#: ``(input_seqs, init_states or (), static inputs) -> (*output_seqs, *state_seqs or final_states)``
+Runner = Callable[[Sequence[torch.Tensor], Sequence[torch.Tensor], Sequence[torch.Tensor]], tuple[torch.Tensor, ...]]
+
+
+def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
+    """The eager (untraced) fused call of route ``r``, its kernels looked up once (cached on ``kernel``).
+
+    What :func:`run_fused` runs outside tracers, and what the call cache
+    (:mod:`flexsn_runtime.call_cache`) replays: the same function either way.
+    """
+    key = (r.path, r.final_state)
+    runner = kernel.runners.get(key)
+    if runner is not None:
+        return runner
+    fs = r.final_state
+    if r.path == "training":
+        plan, n, apply = kernel.plan(fs), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+
+        def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+            out: tuple[torch.Tensor, ...] = apply(plan, *_flat(seqs, states, lifted))
+            return out[:n]
+
+        runner = train
+    else:
+        assert kernel.handle is not None
+        f, info = inference_kernel(lookup_flexsn_kernel_handle(kernel.handle), fs)
+
+        def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+            return launch_inference(f, info, *launch_args(info, _flat(seqs, states, lifted), shared=True), fs)
+
+        runner = infer
+    kernel.runners[key] = runner
+    return runner
+
+
+def _flat(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    """The ops' flat arguments: sequences, states, then static inputs in the kernels' layout (autograd maps their gradients back)."""
+    if not lifted:
+        return [*seqs, *states]
+    x = seqs[0]
+    return [*seqs, *states, *(prepare_static(w, x.shape[1:], k, x.device) for k, w in enumerate(lifted))]
 
 
 def warn_fallback(seen: set[str], message: str, stacklevel: int = 3) -> None:

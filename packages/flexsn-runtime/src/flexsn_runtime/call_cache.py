@@ -1,0 +1,82 @@
+"""Per-signature call plans: a call checked and routed once is not checked again.
+
+A host-bound call (a small layer, a short sequence) spends most of its host
+time proving what was proved on the previous call: the arity, the shapes,
+the dtypes and devices, the route. :class:`CallCache` remembers, per *call
+signature*, the fused :class:`~flexsn_runtime.Route` the full checks chose;
+a later call with the same signature runs that route directly.
+
+The signature (:func:`call_key`) holds everything the checks and the
+routing read from a call: per tensor (input sequences, initial states,
+static inputs and captured tensors) its shape, dtype, device and
+``requires_grad``; the number of each; grad mode; the ``final_state``
+variant; on the CPU whether Triton's interpreter is enabled. Calls that
+may not use the cache get no key and take the full path: tensor
+subclasses (``FakeTensor``, DTensor, functorch wrappers) and calls while
+``torch.compile`` traces (Dynamo would bake the lookup into its graph).
+Only fused routes of calls that needed no shape fitting are recorded:
+eager fallbacks keep their once-per-reason warning on the full path.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable, Dict, Hashable, Sequence
+
+import torch
+
+from flexsn_codegen import interpreter_enabled
+
+__all__ = ["CallCache", "call_key"]
+
+#: tensor types whose signature is their metadata (no subclass behaviour to check)
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
+_compiling = torch.compiler.is_compiling
+
+
+def _signature(tensors: Sequence[object]) -> tuple[Hashable, ...] | None:
+    for t in tensors:
+        if type(t) not in _PLAIN:
+            return None
+    return tuple([(t.shape, t.dtype, t.device, t.requires_grad) for t in tensors])  # type: ignore[attr-defined]
+
+
+def call_key(
+    seqs: Sequence[object], states: Sequence[object], statics: Sequence[object], final_state: bool
+) -> tuple[Hashable, ...] | None:
+    """The signature of a call, or ``None`` when the call must take the full path (see the module docstring).
+
+    Args:
+        seqs: the input sequences as passed.
+        states: the initial states, or ``()`` for zero states made inside the op.
+        statics: the static inputs, then the captured tensors' current values.
+        final_state: the final-state variant.
+    """
+    if _compiling() or not seqs:
+        return None
+    s_seqs, s_states, s_statics = _signature(seqs), _signature(states), _signature(statics)
+    if s_seqs is None or s_states is None or s_statics is None:
+        return None
+    first = s_seqs[0][2]  # type: ignore[index]
+    interp = first.type != "cuda" and interpreter_enabled()  # the CPU runs kernels only when interpreted
+    return (final_state, torch.is_grad_enabled(), interp, s_seqs, s_states, s_statics)
+
+
+class CallCache(Dict[Hashable, Callable[..., Any]]):
+    """Fused calls by call signature (a dict: lookups are lock-free and atomic under the GIL).
+
+    At most ``size`` are kept; a loop over more signatures starts over
+    rather than track recency on every call.
+    """
+
+    def __init__(self, size: int = 64) -> None:
+        super().__init__()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def record(self, key: Hashable, run: Callable[..., Any]) -> None:
+        """Remember ``run`` as the fused call of signature ``key``."""
+        with self._lock:
+            if len(self) >= self._size:
+                self.clear()
+            self[key] = run
