@@ -87,7 +87,7 @@ def test_the_ddp_example_runs_under_torchrun(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[1]
     res = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node=2", str(root / "tools" / "train_ddp.py"),
-         "--epochs", "1", "--hidden", "16", "--T", "2", "--out", str(tmp_path)],
+         "--epochs", "1", "--hidden", "16", "--T", "2", "--out", str(tmp_path), "--device", "cpu"],
         capture_output=True, text=True, timeout=600, env={**os.environ, "TRITON_INTERPRET": "1"},
     )
     assert res.returncode == 0, res.stderr[-3000:]

@@ -34,11 +34,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=5e-3)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("out/ddp"))
+    p.add_argument(
+        "--device", choices=["auto", "cuda", "cpu"], default="auto",
+        help="auto: one GPU per local process when there are enough, else the CPU (gloo)",
+    )
     args = p.parse_args(argv)
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
     local = int(os.environ.get("LOCAL_RANK", "0"))
-    cuda = torch.cuda.is_available()
+    local_world = int(os.environ.get("LOCAL_WORLD_SIZE", "1"))
+    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    if args.device == "cuda" and gpus < local_world:
+        p.error(f"--device cuda needs one GPU per local process: {local_world} processes, {gpus} GPU(s)")
+    cuda = args.device == "cuda" or (args.device == "auto" and gpus >= local_world)
+    if args.device == "auto" and not cuda and gpus and rank == 0:
+        print(f"train_ddp: {local_world} local processes but {gpus} GPU(s): training on the CPU (gloo)", file=sys.stderr)
     if not cuda:
         os.environ.setdefault("TRITON_INTERPRET", "1")  # before Triton is imported
     device = torch.device("cuda", local) if cuda else torch.device("cpu")
