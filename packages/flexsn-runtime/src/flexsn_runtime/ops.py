@@ -204,5 +204,5 @@ def run_training(
         return list(flexsn_training_op(handle, list(flat_args), final_state))
     if plan is None:
         plan = plan_for(handle, final_state)
-    out: tuple[torch.Tensor, ...] = EagerTraining.apply(plan, *flat_args)  # type: ignore[no-untyped-call]
+    out = EagerTraining.apply_unwrapped(plan, *flat_args)
     return list(out)
