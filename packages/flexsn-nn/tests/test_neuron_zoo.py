@@ -155,6 +155,25 @@ def test_plif_follows_spikingjelly() -> None:
         fn.ParametricLIFNode(init_tau=1.0)
 
 
+def test_prepare_fully_shard_gives_scalar_parameters_one_element_and_keeps_results() -> None:
+    """FSDP2 refuses 0-d parameters: PLIF's ``w`` becomes ``[1]``; outputs and gradients stay the same."""
+    net = torch.nn.Sequential(torch.nn.Linear(C, C), fn.ParametricLIFNode(init_tau=3.0), fn.LIFNode()).to(DEVICE)
+    x = torch.rand(T, B, C, device=DEVICE) * 2
+    before = net(x)
+    before.sum().backward()
+    g0 = net[1].w.grad.clone()  # type: ignore[union-attr]
+    fn.reset_net(net)
+    assert fn.prepare_fully_shard(net) == ["1.w"]
+    assert net[1].w.shape == (1,) and isinstance(net[1].w, torch.nn.Parameter) and net[1].w.grad is None
+    after = net(x)
+    after.sum().backward()
+    torch.testing.assert_close(after, before)
+    torch.testing.assert_close(net[1].w.grad, g0.reshape(1))
+    assert fn.prepare_fully_shard(net) == []  # nothing left to change
+    with pytest.raises(TypeError, match="nn.Module"):
+        fn.prepare_fully_shard([net])  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("compiler", ["aot_eager", "inductor"])
 def test_plif_trains_inside_torch_compile(compiler: str) -> None:
     """A PLIF layer after a Linear under torch.compile(fullgraph=True): Inductor compiles around the opaque op."""

@@ -41,7 +41,7 @@ from flexsn_runtime import FlexSNKernel
 
 from . import functional, neurons, surrogate
 from .__about__ import __version__
-from .functional import reset_net, set_backend, set_step_mode
+from .functional import prepare_fully_shard, reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
 from .explain import Explanation, explain
 from .module import FlexSN
@@ -71,6 +71,7 @@ __all__ = [
     "functional",
     "hop_available",
     "neurons",
+    "prepare_fully_shard",
     "reset_net",
     "set_backend",
     "set_step_mode",

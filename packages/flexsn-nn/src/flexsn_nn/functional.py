@@ -6,7 +6,7 @@ from torch import nn
 
 from .backends import check_backend, check_step_mode
 
-__all__ = ["reset_net", "set_backend", "set_step_mode"]
+__all__ = ["prepare_fully_shard", "reset_net", "set_backend", "set_step_mode"]
 
 
 def reset_net(net: nn.Module) -> None:
@@ -70,3 +70,37 @@ def _set_on_modules(net: nn.Module, attribute: str, value: str, caller: str) -> 
     for module in net.modules():
         if hasattr(module, attribute):
             setattr(module, attribute, value)
+
+
+def prepare_fully_shard(net: nn.Module) -> list[str]:
+    """Give the 0-d learnable parameters of the FlexSN layers in ``net`` the shape ``[1]`` that FSDP2 needs.
+
+    ``torch.distributed.fsdp.fully_shard`` refuses scalar parameters ("fully_shard doesn't
+    support scalar parameters"); a :class:`~flexsn_nn.ParametricLIFNode`'s decay ``w`` is one,
+    as in SpikingJelly (so checkpoints load both ways). A static input of shape ``[1]``
+    broadcasts as the scalar did: outputs and gradients are unchanged. Call it before
+    ``fully_shard`` and before building the optimizer (the parameters are new objects).
+
+    Args:
+        net: any module; only :class:`~flexsn_nn.FlexSN` layers' ``static_inputs`` change.
+
+    Returns:
+        The qualified names of the parameters reshaped (``"1.w"``).
+
+    Raises:
+        TypeError: ``net`` is not an ``nn.Module``.
+    """
+    from .module import FlexSN  # the module imports this one's siblings: import at call time
+
+    if not isinstance(net, nn.Module):
+        raise TypeError(f"prepare_fully_shard expects an nn.Module, got {type(net).__name__}")
+    changed: list[str] = []
+    for prefix, module in net.named_modules():
+        if not isinstance(module, FlexSN):
+            continue
+        for name in module._static_names:
+            p = module._parameters.get(name)
+            if p is not None and p.dim() == 0:
+                setattr(module, name, nn.Parameter(p.detach().reshape(1), requires_grad=p.requires_grad))
+                changed.append(f"{prefix}.{name}" if prefix else name)
+    return changed
