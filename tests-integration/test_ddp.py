@@ -108,6 +108,8 @@ from flexsn_nn import ParametricLIFNode, prepare_fully_shard, reset_net
 STEPS, B, T, F = 2, 8, 4, 12
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 device = torch.device("cuda", rank) if DEVICE == "cuda" else torch.device("cpu")
+if DEVICE == "cuda":
+    torch.cuda.set_device(device)
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(F, F), ParametricLIFNode(init_tau=3.0), torch.nn.Linear(F, 3)).to(device)
 if MODE == "fsdp":
@@ -116,10 +118,12 @@ net = model
 if MODE != "plain":
     dist.init_process_group("nccl" if DEVICE == "cuda" else "gloo", device_id=device if DEVICE == "cuda" else None)
     if MODE == "fsdp":
+        from torch.distributed.device_mesh import init_device_mesh
         from torch.distributed.fsdp import fully_shard
+        mesh = init_device_mesh(device.type, (world,))  # explicit: on a GPU host the default mesh is CUDA's
         for layer in model:
-            fully_shard(layer)
-        fully_shard(model)
+            fully_shard(layer, mesh=mesh)
+        fully_shard(model, mesh=mesh)
     else:
         ddp = torch.nn.parallel.DistributedDataParallel(model)
         net = torch.compile(ddp, backend="inductor" if DEVICE == "cuda" else "aot_eager")
