@@ -22,7 +22,7 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import reduce_static_grad, static_dims
-from .step_buffers import StepBuffers
+from .step_buffers import StepBuffers, cached_zeros
 
 __all__ = [
     "flexsn_backward",
@@ -31,6 +31,7 @@ __all__ = [
     "flexsn_forward_final_state",
     "flexsn_inference",
     "flexsn_inference_final_state",
+    "launch_args",
     "launch_backward",
     "launch_forward",
     "launch_inference",
@@ -58,39 +59,76 @@ def _ncl(seq: torch.Tensor) -> int:
     return math.prod(seq.shape[1:])
 
 
+def launch_args(
+    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None, shared: bool = False
+) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
+    """The launch form of checked ``[*input_seqs, *init_states?, *statics]``: ``(input 0, contiguous tensors, static ints)``.
+
+    Omitted initial states are ``zero``, else zeros of one step: with
+    ``shared`` the process-wide read-only tensor of
+    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free
+    eager path). The custom ops (what ``torch.compile`` runs, CUDA-graph
+    trees included) allocate them per call: a tensor kept between calls
+    would live in a CUDA graph's private pool without being one of its
+    outputs. The tensors were checked already (``FlexSNKernel``'s contract,
+    the ops' ``check_op_args``, the call cache's signature).
+
+    Raises:
+        ValueError: a count that is neither with nor without the states.
+    """
+    nst = info.num_static
+    n = len(flat_args) - nst
+    x = flat_args[0]
+    if n == info.num_inputs and info.num_states:
+        if zero is None:
+            # kernels only read initial states: one zero tensor serves all of them
+            zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
+        body = [*flat_args[:n], *(zero for _ in range(info.num_states))]
+    elif n == info.num_inputs + info.num_states:
+        body = list(flat_args[:n])
+    else:
+        raise ValueError(
+            f"FlexSN ops take num_inputs={info.num_inputs} input sequences optionally followed by "
+            f"num_states={info.num_states} initial states, then num_static={nst} static inputs; "
+            f"got {len(flat_args)} tensors"
+        )
+    if not nst:
+        return x, [a.contiguous() for a in body], []
+    statics = flat_args[n:]
+    dims = static_dims([w.shape for w in statics], x.shape[1:])
+    return x, [a.contiguous() for a in (*body, *statics)], dims
+
+
 def _split(
     info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False
 ) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
-    """Check a launcher's tensors before any launch; return the first, contiguous copies of all, and the static ints.
+    """Check a launcher's tensors before any launch, then :func:`launch_args` (omitted initial states: zeros).
 
-    Omitted initial states are zeros. The kernels index every tensor as
-    ``[T, NCL]`` / ``[NCL]`` memory of the first input's dtype: a state of another size would be read or written
-    out of bounds. Mismatches are reported by :func:`flexsn_trace.check_scan_args`; static inputs must be in
-    the layout form of :mod:`flexsn_runtime.statics` (:func:`~flexsn_runtime.statics.static_dims` says why not).
+    The kernels index every tensor as ``[T, NCL]`` / ``[NCL]`` memory of the first input's dtype: a state of
+    another size would be read or written out of bounds. Mismatches are reported by
+    :func:`flexsn_trace.check_scan_args`; static inputs must be in the layout form of
+    :mod:`flexsn_runtime.statics` (:func:`~flexsn_runtime.statics.static_dims` says why not).
     """
-    nst = info.num_static
-    body, statics = (list(args[: len(args) - nst]), list(args[len(args) - nst :])) if nst else (list(args), [])
-    expected = info.num_inputs + info.num_states
-    if len(body) == info.num_inputs and info.num_states and isinstance(body[0], torch.Tensor):
-        # initial states omitted: zeros, as SpikingJelly's wrappers fill them
-        x0 = body[0]
-        body = [*body, *(x0.new_zeros(x0.shape[1:]) for _ in range(info.num_states))]
-    if len(body) != expected or len(args) < nst:
+    nst, ni, ns = info.num_static, info.num_inputs, info.num_states
+    n = len(args) - nst
+    omitted = n == ni and ns > 0
+    if n not in (ni, ni + ns) or (omitted and not isinstance(args[0], torch.Tensor)):
         raise ValueError(
-            f"expected {expected + nst} tensors (num_inputs={info.num_inputs} input sequences, then "
-            f"num_states={info.num_states} initial states"
+            f"expected {ni + ns + nst} tensors (num_inputs={ni} input sequences, then "
+            f"num_states={ns} initial states"
             + (f", then num_static={nst} static inputs" if nst else "")
             + f"), got {len(args)}"
         )
-    x = body[0]
-    ni = info.num_inputs
-    if not checked and not _like_input(x, body, ni):  # the cheap test first (it runs per launch); the contract check words the error
-        check_scan_args(ni, info.num_states, info.num_outputs, body, who="FlexSN launcher", states="required", uniform=True)
-        raise ValueError(f"the tensors do not match input 0 ({tuple(x.shape)}, {x.dtype}, {x.device})")  # e.g. 0-d
-    dims = static_dims([w.shape for w in statics], x.shape[1:]) if nst else []
-    if nst and not checked and any(w.device != x.device for w in statics):
-        raise ValueError(f"static inputs must be on the inputs' device {x.device}")
-    return x, [a.contiguous() for a in [*body, *statics]], dims
+    x = args[0]
+    if not checked:
+        body = list(args[:n])
+        if not _like_input(x, body, ni):  # the cheap test first (it runs per launch); the contract check words the error
+            states = "none" if omitted else "required"
+            check_scan_args(ni, ns, info.num_outputs, body, who="FlexSN launcher", states=states, uniform=True)
+            raise ValueError(f"the tensors do not match input 0 ({tuple(x.shape)}, {x.dtype}, {x.device})")  # e.g. 0-d
+        if any(w.device != x.device for w in args[n:]):
+            raise ValueError(f"static inputs must be on the inputs' device {x.device}")
+    return launch_args(info, args)
 
 
 def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) -> bool:

@@ -13,14 +13,12 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import flexsn_backward, launch_forward, launch_inference
+from .launchers import flexsn_backward, launch_args, launch_forward, launch_inference
 from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
-from .statics import static_dims
-from .step_buffers import cached_zeros
 from .training_plan import TrainingPlan, plan_for
 
-__all__ = ["backward_impl", "inference_impl", "inference_kernel", "launch_args", "op_info", "training_impl"]
+__all__ = ["backward_impl", "inference_impl", "inference_kernel", "op_info", "training_impl"]
 
 
 def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
@@ -32,46 +30,6 @@ def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
     if info is None:
         raise RuntimeError(f"the FlexSN {which} kernel is unavailable for this handle")
     return info
-
-
-def launch_args(
-    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None, shared: bool = False
-) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
-    """The launch form of checked ``[*input_seqs, *init_states?, *statics]``: ``(input 0, contiguous tensors, static ints)``.
-
-    Omitted initial states are ``zero``, else zeros of one step: with
-    ``shared`` the process-wide read-only tensor of
-    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free
-    eager path). The custom ops (what ``torch.compile`` runs, CUDA-graph
-    trees included) allocate them per call: a tensor kept between calls
-    would live in a CUDA graph's private pool without being one of its
-    outputs. The tensors were checked already (``FlexSNKernel``'s contract,
-    the ops' ``check_op_args``, the call cache's signature).
-
-    Raises:
-        ValueError: a count that is neither with nor without the states.
-    """
-    nst = info.num_static
-    n = len(flat_args) - nst
-    x = flat_args[0]
-    if n == info.num_inputs and info.num_states:
-        if zero is None:
-            # kernels only read initial states: one zero tensor serves all of them
-            zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
-        body = [*flat_args[:n], *(zero for _ in range(info.num_states))]
-    elif n == info.num_inputs + info.num_states:
-        body = list(flat_args[:n])
-    else:
-        raise ValueError(
-            f"FlexSN ops take num_inputs={info.num_inputs} input sequences optionally followed by "
-            f"num_states={info.num_states} initial states, then num_static={nst} static inputs; "
-            f"got {len(flat_args)} tensors"
-        )
-    if not nst:
-        return x, [a.contiguous() for a in body], []
-    statics = flat_args[n:]
-    dims = static_dims([w.shape for w in statics], x.shape[1:])
-    return x, [a.contiguous() for a in (*body, *statics)], dims
 
 
 def inference_kernel(bundle: FlexSNKernelHandle, final_state: bool) -> tuple[ScanKernel, FlexSNInfo]:

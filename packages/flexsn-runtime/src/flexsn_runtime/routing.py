@@ -25,9 +25,9 @@ import torch
 
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
-from .launchers import launch_inference
+from .launchers import launch_args, launch_inference
 from .op_autograd import EagerTraining
-from .op_impls import inference_kernel, launch_args
+from .op_impls import inference_kernel
 from .ops import run_inference, run_training
 from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
