@@ -21,14 +21,14 @@ loop of ``--n`` steps:
   ``JITFunction`` and through the cached ``CompiledKernel`` launcher;
 * ``python_sum_range_1e5_us`` and ``load_avg``: how fast and how busy the
   host is (host-bound timings differ between machines by as much);
-* ``timeline_small_infer``: the same for inference calls (to the launch);
 * ``timeline_small`` / ``timeline_full``: median host microseconds from
   the start of a training step to each stage (module forward, forward
   launch, autograd backward entry, backward launch, step end), on the small
   layer and on the bench's full-size layer inside a ``do_bench``-style loop
   (L2 flush before each step). In the full-size loop the GPU is idle until
   the host reaches the backward launch, so ``bwd_launch`` is what bounds a
-  host-bound step's time;
+  host-bound step's time; ``timeline_small_infer``: the same for
+  inference calls on the small layer (to the launch and the call's end);
 * ``breakdown_small``: median host µs per small training step spent
   inside each function of ``BREAKDOWN`` (inclusive; wrapping adds about
   half a microsecond per call);

@@ -3,8 +3,9 @@
 A host-bound call (a small layer, a short sequence) spends most of its host
 time proving what was proved on the previous call: the arity, the shapes,
 the dtypes and devices, the route. :class:`CallCache` remembers, per *call
-signature*, the fused :class:`~flexsn_runtime.Route` the full checks chose;
-a later call with the same signature runs that route directly.
+signature*, the fused call (:func:`flexsn_runtime.routing.fused_runner`) of
+the route the full checks chose; a later call with the same signature runs
+it directly.
 
 The signature (:func:`call_key`) holds everything the checks and the
 routing read from a call: per tensor (input sequences, initial states,

@@ -27,7 +27,7 @@ import torch
 from flexsn_trace import check_scan_args
 
 from .op_autograd import EagerTraining, backward, setup
-from .op_impls import backward_impl, inference_impl, op_info, training_impl
+from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import tensor_problem
 from .statics import static_dims
@@ -93,10 +93,7 @@ def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state:
 
 @flexsn_inference_op.register_fake
 def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = op_info(bundle, "inference_final_state" if final_state else "inference")
-    kernel = bundle.inference_final_state_kernel if final_state else bundle.inference_kernel
-    assert kernel is not None
+    kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
     states = [x.new_empty(x.shape[1:] if final_state else x.shape) for _ in range(info.num_states)]
     return [x.new_empty(x.shape, dtype=kernel.output_dtype(k, x)) for k in range(info.num_outputs)] + states

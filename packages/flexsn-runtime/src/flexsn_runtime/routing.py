@@ -36,7 +36,7 @@ from .statics import prepare_static, static_problem
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_fused", "run_route", "warn_fallback"]
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_route", "warn_fallback"]
 
 
 Path = Literal["eager", "inference", "training"]
@@ -209,23 +209,13 @@ def run_route(
     """
     if r.path == "eager" or kernel.handle is None:
         raise ValueError("run_route runs the fused routes; the eager route runs flexsn_trace.reference_scan")
-    return run_fused(kernel, r, contract.input_seqs, contract.init_states, contract.lifted_args, tracing)
-
-
-def run_fused(
-    kernel: "FlexSNKernel", r: Route, seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor],
-    lifted: Sequence[torch.Tensor], tracing: bool | None = None,
-) -> tuple[torch.Tensor, ...]:
-    """:func:`run_route` on the parts of a contract; checks nothing. ``tracing`` as in :func:`run_route`."""
-    traced = torch.compiler.is_compiling() if tracing is None else tracing
-    if not traced:
+    seqs, states, lifted = contract.input_seqs, contract.init_states, contract.lifted_args
+    if not (torch.compiler.is_compiling() if tracing is None else tracing):
         return fused_runner(kernel, r)(seqs, states, lifted)
-    handle = kernel.handle
-    assert handle is not None
     flat = _flat(seqs, states, lifted)
     if r.path == "training":
-        return tuple(run_training(handle, flat, r.final_state, tracing=True)[: kernel.num_outputs + kernel.num_states])
-    return tuple(run_inference(handle, flat, r.final_state, tracing=True))
+        return tuple(run_training(kernel.handle, flat, r.final_state, tracing=True)[: kernel.num_outputs + kernel.num_states])
+    return tuple(run_inference(kernel.handle, flat, r.final_state, tracing=True))
 
 
 #: ``(input_seqs, init_states or (), static inputs) -> (*output_seqs, *state_seqs or final_states)``
@@ -235,7 +225,7 @@ Runner = Callable[[Sequence[torch.Tensor], Sequence[torch.Tensor], Sequence[torc
 def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
     """The eager (untraced) fused call of route ``r``, its kernels looked up once (cached on ``kernel``).
 
-    What :func:`run_fused` runs outside tracers, and what the call cache
+    What :func:`run_route` runs outside tracers, and what the call cache
     (:mod:`flexsn_runtime.call_cache`) replays: the same function either way.
     """
     key = (r.path, r.final_state)
