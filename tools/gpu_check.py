@@ -80,7 +80,7 @@ def _vector_ops(fn: object) -> str:
 def sweep(device: str, report: dict, ncl: int) -> None:
     import triton.testing as tt
 
-    from flexsn_runtime import lookup_flexsn_kernel_handle
+    from flexsn_runtime import ensure_training_kernels
 
     rows = []
     kernels = {}
@@ -93,7 +93,7 @@ def sweep(device: str, report: dict, ncl: int) -> None:
             x = torch.randn(T, ncl, device=device, dtype=dtype)
             t_clone = tt.do_bench(lambda: x.clone(), warmup=25, rep=100, return_mode="median")
             for mode, k in kernels.items():
-                bundle = lookup_flexsn_kernel_handle(k.handle)
+                bundle = ensure_training_kernels(k.handle)
                 ks = [bundle.inference_final_state_kernel, bundle.forward_kernel.final_state, bundle.backward_kernel.final_state]
                 for block, warps in ((1024, 4), (512, 4), (1024, 8)):
                     cfg = {"BLOCK_NCL": block, "num_warps": warps}
@@ -124,7 +124,7 @@ def sweep(device: str, report: dict, ncl: int) -> None:
                     rows.append(row)
                     print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
     for mode, k in kernels.items():
-        bundle = lookup_flexsn_kernel_handle(k.handle)
+        bundle = ensure_training_kernels(k.handle)
         for kern in (bundle.inference_final_state_kernel, bundle.forward_kernel.final_state, bundle.backward_kernel.final_state):
             print(mode, kern.kind, _vector_ops(kern.jit_function()))
     report["sweep"] = rows

@@ -67,9 +67,9 @@ def transform(code: str, variant: str) -> str:
 
 
 def _kernels(k: Any) -> list[Any]:
-    from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+    from flexsn_runtime import ensure_training_kernels
 
-    b = lookup_flexsn_kernel_handle(k.handle)
+    b = ensure_training_kernels(k.handle)
     out = [b.inference_kernel, b.inference_final_state_kernel]
     for sk in (b.forward_kernel, b.backward_kernel):
         out += [sk, sk.final_state]

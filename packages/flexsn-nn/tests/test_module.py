@@ -427,3 +427,32 @@ def test_triton_matches_loop_on_arbitrary_sizes(T: int, shape: tuple[int, ...], 
     if store:
         assert m.state_seqs is not None
         torch.testing.assert_close(m.state_seqs[0], ref_seqs[0][T:], **TOL)
+
+
+@pytest.mark.parametrize("backend", [pytest.param("hop", marks=needs_hop), "triton"])
+def test_training_kernels_first_needed_inside_torch_compile(backend: str) -> None:
+    """The training trace waits for the first call that needs gradients; that call may be a compiled one."""
+    import torch._dynamo
+
+    from flexsn_runtime import lookup_flexsn_kernel_handle
+
+    torch._dynamo.reset()
+
+    def leaky(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:  # a core no other test built
+        h = 0.75 * v + x
+        return torch.sigmoid(4.0 * (h - 1.0)), h * 0.5
+
+    m = FlexSN(leaky, 1, 1, 1, backend=backend)
+    if backend == "triton":
+        assert lookup_flexsn_kernel_handle(m.kernel.handle).forward_kernel is None
+    x = (torch.rand(T, 4, 5, device=DEV) * 2).requires_grad_()
+    xr = x.detach().clone().requires_grad_()
+    y = torch.compile(m, backend="aot_eager", fullgraph=True)(x)
+    (yr,), _, _ = python_loop(leaky, 1, [xr], [torch.zeros(4, 5, device=DEV)])
+    torch.testing.assert_close(y, yr, **TOL)
+    g = torch.rand_like(y)
+    (y * g).sum().backward()
+    (yr * g).sum().backward()
+    torch.testing.assert_close(x.grad, xr.grad, **TOL)
+    if backend == "triton":
+        assert lookup_flexsn_kernel_handle(m.kernel.handle).forward_kernel is not None

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from flexsn_runtime import KERNEL_DTYPES, FlexSNKernel, eager_loop, validate_scan_args
+from flexsn_trace.testing import unrolled_loop
 
 T, SHAPE = 7, (3, 25)  # NCL = 75
 
@@ -156,12 +157,19 @@ def test_unsupported_op_in_the_backward_only(device: torch.device) -> None:
         h = CumGrad.apply(x) + 0.5 * v
         return h, h
 
-    with pytest.warns(RuntimeWarning, match=r"aten\.cumsum.*backward pass"):
-        k = FlexSNKernel(core, 1, 1, 1)
+    k = FlexSNKernel(core, 1, 1, 1)
     x = torch.randn(4, 5, device=device)
     with torch.no_grad():
         out, _ = k(x)
     torch.testing.assert_close(out[0], 2.0 * x[0])
+    xg = x.clone().requires_grad_()
+    with pytest.warns(RuntimeWarning, match=r"aten\.cumsum.*backward pass"):  # told when gradients are first needed
+        out, _ = k(xg)
+    out.sum().backward()  # the eager loop, with the core's own backward
+    xr = x.clone().requires_grad_()
+    (ref,), _ = unrolled_loop(core, 1, [xr], [torch.zeros(5, device=device)])
+    ref.sum().backward()
+    torch.testing.assert_close(xg.grad, xr.grad)
 
 
 def test_cpu_without_interpreter_warns_and_falls_back(ref: Any, monkeypatch: pytest.MonkeyPatch) -> None:

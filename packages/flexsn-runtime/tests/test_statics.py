@@ -7,7 +7,7 @@ import warnings
 import pytest
 import torch
 
-from flexsn_runtime import FlexSNKernel, flexsn_backward, flexsn_inference_op, lookup_flexsn_kernel_handle
+from flexsn_runtime import FlexSNKernel, ensure_training_kernels, flexsn_backward, flexsn_inference_op
 from flexsn_runtime.statics import prepare_static, reduce_static_grad, static_layout, static_problem
 from flexsn_trace import ScanContract, reference_scan
 
@@ -65,7 +65,7 @@ def test_reduce_sums_the_broadcast_dims(shape: tuple[int, ...]) -> None:
 @pytest.mark.parametrize("w_shape", [(), (3, 1), (2, 3, 4), (4,)])
 def test_the_public_launchers_return_static_gradients(w_shape: tuple[int, ...], device: torch.device) -> None:
     k = FlexSNKernel(decay_core, 1, 1, 1, num_static=1)
-    bundle = lookup_flexsn_kernel_handle(k.handle)
+    bundle = ensure_training_kernels(k.handle)
     assert bundle.forward_kernel is not None and bundle.backward_kernel is not None and bundle.training_info is not None
     info = bundle.training_info
     x = torch.randn(6, *STEP, device=device)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-import flexsn_runtime.flexsn_kernel as kernel_mod
+import flexsn_runtime.kernel_build as kernel_mod
 from flexsn_runtime import FlexSNKernel, core_fingerprint, eager_loop
 
 ARITY = (1, 1, 1)
@@ -93,7 +93,9 @@ def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.Monk
     monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
     core = make_core(0.7)
     cold = FlexSNKernel(core, *ARITY)
-    assert cold.handle is not None and list(tmp_path.glob("trace_*.json"))
+    assert cold.handle is not None and len(list(tmp_path.glob("trace_*.json"))) == 1
+    assert not list(tmp_path.glob("trace_*.training.json"))  # the training part waits for a call that needs it
+    assert cold.has_training_kernels and list(tmp_path.glob("trace_*.training.json"))
 
     def no_tracing(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("a warm build must not trace")
@@ -104,10 +106,14 @@ def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.Monk
     assert warm.handle is not None and warm.has_training_kernels
     if not warm.uses_kernels(torch.zeros(2, 3)):
         pytest.skip("kernels need CUDA or TRITON_INTERPRET=1")
-    x = torch.randn(5, 3)
+    x = torch.randn(5, 3, requires_grad=True)
     v0 = torch.randn(3)
-    got = warm(x, v0)
+    got = warm(x, v0)  # the training kernels, from the cache
     ref = eager_loop(core, *ARITY, [x], [v0])
+    g = torch.randn_like(x)
+    (gx,) = torch.autograd.grad(got[0], x, g)
+    (rx,) = torch.autograd.grad(ref[0], x, g)
+    torch.testing.assert_close(gx, rx)
     for a, b in zip(got, ref):
         torch.testing.assert_close(a, b)
 

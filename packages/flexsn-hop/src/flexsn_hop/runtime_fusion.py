@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from flexsn_runtime import FlexSNKernel, call_reason, fit_shapes, route, run_route, warn_fallback
-from flexsn_trace import check_scan_args
+from flexsn_trace import check_scan_args, run_isolated
 
 from ._types import FusedScanCall
 
@@ -45,28 +45,20 @@ _WARNED: set[str] = set()
 def _build_isolated(
     core_fn: Any, num_inputs: int, num_states: int, num_outputs: int, num_static: int = 0
 ) -> tuple[FlexSNKernel | None, list[warnings.WarningMessage], BaseException | None]:
-    """Build the kernel on a fresh thread.
+    """Build the kernel on a fresh thread (:func:`flexsn_trace.run_isolated`), its warnings collected.
 
-    The hook runs while Dynamo / AOTAutograd trace the enclosing program:
-    fake, proxy and functional modes, Dynamo's frame hook and its compile
-    metrics are all thread-local state of this thread. Tracing the core
-    again (make_fx, aot_function) on a thread of its own sees none of it.
+    The hook runs while Dynamo / AOTAutograd trace the enclosing program;
+    the build's own trace must not see their modes.
     """
-    result: dict[str, Any] = {"kernel": None, "warnings": [], "error": None}
-
-    def work() -> None:
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                result["kernel"] = FlexSNKernel(core_fn, num_inputs, num_states, num_outputs, num_static=num_static)
-            result["warnings"] = list(caught)
-        except BaseException as exc:  # re-raised on the caller's thread
-            result["error"] = exc
-
-    worker = threading.Thread(target=work, name="flexsn-hop-build")
-    worker.start()
-    worker.join()
-    return result["kernel"], result["warnings"], result["error"]
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            kernel = run_isolated(
+                lambda: FlexSNKernel(core_fn, num_inputs, num_states, num_outputs, num_static=num_static), "flexsn-hop-build"
+            )
+    except BaseException as exc:  # noqa: BLE001 - sorted by the caller
+        return None, [], exc
+    return kernel, list(caught), None
 
 
 def fused_kernel_for(

@@ -21,7 +21,7 @@ from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
-from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, lookup_flexsn_kernel_handle
+from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, ensure_training_kernels
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
@@ -197,7 +197,7 @@ def explain(
         inference_graph=graph_code,
     )
     if kernel.handle is not None:
-        bundle = lookup_flexsn_kernel_handle(kernel.handle)
+        bundle = ensure_training_kernels(kernel.handle)  # explain shows every kernel
         for kind, k in (("inference", bundle.inference_kernel), ("forward", bundle.forward_kernel),
                         ("backward", bundle.backward_kernel)):
             if k is not None:

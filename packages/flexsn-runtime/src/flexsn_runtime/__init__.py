@@ -27,6 +27,7 @@ from .routing import KERNEL_DTYPES, Route, call_reason, fit_shapes, route, run_r
 from .registry import (
     FlexSNKernelHandle,
     attach_flexsn_handle_finalizer,
+    ensure_training_kernels,
     lookup_flexsn_kernel_handle,
     register_flexsn_kernel_handle,
     registered_handles,
@@ -62,6 +63,7 @@ __all__ = [
     "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
+    "ensure_training_kernels",
     "fit_shapes",
     "flexsn_backward",
     "flexsn_backward_ncl_bucket",

@@ -7,128 +7,15 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_codegen import UnsupportedOpError
-from flexsn_trace import (
-    Captures,
-    ScanContract,
-    as_tensor_tuple,
-    check_scan_args,
-    find_captures,
-    generate_inference_graph,
-    reference_scan,
-    used_arguments,
-)
+from flexsn_trace import ScanContract, check_scan_args, reference_scan
 
-from .builders import build_inference_kernels, build_training_kernels, tracing_examples
 from .call_cache import CallCache, call_key
+from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, fused_runner, route, run_route, warn_fallback
-from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
-from .registry import attach_flexsn_handle_finalizer, register_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
-from .tracecache import BUILD_KERNELS, core_fingerprint, load_build, store_build
+from .registry import attach_flexsn_handle_finalizer, retain_owner_flexsn_kernel_handle
 
 __all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
-
-
-def _build(
-    core: Callable[..., Any],
-    arity: tuple[int, int, int],
-    example_inputs: Sequence[torch.Tensor] | None,
-    requires_grad: Sequence[bool] | None,
-    num_static: int = 0,
-) -> dict[str, Any]:
-    """Trace and render every kernel of ``core``: a JSON-friendly dict (see tracecache)."""
-    build: dict[str, Any] = {name: None for name in BUILD_KERNELS}
-    build.update(unsupported=None, training_unsupported=None, inference_info=None, training_info=None, output_dtypes=None)
-    try:
-        inf, fin, info = build_inference_kernels(core, *arity, example_inputs, num_static)
-    except UnsupportedOpError as exc:
-        build["unsupported"] = str(exc)
-        return build
-    except ValueError as exc:
-        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs, num_static):
-            raise  # the core itself fails: the user's error, raised as it is
-        build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
-        return build
-    build.update(inference=[inf.code, inf.name], inference_final_state=[fin.code, fin.name], inference_info=info)
-    # stored by name: None (the inputs' dtype) or e.g. "bool" (see ScanKernel.output_dtypes)
-    build["output_dtypes"] = [None if d is None else str(d).removeprefix("torch.") for d in inf.output_dtypes]
-    try:
-        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad, num_static)
-    except UnsupportedOpError as exc:
-        # inference still runs fused; calls that need gradients run the eager loop
-        build["training_unsupported"] = f"{exc} (in the backward pass)"
-        return build
-    except ValueError as exc:
-        if "differentiable" in str(exc):
-            return build  # no gradient flows through this core: inference kernels serve every call
-        # the inference trace of the same core worked: a limit of the training trace (an op
-        # without an autograd formula, e.g. torch.heaviside), not a mistake in the core
-        build["training_unsupported"] = f"the training trace failed ({_plain(exc)})"
-        return build
-    assert fwd.final_state is not None and bwd.final_state is not None
-    build.update(
-        forward=[fwd.code, fwd.name],
-        forward_final_state=[fwd.final_state.code, fwd.final_state.name],
-        backward=[bwd.code, bwd.name],
-        backward_final_state=[bwd.final_state.code, bwd.final_state.name],
-        training_info=train_info,
-    )
-    return build
-
-
-def _runs_eagerly(
-    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int = 0
-) -> bool:
-    """Whether ``core`` runs in plain PyTorch on the tracing examples and returns the right count."""
-    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
-    try:
-        with torch.no_grad():
-            as_tensor_tuple(core(*examples), "the core", arity[1] + arity[2])
-    except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
-        return False
-    return True
-
-
-def _used_captures(
-    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
-) -> Captures:
-    """The floating tensors ``core`` captures (:func:`flexsn_trace.find_captures`) that its traced step reads.
-
-    Empty when there are none, or when the lifted core cannot be traced (the
-    build then reports the core's own problem).
-    """
-    found = find_captures(core)
-    if not len(found):
-        return found
-    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
-    x = examples[0]
-    lifted = (*examples, *(torch.zeros(x.shape, dtype=w.dtype) for w in found.values()))
-    try:
-        graph = generate_inference_graph(found.lifted(), lifted)
-    except Exception:  # noqa: BLE001 - a core that does not trace this way: build it as it is
-        return found.select([False] * len(found))
-    return found.select(used_arguments(graph, len(examples)))
-
-
-def _plain(exc: BaseException) -> str:
-    """A tracing error in the user's terms (what the core did, not the tracer's internals)."""
-    text = str(exc)
-    if "FakeTensor" in text:
-        return "the core uses a tensor it captures from outside (a closure or global); pass it as an input or state"
-    if "data-dependent" in text or "_local_scalar_dense" in text:
-        return ("the core branches on tensor values (a Python `if`, `bool()` or `.item()` on a tensor); "
-                "write the branch with torch.where so every element takes both paths")
-    return text
-
-
-def _scan_kernel(build: dict[str, Any], name: str) -> ScanKernel | None:
-    entry = build.get(name)
-    if entry is None:
-        return None
-    code, fn_name = entry
-    dtypes = tuple(None if d is None else getattr(torch, d) for d in (build.get("output_dtypes") or ()))
-    return ScanKernel(str(code), str(fn_name), name, output_dtypes=dtypes)
 
 
 def validate_scan_args(
@@ -162,6 +49,11 @@ class FlexSNKernel:
     kernel; training runs a forward kernel and, on ``backward()``, one
     reverse-time BPTT kernel, through the ``flexsn::*`` custom ops (opaque
     single nodes under ``torch.compile``).
+
+    The inference kernels are traced when the object is built; the training
+    kernels on the first call that needs gradients (or the first read of
+    :attr:`has_training_kernels`), then kept with the handle and in the trace
+    cache.
 
     Falls back to the eager PyTorch loop, with one warning naming the
     reason, when the core uses an op without a Triton lowering, when the
@@ -213,9 +105,6 @@ class FlexSNKernel:
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self.handle: int | None = None
         self.fallback_reason: str | None = None
-        #: why calls that need gradients run the eager loop although inference is fused
-        self.training_fallback_reason: str | None = None
-        self.has_training_kernels = False
         self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
@@ -228,42 +117,32 @@ class FlexSNKernel:
         self.runners: dict[tuple[str, bool], Runner] = {}
         arity = (num_inputs, num_states, num_outputs)
         #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
-        self.captures = _used_captures(core, arity, example_inputs, num_static)
+        self.captures = used_captures(core, arity, example_inputs, num_static)
         #: the function the kernels were traced from: the core, or the core taking its captures as arguments
         self.step_fn: Callable[..., Any] = self.captures.lifted() if len(self.captures) else core
         #: static inputs the kernels take: the call's, then the captured tensors
         self.num_kernel_statics = num_static + len(self.captures)
         if len(self.captures) and example_inputs is not None:
             example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
-        key = core_fingerprint(self.step_fn, (*arity, self.num_kernel_statics), example_inputs, requires_grad)
-        build = load_build(key) if key is not None else None
-        if build is None:
-            build = _build(self.step_fn, arity, example_inputs, requires_grad, self.num_kernel_statics)
-            if key is not None:
-                store_build(key, build)
-        if build["unsupported"] is not None:
-            self.fallback_reason = build["unsupported"]
+        self.handle, self.fallback_reason = build_handle(self.step_fn, arity, example_inputs, requires_grad, self.num_kernel_statics)
+        if self.handle is None:
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
-        self.training_fallback_reason = build.get("training_unsupported")
-        if self.training_fallback_reason is not None:
-            self._warn(f"{self.training_fallback_reason}; calls that need gradients run the eager PyTorch loop")
-        kernels = {name: _scan_kernel(build, name) for name in BUILD_KERNELS}
-        fwd, bwd = kernels["forward"], kernels["backward"]
-        if fwd is not None and bwd is not None:
-            fwd.final_state = kernels["forward_final_state"]
-            bwd.final_state = kernels["backward_final_state"]
-        self.handle = register_flexsn_kernel_handle(
-            inference_kernel=kernels["inference"],
-            inference_info=build["inference_info"],
-            inference_final_state_kernel=kernels["inference_final_state"],
-            inference_final_state_info=build["inference_info"],
-            forward_kernel=fwd,
-            backward_kernel=bwd,
-            training_info=build["training_info"],
-        )
-        self.has_training_kernels = fwd is not None
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
+
+    @property
+    def has_training_kernels(self) -> bool:
+        """Whether calls that need gradients run fused training kernels (traced on first use, then cached)."""
+        return self.handle is not None and trains_fused(self.handle)
+
+    @property
+    def training_fallback_reason(self) -> str | None:
+        """Why calls that need gradients run the eager loop although inference is fused (``None``: they do not).
+
+        Known once the training kernels were asked for (this property asks,
+        tracing them if needed); the build warns once when it is not ``None``.
+        """
+        return None if self.handle is None else training_reason(self.handle)
 
     def _warn(self, message: str) -> None:
         warn_fallback(self._warned, message, stacklevel=4)
@@ -382,8 +261,8 @@ class FlexSNKernel:
         r = route(self, fitted)
         if r.path == "eager":
             reason = shape_reason or r.reason
-            if reason is not None and self.handle is not None and reason != self.training_fallback_reason:
-                # (the training reason was told at construction)
+            told = contract.needs_grad() and reason == self.training_fallback_reason  # the training build told it
+            if reason is not None and self.handle is not None and not told:
                 self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)  # the core reads its captured tensors itself
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)

@@ -5,6 +5,11 @@ integer ``handle``. A handle has *owner* references (a ``FlexSNKernel`` and
 its deep copies) and *active* references (autograd contexts waiting for
 their backward). It is removed, and its kernels' ``close`` called if they
 have one, when both counts reach zero. All counts change under one lock.
+
+Training kernels may be left for later: a bundle registered with a
+``training_builder`` gets them on the first :func:`ensure_training_kernels`
+(the first call that needs gradients), so a process that only runs
+inference never traces the backward pass.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
@@ -21,6 +26,10 @@ from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel
 
+
+
+#: what a training builder returns: forward and backward kernels, their info, and why there are none
+TrainingBuild = tuple["ScanKernel | None", "ScanKernel | None", "FlexSNInfo | None", "str | None"]
 
 
 @dataclass
@@ -40,6 +49,11 @@ class FlexSNKernelHandle:
     training_info: FlexSNInfo | None
     owner_refs: int = 1
     active_refs: int = 0
+    #: builds ``(forward_kernel, backward_kernel, training_info, training_unsupported)`` on first need, then ``None``
+    training_builder: "Callable[[], TrainingBuild] | None" = field(default=None, repr=False)
+    #: why calls that need gradients run the eager loop although inference is fused (known once built)
+    training_unsupported: str | None = None
+    _build_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: per-call bookkeeping worked out once (``flexsn_runtime.training_plan``), keyed by its user
     plans: dict[Any, Any] = field(default_factory=dict, repr=False)
 
@@ -73,8 +87,14 @@ def register_flexsn_kernel_handle(
     forward_kernel: ScanKernel | None,
     backward_kernel: ScanKernel | None,
     training_info: FlexSNInfo | None,
+    training_builder: "Callable[[], TrainingBuild] | None" = None,
 ) -> int:
-    """Register a kernel bundle and return its new integer handle (one owner reference)."""
+    """Register a kernel bundle and return its new integer handle (one owner reference).
+
+    ``training_builder``: leaves the training kernels for later (the
+    ``forward_kernel`` / ``backward_kernel`` / ``training_info`` given are
+    then ``None``); :func:`ensure_training_kernels` calls it once.
+    """
     with _LOCK:
         handle = next(_IDS)
         _REGISTRY[handle] = FlexSNKernelHandle(
@@ -85,12 +105,17 @@ def register_flexsn_kernel_handle(
             forward_kernel,
             backward_kernel,
             training_info,
+            training_builder=training_builder,
         )
     return handle
 
 
 def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
     """Return the bundle for ``handle``.
+
+    Its training kernels may still be left for later (``None`` with a
+    ``training_builder``): :func:`ensure_training_kernels` returns the bundle
+    with them built.
 
     Raises:
         TypeError: ``handle`` is not int-like.
@@ -101,6 +126,30 @@ def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
         bundle = _REGISTRY.get(key)
     if bundle is None:
         raise RuntimeError(f"unknown FlexSN kernel handle {key} (released, or never registered)")
+    return bundle
+
+
+def ensure_training_kernels(handle: Any) -> FlexSNKernelHandle:
+    """The bundle of ``handle`` with its training kernels built, if they were left for later.
+
+    The first caller runs the bundle's ``training_builder`` (others wait for
+    it); after that the bundle's ``forward_kernel``, ``backward_kernel``,
+    ``training_info`` and ``training_unsupported`` are final.
+
+    Raises:
+        TypeError / RuntimeError: as :func:`lookup_flexsn_kernel_handle`;
+        whatever the builder raises (the bundle keeps its builder).
+    """
+    bundle = lookup_flexsn_kernel_handle(handle)
+    if bundle.training_builder is None:
+        return bundle
+    with bundle._build_lock:
+        builder = bundle.training_builder
+        if builder is not None:
+            fwd, bwd, info, reason = builder()
+            bundle.forward_kernel, bundle.backward_kernel, bundle.training_info = fwd, bwd, info
+            bundle.training_unsupported = reason
+            bundle.training_builder = None
     return bundle
 
 

@@ -11,7 +11,10 @@ unknown objects) makes it return ``None``, and the core is traced as usual:
 a cache that might return a stale kernel is worse than no cache.
 
 Entries are JSON files next to the generated sources in ``cache_dir()``,
-written atomically. ``FLEXSN_TRACE_CACHE=0`` turns the cache off.
+written atomically, one per part of a build: ``"inference"`` (traced when
+the kernel is built) and ``"training"`` (traced on the first call that
+needs gradients, so a process that only infers never pays for it).
+``FLEXSN_TRACE_CACHE=0`` turns the cache off.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from flexsn_codegen import atomic_write, cache_dir, interpreter_enabled
 from flexsn_trace.env import env_flag
 from flexsn_trace import FlexSNInfo, SavedSource
 
-__all__ = ["BUILD_KERNELS", "core_fingerprint", "load_build", "store_build"]
+__all__ = ["BUILD_KERNELS", "BUILD_PARTS", "core_fingerprint", "load_build", "store_build"]
 
 _MAX_DEPTH = 32
 # Callables whose behaviour is fixed by their name (no per-instance state).
@@ -264,8 +267,10 @@ def core_fingerprint(
     return h.h.hexdigest()
 
 
-def _path(key: str) -> Path:
-    return cache_dir() / f"trace_{key[:40]}.json"
+def _path(key: str, part: str) -> Path:
+    if part not in BUILD_PARTS:
+        raise ValueError(f"a trace-cache part is one of {sorted(BUILD_PARTS)}, got {part!r}")
+    return cache_dir() / (f"trace_{key[:40]}.json" if part == "inference" else f"trace_{key[:40]}.{part}.json")
 
 
 def _info_to_json(info: FlexSNInfo | None) -> Any:
@@ -284,71 +289,77 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
     return FlexSNInfo(**fields)
 
 
-#: the kernels a build holds, each ``[source, function name]`` or ``None``
-BUILD_KERNELS = ("inference", "inference_final_state", "forward", "forward_final_state", "backward", "backward_final_state")
-_FORMAT = 6  # entries of another format are rebuilt quietly (an upgrade, not damage)
+#: part -> (the kernels it holds, each ``[source, function name]`` or ``None``; its reason field; its info field)
+BUILD_PARTS: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "inference": (("inference", "inference_final_state"), "unsupported", "inference_info"),
+    "training": (("forward", "forward_final_state", "backward", "backward_final_state"), "training_unsupported", "training_info"),
+}
+#: every kernel of a build, inference part first
+BUILD_KERNELS = tuple(name for kernels, _, _ in BUILD_PARTS.values() for name in kernels)
+_FORMAT = 7  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 
-def store_build(key: str, build: dict[str, Any]) -> None:
-    """Persist a build (kernel sources and infos) under ``key``; errors are ignored (a cache)."""
-    data: dict[str, Any] = {"format": _FORMAT, "key": key}
+def store_build(key: str, build: dict[str, Any], part: str = "inference") -> None:
+    """Persist one part of a build (kernel sources and infos, see :data:`BUILD_PARTS`) under ``key``; errors are ignored (a cache)."""
+    data: dict[str, Any] = {"format": _FORMAT, "key": key, "part": part}
     for name, value in build.items():
         if isinstance(value, FlexSNInfo) or (value is None and name.endswith("info")):
             data[name] = _info_to_json(value)
         else:
             data[name] = value
     try:
-        atomic_write(_path(key), json.dumps(data))
+        atomic_write(_path(key, part), json.dumps(data))
     except OSError:
         pass
 
 
-def _checked(data: Any, key: str) -> dict[str, Any] | None:
-    """The build in a decoded entry; ``None`` for another format. Raises ``ValueError`` for a damaged one."""
+def _checked(data: Any, key: str, part: str) -> dict[str, Any] | None:
+    """The build part in a decoded entry; ``None`` for another format. Raises ``ValueError`` for a damaged one."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, found {type(data).__name__}")
+    kernels, reason, info = BUILD_PARTS[part]
     if data.get("format") != _FORMAT:
         old = "format" not in data and all(name in data for name in BUILD_KERNELS)  # written before formats
         if isinstance(data.get("format"), int) or old:
             return None
         raise ValueError("it has no kernel entries")
-    if data.get("key") != key:
-        raise ValueError("it belongs to another key")
+    if data.get("key") != key or data.get("part") != part:
+        raise ValueError("it belongs to another key or part")
     build: dict[str, Any] = {}
-    for name in BUILD_KERNELS:
+    for name in kernels:
         entry = data[name]
         if entry is not None and not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(e, str) for e in entry)):
             raise ValueError(f"{name!r} is not [source, name] or null")
         build[name] = entry
-    for name in ("unsupported", "training_unsupported"):
-        if not (data[name] is None or isinstance(data[name], str)):
-            raise ValueError(f"{name!r} is not a string or null")
-        build[name] = data[name]
-    for name in ("inference_info", "training_info"):
-        build[name] = _info_from_json(data[name])
-    dtypes = data["output_dtypes"]
-    if dtypes is not None and not (
-        isinstance(dtypes, list) and all(d is None or isinstance(getattr(torch, str(d), None), torch.dtype) for d in dtypes)
-    ):
-        raise ValueError("'output_dtypes' is not a list of torch dtype names")
-    build["output_dtypes"] = dtypes
+    if not (data[reason] is None or isinstance(data[reason], str)):
+        raise ValueError(f"{reason!r} is not a string or null")
+    build[reason] = data[reason]
+    build[info] = _info_from_json(data[info])
+    if part == "inference":
+        dtypes = data["output_dtypes"]
+        if dtypes is not None and not (
+            isinstance(dtypes, list) and all(d is None or isinstance(getattr(torch, str(d), None), torch.dtype) for d in dtypes)
+        ):
+            raise ValueError("'output_dtypes' is not a list of torch dtype names")
+        build["output_dtypes"] = dtypes
     return build
 
 
-def load_build(key: str) -> dict[str, Any] | None:
-    """The build stored under ``key``, or ``None`` (missing, of an older format, or damaged).
+def load_build(key: str, part: str = "inference") -> dict[str, Any] | None:
+    """The build part stored under ``key``, or ``None`` (missing, of an older format, or damaged).
 
-    A damaged entry (not UTF-8, not JSON, wrong structure or key) is deleted
-    and reported once with a ``RuntimeWarning``; the caller then traces again.
+    A damaged entry (not UTF-8, not JSON, wrong structure, key or part) is
+    deleted and reported once with a ``RuntimeWarning``; the caller then
+    traces again.
     """
-    path = _path(key)
+    path = _path(key, part)
     try:
         raw = path.read_bytes()
     except OSError:
         return None
     try:
-        return _checked(json.loads(raw.decode("utf-8")), key)
+        return _checked(json.loads(raw.decode("utf-8")), key, part)
     except Exception as exc:  # noqa: BLE001 - whatever is wrong with it, it is rebuilt
         if str(path) not in _WARNED:
             _WARNED.add(str(path))

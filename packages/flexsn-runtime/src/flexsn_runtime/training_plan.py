@@ -16,7 +16,7 @@ from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel
-from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
+from .registry import FlexSNKernelHandle, ensure_training_kernels
 
 __all__ = ["TrainingPlan", "final_state_extras", "plan_for"]
 
@@ -71,7 +71,7 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
     Raises:
         RuntimeError: unknown handle, or a handle without training kernels.
     """
-    bundle = lookup_flexsn_kernel_handle(handle)
+    bundle = ensure_training_kernels(handle)
     plan: TrainingPlan | None = bundle.plans.get(("training", final_state))
     if plan is not None:
         return plan

@@ -15,6 +15,7 @@ from .graphs import (
     generate_inference_graph,
     trace_training_graphs,
 )
+from .isolation import run_isolated
 from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
 
@@ -42,5 +43,6 @@ __all__ = [
     "minimize_saved",
     "placeholders",
     "reference_scan",
+    "run_isolated",
     "trace_training_graphs",
 ]

@@ -1,0 +1,235 @@
+"""How a :class:`~flexsn_runtime.FlexSNKernel` gets its kernels: traced (or from the trace cache), then registered.
+
+The inference kernels are built with the ``FlexSNKernel``; the training
+kernels are left to the handle's training builder and traced on the first
+call that needs gradients (:func:`flexsn_runtime.registry.ensure_training_kernels`):
+``aot_function`` and its partitioner are most of a cold construction's time,
+and a process that only infers never needs them. Each part has its own
+trace-cache entry (:mod:`flexsn_runtime.tracecache`).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence, TypeVar
+
+import torch
+
+from flexsn_codegen import UnsupportedOpError
+from flexsn_trace import Captures, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
+
+from .builders import build_inference_kernels, build_training_kernels, tracing_examples
+from .registry import TrainingBuild, ensure_training_kernels, register_flexsn_kernel_handle
+from .routing import warn_fallback
+from .scan_kernel import ScanKernel
+from .tracecache import core_fingerprint, load_build, store_build
+
+__all__ = ["build_handle", "trains_fused", "training_reason", "used_captures"]
+
+
+def build_handle(
+    step_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
+    requires_grad: Sequence[bool] | None, num_static: int,
+) -> tuple[int | None, str | None]:
+    """Build ``step_fn``'s inference kernels and register them with a training builder.
+
+    Args:
+        step_fn: the core taking its static inputs (captured tensors lifted) last.
+        arity: ``(num_inputs, num_states, num_outputs)``.
+        example_inputs: tracing examples (inputs, states, then one per static input), or ``None``.
+        requires_grad: the training trace's flags, or ``None``.
+        num_static: the static inputs the kernels take.
+
+    Returns:
+        ``(handle, None)``, or ``(None, reason)`` when the kernels cannot be
+        built (an op without a lowering, a core that cannot be traced).
+
+    Raises:
+        ValueError / TypeError: the core itself fails on the tracing examples.
+    """
+    key = core_fingerprint(step_fn, (*arity, num_static), example_inputs, requires_grad)
+    build = load_build(key) if key is not None else None
+    if build is None:
+        build = _build_inference(step_fn, arity, example_inputs, num_static)
+        if key is not None:
+            store_build(key, build)
+    if build["unsupported"] is not None:
+        return None, str(build["unsupported"])
+    dtypes = build["output_dtypes"]
+    handle = register_flexsn_kernel_handle(
+        inference_kernel=_scan_kernel(build, "inference", dtypes),
+        inference_info=build["inference_info"],
+        inference_final_state_kernel=_scan_kernel(build, "inference_final_state", dtypes),
+        inference_final_state_info=build["inference_info"],
+        forward_kernel=None,
+        backward_kernel=None,
+        training_info=None,
+        training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
+    )
+    return handle, None
+
+
+def _build_inference(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
+) -> dict[str, Any]:
+    """Trace and render the inference kernels of ``core``: the ``"inference"`` part of a build (see tracecache)."""
+    build: dict[str, Any] = dict(inference=None, inference_final_state=None, unsupported=None, inference_info=None, output_dtypes=None)
+    try:
+        inf, fin, info = build_inference_kernels(core, *arity, example_inputs, num_static)
+    except UnsupportedOpError as exc:
+        build["unsupported"] = str(exc)
+        return build
+    except ValueError as exc:
+        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs, num_static):
+            raise  # the core itself fails: the user's error, raised as it is
+        build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
+        return build
+    build.update(inference=[inf.code, inf.name], inference_final_state=[fin.code, fin.name], inference_info=info)
+    # stored by name: None (the inputs' dtype) or e.g. "bool" (see ScanKernel.output_dtypes)
+    build["output_dtypes"] = [None if d is None else str(d).removeprefix("torch.") for d in inf.output_dtypes]
+    return build
+
+
+def _build_training(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
+    requires_grad: Sequence[bool] | None, num_static: int,
+) -> dict[str, Any]:
+    """Trace and render the BPTT kernels of ``core`` (whose inference trace worked): the ``"training"`` part of a build."""
+    build: dict[str, Any] = dict(
+        forward=None, forward_final_state=None, backward=None, backward_final_state=None, training_unsupported=None, training_info=None
+    )
+    try:
+        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad, num_static)
+    except UnsupportedOpError as exc:
+        # inference still runs fused; calls that need gradients run the eager loop
+        build["training_unsupported"] = f"{exc} (in the backward pass)"
+        return build
+    except ValueError as exc:
+        if "differentiable" in str(exc):
+            return build  # no gradient flows through this core: inference kernels serve every call
+        # the inference trace of the same core worked: a limit of the training trace (an op
+        # without an autograd formula, e.g. torch.heaviside), not a mistake in the core
+        build["training_unsupported"] = f"the training trace failed ({_plain(exc)})"
+        return build
+    assert fwd.final_state is not None and bwd.final_state is not None
+    build.update(
+        forward=[fwd.code, fwd.name],
+        forward_final_state=[fwd.final_state.code, fwd.final_state.name],
+        backward=[bwd.code, bwd.name],
+        backward_final_state=[bwd.final_state.code, bwd.final_state.name],
+        training_info=train_info,
+    )
+    return build
+
+
+def _training_kernels(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
+    requires_grad: Sequence[bool] | None, num_static: int, key: str | None, output_dtypes: list[str | None] | None,
+) -> TrainingBuild:
+    """A handle's training builder (:func:`flexsn_runtime.registry.ensure_training_kernels`): from the trace cache, else traced.
+
+    Traced on a thread of its own (:func:`flexsn_trace.run_isolated`): the
+    first call that needs gradients may come while ``torch.compile`` traces
+    the caller. Warns once when calls needing gradients must run the eager
+    loop. Holds no reference to the ``FlexSNKernel`` (the registry keeps it).
+    """
+    build = load_build(key, "training") if key is not None else None
+    if build is None:
+        build = run_isolated(lambda: _build_training(core, arity, example_inputs, requires_grad, num_static), "flexsn-training-build")
+        if key is not None:
+            store_build(key, build, "training")
+    reason = build["training_unsupported"]
+    if reason is not None:
+        warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
+    fwd, bwd = _scan_kernel(build, "forward", output_dtypes), _scan_kernel(build, "backward", output_dtypes)
+    if fwd is not None and bwd is not None:
+        fwd.final_state = _scan_kernel(build, "forward_final_state", output_dtypes)
+        bwd.final_state = _scan_kernel(build, "backward_final_state", output_dtypes)
+    return fwd, bwd, build["training_info"], reason
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _constant_under_compile(fn: _F) -> _F:
+    """Mark ``fn`` as :func:`torch.compiler.assume_constant_result` does, without importing Dynamo.
+
+    That decorator sets this one attribute (``torch/_dynamo/decorators.py``),
+    but imports ``torch._dynamo`` (about half a second) at our import time;
+    Dynamo reads the attribute when it meets a call to ``fn``: it runs
+    ``fn`` once and uses the result as a constant instead of tracing into it.
+    The compiled-training tests fail (a graph break under ``fullgraph=True``)
+    if Dynamo stops honouring it.
+    """
+    fn._dynamo_marked_constant = True  # type: ignore[attr-defined]
+    return fn
+
+
+@_constant_under_compile
+def trains_fused(handle: int) -> bool:
+    """Whether ``handle`` has training kernels (built now if left for later).
+
+    A constant to ``torch.compile``: Dynamo runs it once while tracing
+    instead of tracing into the build.
+    """
+    return ensure_training_kernels(handle).forward_kernel is not None
+
+
+@_constant_under_compile
+def training_reason(handle: int) -> str | None:
+    """Why ``handle``'s calls that need gradients run the eager loop (``None``: they do not); as :func:`trains_fused`."""
+    return ensure_training_kernels(handle).training_unsupported
+
+
+def _runs_eagerly(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int = 0
+) -> bool:
+    """Whether ``core`` runs in plain PyTorch on the tracing examples and returns the right count."""
+    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
+    try:
+        with torch.no_grad():
+            as_tensor_tuple(core(*examples), "the core", arity[1] + arity[2])
+    except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
+        return False
+    return True
+
+
+def used_captures(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
+) -> Captures:
+    """The floating tensors ``core`` captures (:func:`flexsn_trace.find_captures`) that its traced step reads.
+
+    Empty when there are none, or when the lifted core cannot be traced (the
+    build then reports the core's own problem).
+    """
+    found = find_captures(core)
+    if not len(found):
+        return found
+    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
+    x = examples[0]
+    lifted = (*examples, *(torch.zeros(x.shape, dtype=w.dtype) for w in found.values()))
+    try:
+        graph = generate_inference_graph(found.lifted(), lifted)
+    except Exception:  # noqa: BLE001 - a core that does not trace this way: build it as it is
+        return found.select([False] * len(found))
+    return found.select(used_arguments(graph, len(examples)))
+
+
+def _plain(exc: BaseException) -> str:
+    """A tracing error in the user's terms (what the core did, not the tracer's internals)."""
+    text = str(exc)
+    if "FakeTensor" in text:
+        return "the core uses a tensor it captures from outside (a closure or global); pass it as an input or state"
+    if "data-dependent" in text or "_local_scalar_dense" in text:
+        return ("the core branches on tensor values (a Python `if`, `bool()` or `.item()` on a tensor); "
+                "write the branch with torch.where so every element takes both paths")
+    return text
+
+
+def _scan_kernel(build: dict[str, Any], name: str, output_dtypes: list[str | None] | None) -> ScanKernel | None:
+    entry = build.get(name)
+    if entry is None:
+        return None
+    code, fn_name = entry
+    dtypes = tuple(None if d is None else getattr(torch, d) for d in (output_dtypes or ()))
+    return ScanKernel(str(code), str(fn_name), name, output_dtypes=dtypes)
