@@ -89,7 +89,7 @@ def test_unhashable_dependencies_and_opt_out_disable_the_cache(monkeypatch: pyte
     assert core_fingerprint(make_core(0.9), ARITY, None, None) is None
 
 
-def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.MonkeyPatch, tmp_path, device: torch.device) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
     core = make_core(0.7)
     cold = FlexSNKernel(core, *ARITY)
@@ -104,10 +104,9 @@ def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.Monk
     monkeypatch.setattr(kernel_mod, "build_training_kernels", no_tracing)
     warm = FlexSNKernel(core, *ARITY)
     assert warm.handle is not None and warm.has_training_kernels
-    if not warm.uses_kernels(torch.zeros(2, 3)):
-        pytest.skip("kernels need CUDA or TRITON_INTERPRET=1")
-    x = torch.randn(5, 3, requires_grad=True)
-    v0 = torch.randn(3)
+    assert warm.uses_kernels(torch.zeros(2, 3, device=device))
+    x = torch.randn(5, 3, device=device, requires_grad=True)
+    v0 = torch.randn(3, device=device)
     got = warm(x, v0)  # the training kernels, from the cache
     ref = eager_loop(core, *ARITY, [x], [v0])
     g = torch.randn_like(x)
