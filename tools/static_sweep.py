@@ -98,7 +98,6 @@ def main() -> None:
                     print(" ".join(f"{k}={v:.4f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()), flush=True)
             fwd.persist_config(x, ncl, default)
             bwd.persist_config(x, ncl, default)
-            del x, xr, g
             torch.cuda.empty_cache()
     (a.out / "static_sweep.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
     print("\nbest per case, T and kernel (ratio; default 1024/4):")
