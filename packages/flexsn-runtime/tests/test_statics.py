@@ -44,6 +44,17 @@ def test_prepare_brings_any_broadcasting_shape_into_layout(shape: tuple[int, ...
     torch.testing.assert_close(p.expand(STEP), w.expand(STEP))
 
 
+@pytest.mark.parametrize("shape", [(), (1,), (4,), (3, 1), (1, 3, 4), (2, 3, 4)])
+def test_a_static_already_in_the_kernels_memory_is_passed_as_it_is(shape: tuple[int, ...]) -> None:
+    w = torch.randn(shape, requires_grad=True)
+    assert prepare_static(w, STEP) is w  # no reshape node per call; its gradient comes back in its own shape
+    assert static_layout(shape, STEP) == static_layout(prepare_static(w.detach().reshape((1,) * (3 - len(shape)) + shape), STEP).shape, STEP)
+    strided = torch.randn(4, 3).t()  # [3, 4], not contiguous: copied into layout form
+    p = prepare_static(strided, STEP)
+    assert p is not strided and p.is_contiguous()
+    torch.testing.assert_close(p.expand(STEP), strided.expand(STEP))
+
+
 def test_a_gap_in_the_run_is_filled_and_its_gradient_summed() -> None:
     w = torch.randn(2, 1, 4, requires_grad=True)  # [2, 1, 4]: not one run; becomes [2, 3, 4]
     p = prepare_static(w, STEP)

@@ -6,9 +6,10 @@ the per-step shape ``S`` (``torch.broadcast_to`` rules): a scalar, a
 per-neuron tensor ``[*S]``, a per-channel ``[C, 1, 1]`` beside
 ``[B, C, H, W]``, a per-feature ``[N]`` beside ``[B, N]``. The kernels read
 element ``(i // inner) % mid`` of it for neuron ``i`` (see
-``flexsn_codegen.templates``), which needs the tensor in *layout form*: rank
-``len(S)``, every dim 1 or ``S[d]``, the non-1 dims one contiguous run
-``S[a:b]`` (then ``inner = prod(S[b:])``, ``mid = prod(S[a:b])``).
+``flexsn_codegen.templates``), which needs the tensor in *layout form*:
+contiguous, and, with its rank made ``len(S)`` by leading 1s, every dim 1 or
+``S[d]``, the non-1 dims one contiguous run ``S[a:b]`` (then
+``inner = prod(S[b:])``, ``mid = prod(S[a:b])``).
 
 :func:`prepare_static` brings a static input into layout form with autograd
 ops (``reshape``; ``expand`` only for 1-dims inside the run, e.g.
@@ -47,7 +48,12 @@ def _concrete(*shapes: tuple[int, ...]) -> bool:
 
 
 def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int] | None:
-    if len(shape) != len(step) or any(p not in (1, s) for p, s in zip(shape, step)):
+    if len(shape) != len(step):  # leading 1s added or dropped: the same memory (a 0-d decay, a [C, 1, 1] beside [B, C, H, W])
+        padded = _pad(shape, step)
+        if padded is None:
+            return None
+        shape = padded
+    if any(p not in (1, s) for p, s in zip(shape, step)):
         return None
     run = [d for d, p in enumerate(shape) if p != 1]
     if not run:
@@ -91,6 +97,10 @@ def _pad(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | Non
 def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device: torch.device | None = None) -> torch.Tensor:
     """Static input ``w`` in layout form for per-step shape ``step`` (contiguous; differentiable).
 
+    ``w`` itself when it is contiguous, on ``device``, and in layout form but
+    for its rank (a scalar, ``[C, 1, 1]``, ``[N]``): the kernels read its
+    memory as it is and its gradient comes back in its own shape.
+
     Raises:
         ValueError: ``w`` does not broadcast to ``step`` (the message names
             the static input by ``index``; :func:`static_problem` tells before).
@@ -100,13 +110,18 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     padded = _padded(shape, step)
     if padded is None:
         raise ValueError(f"static input {index} of shape {shape} does not broadcast to the per-step shape {step}")
-    v = w.reshape(padded) if device is None or w.device == device else w.to(device).reshape(padded)
     run = [d for d, p in enumerate(padded) if p != 1]
+    target = padded
     if run:
         a, b = run[0], run[-1] + 1
         target = padded[:a] + step[a:b] + padded[b:]
-        if target != padded:
-            v = v.expand(target)
+    here = device is None or w.device == device
+    if here and target == padded and w.is_contiguous():
+        # already the kernels' memory (rank aside, which static_layout pads): no view node per call
+        return w
+    v = w.reshape(padded) if here else w.to(device).reshape(padded)
+    if target != padded:
+        v = v.expand(target)
     return v.contiguous()
 
 
