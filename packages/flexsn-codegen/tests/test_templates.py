@@ -79,6 +79,33 @@ def test_inference_kernels_match_the_loop(name: str, prefetch: str, device: torc
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("name", ["lif", "two"])
+def test_zero_init_kernels_start_from_zeros_without_reading_the_states(name: str, device: torch.device) -> None:
+    """``ZERO_INIT=True``: the initial-state pointers hold NaN and are never read; results are those of zero states."""
+    core, ni, ns, no = CORES[name]
+    xs, _ = data(ni, ns, device)
+    nan = [torch.full((NCL,), float("nan"), device=device) for _ in range(ns)]
+    zeros = [torch.zeros(NCL, device=device) for _ in range(ns)]
+    want_out, want_seq = unrolled_loop(core, no, xs, zeros)
+    graph = generate_inference_graph(core, [torch.zeros(4)] * (ni + ns))
+    step, step_name = generate_triton_code_str(graph, f"{name}_step")
+    kernel, _ = get_flexsn_inference_kernel(step, step_name, ni, ns, no)
+    outs = [torch.empty(T, NCL, device=device) for _ in range(no + ns)]
+    kernel[grid()](*xs, *nan, *outs, T, NCL, BLOCK_NCL=BLOCK, ZERO_INIT=True)
+    for got, want in zip(outs, [*want_out, *want_seq]):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    _, _, _, _, _, info, (fcode, fname), _ = _training_setup(name, device)
+    fwd, _ = get_flexsn_forward_kernel(fcode, fname, info, final_state=True)
+    stored = final_state_forward_returns(info)
+    rets = [torch.empty(T, NCL, device=device) for _ in stored]
+    finals = [torch.empty(NCL, device=device) for _ in range(ns)]
+    fwd[grid()](*xs, *nan, *rets, *finals, T, NCL, BLOCK_NCL=BLOCK, ZERO_INIT=True)
+    for k in range(no):
+        torch.testing.assert_close(rets[k], want_out[k], rtol=1e-5, atol=1e-5)
+    for j in range(ns):
+        torch.testing.assert_close(finals[j], want_seq[j][-1], rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
 def test_half_states_round_every_step_to_nearest(dtype: torch.dtype, device: torch.device) -> None:
     """fp32 compute, storage rounding: the recurrence of an fp32 loop that rounds

@@ -56,6 +56,32 @@ def _saved(tinfo: Any, xs: list[torch.Tensor], s0: list[torch.Tensor], rets: Any
 
 
 @pytest.mark.parametrize("name", ["lif", "two"])
+def test_omitted_initial_states_are_zeros_made_in_the_kernel(name: str, built: dict[str, Any], ref: Any, device: torch.device) -> None:
+    """No zeros tensor is made for omitted initial states: their slots point at input 0, which the kernel does not read."""
+    from flexsn_runtime.launchers import launch_args
+
+    b = built[name]
+    c = b["core"]
+    xs, _ = ref.make_data(c, T, SHAPE, device)
+    la = launch_args(b["info"], xs)
+    assert la.zero_init and all(t is la.tensors[0] for t in la.tensors[c.ni :])
+    zeros = [torch.zeros(SHAPE, device=device) for _ in range(c.ns)]
+    assert not launch_args(b["info"], [*xs, *zeros]).zero_init
+    for fn, info in ((flexsn_inference, b["info"]), (flexsn_inference_final_state, b["fin_info"])):
+        kernel = b["inf"] if fn is flexsn_inference else b["fin"]
+        for got, want in zip(fn(kernel, info, *xs), fn(kernel, info, *xs, *zeros)):
+            torch.testing.assert_close(got, want, rtol=0, atol=0)
+    for final_state in (False, True):
+        f = b["fwd"].final_state if final_state else b["fwd"]
+        for got, want in zip(flexsn_forward(f, b["tinfo"], *xs, final_state=final_state),
+                             flexsn_forward(f, b["tinfo"], *xs, *zeros, final_state=final_state)):
+            torch.testing.assert_close(got, want, rtol=0, atol=0)
+    empty = [x[:0] for x in xs]  # T == 0: the final states are the (zero) initial states, no launch
+    for got in flexsn_inference_final_state(NoLaunch(), b["fin_info"], *empty)[c.no :]:  # type: ignore[arg-type]
+        assert got.shape == SHAPE and not got.any()
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
 def test_inference_matches_the_loop(name: str, built: dict[str, Any], ref: Any, device: torch.device) -> None:
     b = built[name]
     xs, s0 = ref.make_data(b["core"], T, SHAPE, device)

@@ -26,7 +26,7 @@ class FakeCompiled:
         def runner(*args: Any, stream: Any = None) -> None:
             if self.fail:
                 raise TypeError("launcher convention mismatch")
-            self.log.append(("direct", (grid, len(args), args[-1], stream)))
+            self.log.append(("direct", (grid, len(args), args[-2:], stream)))  # constexprs last: BLOCK_NCL, ZERO_INIT
 
         return runner
 
@@ -36,8 +36,8 @@ class FakeJit:
         self.log, self.fail_direct, self.compiled = log, fail_direct, compiled
 
     def __getitem__(self, grid: tuple[int, ...]) -> Any:
-        def run(*args: Any, BLOCK_NCL: int, num_warps: int) -> FakeCompiled:
-            self.log.append(("jit", (grid, len(args), BLOCK_NCL, num_warps)))
+        def run(*args: Any, BLOCK_NCL: int, ZERO_INIT: bool, num_warps: int) -> FakeCompiled:
+            self.log.append(("jit", (grid, len(args), (BLOCK_NCL, ZERO_INIT), num_warps)))
             return self.compiled(self.log, self.fail_direct)
 
         return run
@@ -71,9 +71,9 @@ def test_first_launch_jits_then_the_launcher_is_reused(fake: Any) -> None:
     k._launch_cuda(args, 4, 64, args[0], 0)
     k._launch_cuda(_args(), 4, 64, args[0], 0)  # other tensors, same key
     assert [kind for kind, _ in log] == ["jit", "direct", "direct"]
-    grid, nargs, block, stream = log[1][1]
-    assert grid[1:] == (1, 1) and nargs == len(args) + 3 and stream == 1234
-    assert block == log[0][1][2]  # the BLOCK_NCL the JIT call used
+    grid, nargs, constexprs, stream = log[1][1]
+    assert grid[1:] == (1, 1) and nargs == len(args) + 4 and stream == 1234
+    assert constexprs == log[0][1][2]  # the BLOCK_NCL and ZERO_INIT the JIT call used
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,15 @@ def test_any_specialisation_change_goes_through_the_jit(fake: Any, change: Any) 
     new_args, T, ncl = change(args)
     k._launch_cuda(new_args, T, ncl, new_args[0], 0)
     assert [kind for kind, _ in log] == ["jit", "jit"]
+
+
+def test_zero_init_is_part_of_the_launcher_key(fake: Any) -> None:
+    k, log = fake()
+    args = _args()
+    for zero_init in (False, True, True, False):
+        k._launch_cuda(args, 4, 64, args[0], 0, (), zero_init)
+    assert [kind for kind, _ in log] == ["jit", "jit", "direct", "direct"]
+    assert [entry[2][1] for _, entry in log] == [False, True, True, False]  # each launcher passes its own ZERO_INIT
 
 
 def test_env_switch_turns_direct_launch_off(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -130,7 +139,7 @@ class FakeCompiledWithRun(FakeCompiled):
 
     def run(self, gx: int, gy: int, gz: int, stream: int, function: Any, metadata: Any, launch_metadata: Any,
             enter: Any, exit_: Any, *args: Any) -> None:
-        self.log.append(("run", ((gx, gy, gz), stream, function, metadata, launch_metadata, enter, exit_, len(args), args[-1])))
+        self.log.append(("run", ((gx, gy, gz), stream, function, metadata, launch_metadata, enter, exit_, len(args), args[-2:])))
 
 
 @pytest.mark.parametrize("hooks", [False, True])
@@ -158,7 +167,7 @@ def test_known_triton_calls_the_driver_launcher_unless_hooks_are_installed(
         grid, stream, function, metadata, launch_metadata, enter, exit_, nargs, block = log[1][1]
         assert grid[1:] == (1, 1) and stream == 1234 and (function, metadata) == ("fn", "meta")
         assert (launch_metadata, enter, exit_) == (None, None, None)
-        assert nargs == len(args) + 3 and block == log[0][1][2]
+        assert nargs == len(args) + 4 and block == log[0][1][2]
 
 
 def test_unknown_triton_keeps_the_runner(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,4 +227,4 @@ def test_known_launcher_is_bypassed_unless_the_kernel_needs_scratch(
     raw = log[-1][1]
     # grid, stream, function, cooperative, pdl, no scratch, packed metadata, no launch metadata or hooks
     assert raw[:13] == (raw[0], 1, 1, 1234, "fn", False, False, None, None, "meta", None, None, None)
-    assert raw[13:] == (*[a.data_ptr() for a in args], 4, 64, log[0][1][2])
+    assert raw[13:] == (*[a.data_ptr() for a in args], 4, 64, *log[0][1][2])

@@ -11,7 +11,10 @@ equivalent ``while`` loop when rendered under ``TRITON_INTERPRET=1`` (Triton
 3.6's interpreter cannot take ``range`` of a runtime int with NumPy >= 2.4).
 
 Kernel calling conventions (tensors, then ``T`` and ``NCL`` runtime ints,
-then two runtime ints per static input, then the constexpr ``BLOCK_NCL``):
+then two runtime ints per static input, then the constexprs ``BLOCK_NCL``
+and ``ZERO_INIT``, default ``False``; with ``True`` the inference and
+forward kernels start from zero states made in registers and never read the
+initial-state pointers, so a caller passes no zeros tensor):
 
 * inference: ``(*input_seqs, *init_states, *statics, *output_seqs, *state_seqs)``;
 * inference, final state: ``(*input_seqs, *init_states, *statics, *output_seqs, *final_states)``;
@@ -124,9 +127,11 @@ def _prologue_call(hoisted: Hoisted | None, args: Sequence[str]) -> tuple[list[s
 
 def _prologue(params: Sequence[str], name: str, num_static: int = 0) -> list[str]:
     dims = [d for k in range(num_static) for d in (f"inner{k}", f"mid{k}")]
+    # ZERO_INIT: the initial states are zeros made in registers (their pointers are not read)
+    constexprs = ["BLOCK_NCL: tl.constexpr", "ZERO_INIT: tl.constexpr = False"]
     return [
         _JIT,
-        f"def {name}({', '.join([*params, 'T', 'NCL', *dims, 'BLOCK_NCL: tl.constexpr'])}):",
+        f"def {name}({', '.join([*params, 'T', 'NCL', *dims, *constexprs])}):",
         "    offs = tl.program_id(0) * BLOCK_NCL + tl.arange(0, BLOCK_NCL)",
         "    mask = offs < NCL",
     ]
@@ -144,6 +149,18 @@ def _prefetch() -> bool:
 def _load(ptr: str) -> str:
     """Load a per-step tensor (an initial state or a final-state gradient)."""
     return f"tl.load({ptr} + offs, mask=mask, other=0.0).to(tl.float32)"
+
+
+def _init_states(s0: Sequence[str]) -> list[str]:
+    """Kernel lines setting ``st{j}`` to initial state ``j``: loaded, or zeros when ``ZERO_INIT`` (no read of ``s0``)."""
+    if not s0:
+        return []
+    return [
+        "    if ZERO_INIT:",
+        *(f"        st{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(len(s0))),
+        "    else:",
+        *(f"        st{j} = {_load(p)}" for j, p in enumerate(s0)),
+    ]
 
 
 def _store(ptr: str, value: str, seq: bool = True) -> str:
@@ -240,7 +257,7 @@ def render_inference_kernel(
     so = [f"sf{j}" if final_state_only else f"sq{j}" for j in range(num_states)]
     name = "flexsn_inference_final_state_kernel" if final_state_only else "flexsn_inference_kernel"
     lines = _prologue([*xs, *s0, *ws, *ys, *so], name, num_static)
-    lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
+    lines += _init_states(s0)
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(num_static)])
     lines += pro
@@ -307,7 +324,7 @@ def render_forward_kernel(
     sf = [f"sf{j}" for j in range(info.num_states)] if final_state else []
     name = "flexsn_forward_final_state_kernel" if final_state else "flexsn_forward_kernel"
     lines = _prologue([*xs, *s0, *ws, *ks.values(), *sf], name, info.num_static)
-    lines += [f"    st{j} = {_load(p)}" for j, p in enumerate(s0)]
+    lines += _init_states(s0)
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(info.num_static)])
     lines += pro

@@ -13,7 +13,7 @@ follow the initial states, in the layout form of
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import torch
 
@@ -22,9 +22,10 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import reduce_static_grad, static_dims
-from .step_buffers import StepBuffers, cached_zeros
+from .step_buffers import StepBuffers
 
 __all__ = [
+    "LaunchArgs",
     "flexsn_backward",
     "flexsn_backward_ncl_bucket",
     "flexsn_forward",
@@ -59,49 +60,58 @@ def _ncl(seq: torch.Tensor) -> int:
     return math.prod(seq.shape[1:])
 
 
-def launch_args(
-    info: FlexSNInfo, flat_args: Sequence[torch.Tensor], zero: torch.Tensor | None = None, shared: bool = False
-) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
-    """The launch form of checked ``[*input_seqs, *init_states?, *statics]``: ``(input 0, contiguous tensors, static ints)``.
+class LaunchArgs(NamedTuple):
+    """A checked call in the kernels' launch form (:func:`launch_args`).
 
-    Omitted initial states are ``zero``, else zeros of one step: with
-    ``shared`` the process-wide read-only tensor of
-    :func:`flexsn_runtime.step_buffers.cached_zeros` (the dispatcher-free
-    eager path). The custom ops (what ``torch.compile`` runs, CUDA-graph
-    trees included) allocate them per call: a tensor kept between calls
-    would live in a CUDA graph's private pool without being one of its
-    outputs. The tensors were checked already (``FlexSNKernel``'s contract,
-    the ops' ``check_op_args``, the call cache's signature).
+    Attributes:
+        x: input sequence 0 as passed (its shape and dtype shape the results).
+        tensors: contiguous ``[*input_seqs, *init_states, *statics]``; with
+            ``zero_init`` the state slots hold input 0 as a pointer the kernel never reads.
+        dims: the static inputs' ``inner, mid`` ints.
+        zero_init: the initial states were omitted: the kernel makes zero states in registers.
+    """
+
+    x: torch.Tensor
+    tensors: list[torch.Tensor]
+    dims: list[int]
+    zero_init: bool
+
+
+def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchArgs:
+    """The launch form of checked ``[*input_seqs, *init_states?, *statics]``.
+
+    Omitted initial states are made inside the kernel (``ZERO_INIT``): no
+    zeros tensor is allocated, filled or read, and nothing is kept between
+    calls (CUDA graphs). The tensors were checked already
+    (``FlexSNKernel``'s contract, the ops' ``check_op_args``, the call
+    cache's signature).
 
     Raises:
         ValueError: a count that is neither with nor without the states.
     """
-    nst = info.num_static
+    nst, ni, ns = info.num_static, info.num_inputs, info.num_states
     n = len(flat_args) - nst
-    x = flat_args[0]
-    if n == info.num_inputs and info.num_states:
-        if zero is None:
-            # kernels only read initial states: one zero tensor serves all of them
-            zero = cached_zeros(tuple(x.shape[1:]), x.dtype, x.device) if shared else x.new_zeros(x.shape[1:])
-        body = [*flat_args[:n], *(zero for _ in range(info.num_states))]
-    elif n == info.num_inputs + info.num_states:
-        body = list(flat_args[:n])
+    if n == ni and ns:
+        seqs = [a.contiguous() for a in flat_args[:n]]
+        body = [*seqs, *(seqs[0] for _ in range(ns))]  # pointers only: ZERO_INIT kernels do not read them
+    elif n == ni + ns:
+        body = [a.contiguous() for a in flat_args[:n]]
     else:
         raise ValueError(
-            f"FlexSN ops take num_inputs={info.num_inputs} input sequences optionally followed by "
-            f"num_states={info.num_states} initial states, then num_static={nst} static inputs; "
+            f"FlexSN ops take num_inputs={ni} input sequences optionally followed by "
+            f"num_states={ns} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
+    zero_init = n == ni and ns > 0
+    x = flat_args[0]
     if not nst:
-        return x, [a.contiguous() for a in body], []
+        return LaunchArgs(x, body, [], zero_init)
     statics = flat_args[n:]
     dims = static_dims([w.shape for w in statics], x.shape[1:])
-    return x, [a.contiguous() for a in (*body, *statics)], dims
+    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init)
 
 
-def _split(
-    info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False
-) -> tuple[torch.Tensor, list[torch.Tensor], list[int]]:
+def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> LaunchArgs:
     """Check a launcher's tensors before any launch, then :func:`launch_args` (omitted initial states: zeros).
 
     The kernels index every tensor as ``[T, NCL]`` / ``[NCL]`` memory of the first input's dtype: a state of
@@ -146,11 +156,24 @@ def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) 
     return index >= 0 or all(a.is_meta is x.is_meta for a in args)
 
 
-def _run(f: ScanKernel, args: list[torch.Tensor], outs: list[torch.Tensor], x: torch.Tensor, dims: Sequence[int]) -> None:
+def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
+    x = la.x
     T, ncl = x.shape[0], _ncl(x)
     if T == 0 or ncl == 0:
         return
-    f.launch([*args, *outs], T, ncl, x, dims)
+    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init)
+
+
+def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
+    """The final-state outputs: clones of the initial states when ``T == 0`` (zeros when omitted), else empty."""
+    step = la.x.shape[1:]
+    if la.zero_init:
+        make = la.x.new_zeros if la.x.shape[0] == 0 else la.x.new_empty
+        return [make(step) for _ in range(info.num_states)]
+    init = la.tensors[info.num_inputs : info.num_inputs + info.num_states]
+    if la.x.shape[0] == 0:
+        return [s.clone() for s in init]
+    return [torch.empty_like(s) for s in init]  # contiguous (launch_args)
 
 
 def flexsn_inference(
@@ -179,28 +202,22 @@ def flexsn_inference(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c, dims = _split(info, args, checked)
-    return launch_inference(f, info, x, args_c, dims, final_state)
+    return launch_inference(f, info, _split(info, args, checked), final_state)
 
 
-def launch_inference(
-    f: ScanKernel, info: FlexSNInfo, x: torch.Tensor, args_c: list[torch.Tensor], dims: Sequence[int], final_state: bool
-) -> tuple[torch.Tensor, ...]:
+def launch_inference(f: ScanKernel, info: FlexSNInfo, la: LaunchArgs, final_state: bool) -> tuple[torch.Tensor, ...]:
     """Allocate the outputs and launch the inference kernel: the one inference launch, nothing checked.
 
-    ``x`` is input 0, ``args_c`` the contiguous ``[*input_seqs, *init_states, *statics]``, ``dims`` the
-    static inputs' ints; returns as :func:`flexsn_inference`.
+    ``la`` is the call in launch form (:func:`launch_args`); returns as :func:`flexsn_inference`.
     """
+    x = la.x
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
     outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
     if not final_state:
-        _run(f, args_c, outs, x, dims)
+        _run(f, la, outs)
         return tuple(outs)
-    init = args_c[info.num_inputs : info.num_inputs + info.num_states]
-    if x.shape[0] == 0:
-        return (*outs, *(s.clone() for s in init))
-    finals = [torch.empty_like(s, memory_format=torch.contiguous_format) for s in init]
-    _run(f, args_c, [*outs, *finals], x, dims)
+    finals = _finals(info, la)
+    _run(f, la, [*outs, *finals])
     return (*outs, *finals)
 
 
@@ -240,35 +257,30 @@ def flexsn_forward(
     Raises:
         ValueError: wrong number of tensors.
     """
-    x, args_c, dims = _split(info, args, checked)
-    return launch_forward(f, info, x, args_c, dims, final_state, stored)
+    return launch_forward(f, info, _split(info, args, checked), final_state, stored)
 
 
 def launch_forward(
-    f: ScanKernel, info: FlexSNInfo, x: torch.Tensor, args_c: list[torch.Tensor], dims: Sequence[int],
-    final_state: bool, stored: Sequence[int] | None = None,
+    f: ScanKernel, info: FlexSNInfo, la: LaunchArgs, final_state: bool, stored: Sequence[int] | None = None
 ) -> tuple[torch.Tensor, ...]:
     """Allocate the returns and launch the training forward kernel: the one forward launch, nothing checked.
 
     Arguments as :func:`launch_inference` (``stored`` as in :func:`flexsn_forward`); returns as :func:`flexsn_forward`.
     """
+    x = la.x
     if not final_state:
         outs = [
             torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))
             for k in range(info.num_fwd_kernel_returns)
         ]
-        _run(f, args_c, outs, x, dims)
+        _run(f, la, outs)
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
-    xc = args_c[0]  # contiguous: empty_like keeps its (dense) layout
+    xc = la.tensors[0]  # contiguous: empty_like keeps its (dense) layout
     seqs = [torch.empty_like(xc, dtype=f.output_dtype(k, xc)) for k in stored]
-    init = args_c[info.num_inputs : info.num_inputs + info.num_states]
-    if x.shape[0] == 0:
-        finals = [s.clone() for s in init]
-    else:
-        finals = [torch.empty_like(s) for s in init]  # contiguous (args_c)
-        _run(f, args_c, [*seqs, *finals], x, dims)
+    finals = _finals(info, la)
+    _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
 
 

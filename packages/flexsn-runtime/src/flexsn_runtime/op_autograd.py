@@ -155,9 +155,9 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
     """``_backward`` without the dispatcher or template tensors on the common path."""
     plan: TrainingPlan = ctx.plan
     shape, dtype, device = ctx.meta
-    # the forward's shared zeros (omitted initial states, missing final-state
-    # gradients: the kernel only reads them) and scratch, on the forward's
-    # stream, which autograd runs this backward on
+    # shared zeros (omitted initial states the backward reads, missing
+    # final-state gradients: the kernel only reads them) and scratch, on the
+    # forward's stream, which autograd runs this backward on
     bufs: StepBuffers | None = ctx.bufs
     saved = _saved(ctx, bufs.zeros if bufs is not None else None)
     grads = list(grad_out[: plan.n_grads])
@@ -200,10 +200,10 @@ _set_grad_enabled = torch._C._set_grad_enabled
 def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor]) -> Launched:
     """Allocate the forward's outputs and launch the training forward kernel (no autograd recorded)."""
     x = flat_args[0]
-    # one lookup serves the forward's zero states and the backward (held
-    # by ctx, so never freed before the backward has used them)
+    # looked up here for the backward (held by ctx, so never freed before
+    # the backward has used them); the forward makes omitted zero states itself
     bufs = step_buffers(tuple(x.shape[1:]), x.dtype, x.device)
-    output = training_impl(plan.handle, flat_args, plan.final_state, plan, bufs.zeros if bufs is not None else None)
+    output = training_impl(plan.handle, flat_args, plan.final_state, plan)
     return output, bufs
 
 

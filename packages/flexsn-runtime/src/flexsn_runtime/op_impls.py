@@ -45,12 +45,10 @@ def inference_kernel(bundle: FlexSNKernelHandle, final_state: bool) -> tuple[Sca
     return kernel, info
 
 
-def inference_impl(
-    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, shared: bool = False
-) -> list[torch.Tensor]:
-    """Run the inference kernel on checked tensors; ``shared`` as in :func:`launch_args`."""
+def inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """Run the inference kernel on checked tensors (omitted initial states: zeros made in the kernel)."""
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
-    return list(launch_inference(kernel, info, *launch_args(info, flat_args, shared=shared), final_state))
+    return list(launch_inference(kernel, info, launch_args(info, flat_args), final_state))
 
 
 def training_impl(
@@ -58,13 +56,12 @@ def training_impl(
     flat_args: Sequence[torch.Tensor],
     final_state: bool,
     plan: TrainingPlan | None = None,
-    zero: torch.Tensor | None = None,
 ) -> list[torch.Tensor]:
-    """Run the training forward kernel on checked tensors (``zero``: the omitted initial states)."""
+    """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel)."""
     if plan is None:
         plan = plan_for(handle, final_state)
     stored = plan.stored if final_state else None
-    return list(launch_forward(plan.forward, plan.info, *launch_args(plan.info, flat_args, zero), final_state, stored))
+    return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args), final_state, stored))
 
 
 def backward_impl(

@@ -179,7 +179,7 @@ def run_inference(
     """
     if _use_op(tracing):
         return list(flexsn_inference_op(handle, list(flat_args), final_state))
-    return inference_impl(handle, flat_args, final_state, shared=True)
+    return inference_impl(handle, flat_args, final_state)
 
 
 def run_training(

@@ -246,7 +246,7 @@ def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
         f, info = inference_kernel(lookup_flexsn_kernel_handle(kernel.handle), fs)
 
         def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            return launch_inference(f, info, *launch_args(info, _flat(seqs, states, lifted), shared=True), fs)
+            return launch_inference(f, info, launch_args(info, _flat(seqs, states, lifted)), fs)
 
         runner = infer
     kernel.runners[key] = runner

@@ -118,7 +118,7 @@ def _hooks_idle() -> bool:
 
 
 def _direct_launcher(
-    compiled: Any, grid_x: int, block: int, dims: tuple[int, ...] = ()
+    compiled: Any, grid_x: int, constexprs: tuple[int, bool], dims: tuple[int, ...] = ()
 ) -> "Callable[[int, list[int], int, int], None] | None":
     """A launch function bound to one ``CompiledKernel`` and grid, or ``None``.
 
@@ -134,8 +134,10 @@ def _direct_launcher(
     metadata for the hooks on every call, and ``run`` defines and calls
     scratch allocators, a few microseconds each that show in host-bound
     steps. With hooks, or a Triton whose runner we do not recognise, it goes
-    through that runner. ``dims`` are the static inputs' ints (part of the
-    caller's cache key, so fixed for this launcher).
+    through that runner. ``dims`` are the static inputs' ints and
+    ``constexprs`` the kernel's ``(BLOCK_NCL, ZERO_INIT)`` (part of the
+    caller's cache key, so fixed for this launcher; a launcher takes
+    constexprs as arguments too).
     """
     try:
         runner = compiled[(grid_x, 1, 1)]  # the runner reads all three grid dimensions
@@ -147,7 +149,7 @@ def _direct_launcher(
     if not _RUN_KNOWN[0] or run is None:
 
         def via_runner(stream: int, args: list[int], T: int, ncl: int) -> None:
-            runner(*args, T, ncl, *dims, block, stream=stream)
+            runner(*args, T, ncl, *dims, *constexprs, stream=stream)
 
         return via_runner
     function, metadata = compiled.function, compiled.packed_metadata
@@ -163,9 +165,9 @@ def _direct_launcher(
 
     def launch(stream: int, args: list[int], T: int, ncl: int) -> None:
         if _hooks_idle():
-            call(grid_x, 1, 1, stream, *head, *args, T, ncl, *dims, block)
+            call(grid_x, 1, 1, stream, *head, *args, T, ncl, *dims, *constexprs)
         else:
-            runner(*args, T, ncl, *dims, block, stream=stream)
+            runner(*args, T, ncl, *dims, *constexprs, stream=stream)
 
     launch.__name__ = "launch_raw" if raw is not None else "launch_run"  # tools/host_probe.py reports which
     return launch
@@ -314,7 +316,9 @@ class ScanKernel:
             self._direct.clear()  # cached launchers carry the old block size
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
-    def launch(self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = ()) -> None:
+    def launch(
+        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = (), zero_init: bool = False
+    ) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
 
         On CUDA, the first launch of each specialisation goes through
@@ -336,6 +340,8 @@ class ScanKernel:
             ref: a tensor whose device/dtype select the configuration.
             dims: the static inputs' ``inner, mid`` ints
                 (:func:`flexsn_runtime.statics.static_dims`).
+            zero_init: the kernel's ``ZERO_INIT``: start from zero states
+                made in registers (the initial-state pointers are not read).
         """
         if not ref.is_cuda:
             cfg = self.config(ref, ncl)
@@ -345,21 +351,22 @@ class ScanKernel:
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
                 self.jit_function()[(triton.cdiv(ncl, block),)](
-                    *args, T, ncl, *dims, BLOCK_NCL=block, num_warps=cfg["num_warps"]
+                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"]
                 )
             return
         index = ref.get_device()
         if index != _current_device():
             with torch.cuda.device(index):  # Triton launches on the current device's stream
-                self._launch_cuda(args, T, ncl, ref, index, tuple(dims))
+                self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init)
         else:
-            self._launch_cuda(args, T, ncl, ref, index, tuple(dims))
+            self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init)
 
     def _launch_cuda(
-        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int, dims: tuple[int, ...] = ()
+        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int, dims: tuple[int, ...] = (),
+        zero_init: bool = False,
     ) -> None:
         ptrs = [a.data_ptr() for a in args]
-        key = (device, ref.dtype, T, ncl, dims, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
+        key = (device, ref.dtype, T, ncl, dims, zero_init, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
         hit = self._direct.get(key)
         if hit is not None:
             try:
@@ -374,10 +381,10 @@ class ScanKernel:
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
-        compiled = self.jit_function()[grid](*args, T, ncl, *dims, BLOCK_NCL=block, num_warps=warps)
+        compiled = self.jit_function()[grid](*args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps)
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
-        direct = _direct_launcher(compiled, grid[0], block, dims)
+        direct = _direct_launcher(compiled, grid[0], (block, zero_init), dims)
         if direct is None:
             return
         with self._lock:

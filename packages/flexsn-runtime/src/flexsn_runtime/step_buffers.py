@@ -23,7 +23,8 @@ class StepBuffers:
     """Per-step-shaped tensors shared between calls on one device, dtype and stream.
 
     ``zeros`` is READ-ONLY: kernel arguments the kernels never write get it
-    (omitted initial states, missing final-state gradients), because a zero
+    (the omitted initial states a backward kernel reads, missing final-state
+    gradients; forward kernels make omitted initial states themselves), because a zero
     fill is a kernel launch, as costly on the host as the scan itself for
     small layers. :meth:`scratch` tensors are written by kernels and read by
     nobody (gradients that are dropped); their contents are garbage.
