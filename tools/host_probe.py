@@ -345,13 +345,13 @@ def main() -> int:
     runner = fn[grid](xd, s0, o, fin, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])[(grid[0], 1, 1)]
 
     def direct_launch() -> None:
-        runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
+        runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"], False)  # constexprs last: BLOCK_NCL, ZERO_INIT
 
     res["launch_direct"] = _per_step_us(direct_launch, a.n, device)
     # the direct launcher computes what the JIT path does
     o2, fin2 = torch.empty_like(o), torch.empty_like(fin)
     fn[grid](xd, s0, o2, fin2, a.T, a.ncl, BLOCK_NCL=cfg["BLOCK_NCL"], num_warps=cfg["num_warps"])
-    runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"])
+    runner(xd, s0, o, fin, a.T, a.ncl, cfg["BLOCK_NCL"], False)
     res["direct_matches_jit"] = bool(torch.equal(o, o2) and torch.equal(fin, fin2))
 
     # which launch function the cached launchers are (launch_raw: the C launch, launch_run: driver run, via_runner)
