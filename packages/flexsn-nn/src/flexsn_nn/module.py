@@ -222,9 +222,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         self._states: list[torch.Tensor | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
         if self._backend in KERNEL_BACKENDS:
-            # build now: tracing errors and unsupported ops surface at construction
-            # (the training trace waits for the first call that needs gradients)
-            _ = self.kernel
+            _ = self.kernel  # build now: tracing errors surface here (training kernels: on first need)
 
     # ------------------------------------------------------------------ properties
 
