@@ -10,6 +10,7 @@ import torch
 
 import flexsn_nn.module as module_mod
 from flexsn_nn import FlexSN, ParametricLIFNode
+from flexsn_trace.testing import count_calls
 from nn_reference import SG, lif_core, python_loop
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -17,15 +18,7 @@ DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 def counting_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count FlexSN's argument checks (flexsn_trace.check_scan_args as the module calls it)."""
-    calls: list[int] = []
-    real = module_mod.check_scan_args
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module_mod, "check_scan_args", counted)
-    return calls
+    return count_calls(monkeypatch, module_mod, "check_scan_args")
 
 
 def reference(x: torch.Tensor, v0: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:

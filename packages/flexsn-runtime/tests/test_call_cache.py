@@ -3,8 +3,6 @@ and that cached calls (functional form, captured parameters) equal the loop."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import torch
 from torch import nn
@@ -13,19 +11,11 @@ import flexsn_runtime.call_cache as call_cache_module
 import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_runtime import FlexSNKernel
 from flexsn_runtime.call_cache import CallCache, call_key
-from flexsn_trace.testing import lif_core, unrolled_loop
+from flexsn_trace.testing import count_calls, lif_core, unrolled_loop
 
 
 def counting_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    calls: list[int] = []
-    real = flexsn_kernel_module.check_scan_args
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(flexsn_kernel_module, "check_scan_args", counted)
-    return calls
+    return count_calls(monkeypatch, flexsn_kernel_module, "check_scan_args")
 
 
 def test_the_key_holds_shape_dtype_device_requires_grad_grad_mode_and_variant(device: torch.device) -> None:

@@ -19,19 +19,11 @@ import flexsn_runtime.kernel_build as kernel_build
 from flexsn_runtime import FlexSNKernel, lookup_flexsn_kernel_handle
 from flexsn_runtime.registry import ensure_training_kernels
 from flexsn_runtime.training_plan import plan_for
-from flexsn_trace.testing import lif_core, unrolled_loop
+from flexsn_trace.testing import count_calls, lif_core, unrolled_loop
 
 
 def counting_training_traces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    traces: list[int] = []
-    real = kernel_build.build_training_kernels
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        traces.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(kernel_build, "build_training_kernels", counted)
-    return traces
+    return count_calls(monkeypatch, kernel_build, "build_training_kernels")
 
 
 def check_against_loop(k: FlexSNKernel, x: torch.Tensor, v0: torch.Tensor) -> None:

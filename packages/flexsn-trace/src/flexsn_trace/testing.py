@@ -5,7 +5,8 @@ surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
 (no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
 a core with two inputs, two states and two outputs, and the unrolled Python
 time loop the tests check kernels against (:func:`unrolled_loop`, over
-:func:`flexsn_trace.reference_scan`). FlexSN's own test suites
+:func:`flexsn_trace.reference_scan`), and :func:`count_calls` for tests that
+count how often a step (a check, a trace) runs. FlexSN's own test suites
 share them (every layer may import this lowest layer), so a reference is
 written once. Shapes: any per-step shape, all arguments alike; dtypes:
 floating point; the results have the inputs' shape and dtype.
@@ -19,7 +20,7 @@ import torch
 
 from .contract import ScanContract, reference_scan
 
-__all__ = ["Spike", "lif_core", "two_by_two_core", "unrolled_loop"]
+__all__ = ["Spike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
 
 
 class Spike(torch.autograd.Function):
@@ -89,3 +90,20 @@ def unrolled_loop(
     contract = ScanContract(len(input_seqs), len(init_states), num_outputs, tuple(input_seqs), tuple(init_states))
     res = reference_scan(core, contract)
     return list(res[:num_outputs]), list(res[num_outputs:])
+
+
+def count_calls(monkeypatch: Any, owner: object, name: str) -> list[int]:
+    """Wrap ``owner.<name>`` so every call appends ``1`` to the returned list, then calls the original.
+
+    ``monkeypatch``: pytest's fixture (anything with its ``setattr``), which
+    puts the original back after the test. Returns the (growing) list.
+    """
+    calls: list[int] = []
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
