@@ -112,6 +112,19 @@ def test_the_training_fallback_is_told_once_at_the_first_call_that_needs_gradien
     assert not k.has_training_kernels and "heaviside" in (k.training_fallback_reason or "")
 
 
+def test_a_call_that_falls_back_for_another_reason_traces_no_training(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CPU tensors without the interpreter run the eager loop: the training kernels are not traced for it."""
+    traces = counting_training_traces(monkeypatch)
+    k = FlexSNKernel(lif_core, 1, 1, 1)
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
+    x = torch.rand(4, 3, requires_grad=True)
+    with pytest.warns(RuntimeWarning, match="TRITON_INTERPRET=1"):
+        spikes, _ = k(x)
+    assert traces == [] and lookup_flexsn_kernel_handle(k.handle).training_builder is not None
+    (ref,), _ = unrolled_loop(lif_core, 1, [x], [torch.zeros(3)])
+    torch.testing.assert_close(spikes, ref)
+
+
 def test_the_training_trace_runs_apart_from_a_tracer_of_the_caller(device: torch.device) -> None:
     """Asked for inside ``make_fx`` (fake tensors on the caller's thread), the trace sees real tensors."""
     from torch.fx.experimental.proxy_tensor import make_fx

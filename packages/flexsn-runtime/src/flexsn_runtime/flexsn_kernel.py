@@ -13,7 +13,7 @@ from .call_cache import CallCache, call_key
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, fused_runner, route, run_route, warn_fallback
 from .training_plan import TrainingPlan, plan_for
-from .registry import attach_flexsn_handle_finalizer, retain_owner_flexsn_kernel_handle
+from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
 __all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
 
@@ -261,7 +261,8 @@ class FlexSNKernel:
         r = route(self, fitted)
         if r.path == "eager":
             reason = shape_reason or r.reason
-            told = contract.needs_grad() and reason == self.training_fallback_reason  # the training build told it
+            # a reason the training build gave was told by it; reading the bundle builds nothing
+            told = self.handle is not None and reason == lookup_flexsn_kernel_handle(self.handle).training_unsupported
             if reason is not None and self.handle is not None and not told:
                 self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)  # the core reads its captured tensors itself

@@ -91,7 +91,8 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
     """
     nst, ni, ns = info.num_static, info.num_inputs, info.num_states
     n = len(flat_args) - nst
-    if n == ni and ns:
+    zero_init = n == ni and ns > 0
+    if zero_init:
         seqs = [a.contiguous() for a in flat_args[:n]]
         body = [*seqs, *(seqs[0] for _ in range(ns))]  # pointers only: ZERO_INIT kernels do not read them
     elif n == ni + ns:
@@ -102,7 +103,6 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
             f"num_states={ns} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
-    zero_init = n == ni and ns > 0
     x = flat_args[0]
     if not nst:
         return LaunchArgs(x, body, [], zero_init)
