@@ -18,8 +18,13 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   call time); :func:`register_fused_impl` and :class:`FusedScanCall` install
   another implementation in its place.
 
+* :func:`fuse_neighbours`: under ``torch.compile`` (Inductor), pointwise
+  producers of a scan's input sequences (BatchNorm's normalisation, scaling,
+  bias, residual adds) run inside its step (:mod:`flexsn_hop.neighbour_pass`;
+  :func:`enable_neighbour_fusion` / ``FLEXSN_FUSE_NEIGHBOURS=0`` turn it off).
+
 Importing the package registers the Dynamo support
-(:func:`dynamo_hop_available` tells whether it worked).
+(:func:`dynamo_hop_available` tells whether it worked) and the neighbour pass.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from .fused import (
     use_fused_impl,
 )
 from .runtime_fusion import fused_kernel_for, runtime_fused_impl
+from .neighbour_pass import enable_neighbour_fusion, fuse_neighbours, install_neighbour_pass, neighbour_fusion_enabled
 from .lowerable import (
     lowerable_scan,
     lowerable_scan_available,
@@ -53,6 +59,7 @@ from .scan import (
 )
 
 install_dynamo_support()
+install_neighbour_pass()
 
 __all__ = [
     "CoreFn",
@@ -67,18 +74,22 @@ __all__ = [
     "eager_scan",
     "eager_scan_final_state",
     "enable_fused_kernels",
+    "enable_neighbour_fusion",
     "flex_sn_scan",
+    "fuse_neighbours",
     "fused_kernel_for",
     "fused_kernels_enabled",
     "get_fused_impl",
     "hop_kernels_registered",
     "install_dynamo_support",
+    "install_neighbour_pass",
     "lowerable_scan",
     "lowerable_scan_available",
     "lowerable_scan_final_state",
     "lowerable_while_loop_available",
     "lowerable_while_loop_scan",
     "lowerable_while_loop_scan_final_state",
+    "neighbour_fusion_enabled",
     "register_fused_impl",
     "runtime_fused_impl",
     "use_fused_impl",

@@ -65,6 +65,7 @@ def build_handle(
         backward_kernel=None,
         training_info=None,
         training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
+        step_fn=step_fn,
     )
     return handle, None
 

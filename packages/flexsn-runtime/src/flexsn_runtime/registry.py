@@ -56,6 +56,9 @@ class FlexSNKernelHandle:
     _build_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: per-call bookkeeping worked out once (``flexsn_runtime.training_plan``), keyed by its user
     plans: dict[Any, Any] = field(default_factory=dict, repr=False)
+    #: the step function the kernels were traced from (captured tensors taken as trailing static
+    #: inputs), when known: graph passes compose it with neighbouring ops (``flexsn_hop.neighbours``)
+    step_fn: "Callable[..., Any] | None" = field(default=None, repr=False)
 
 
 _REGISTRY: dict[int, FlexSNKernelHandle] = {}
@@ -88,12 +91,15 @@ def register_flexsn_kernel_handle(
     backward_kernel: ScanKernel | None,
     training_info: FlexSNInfo | None,
     training_builder: "Callable[[], TrainingBuild] | None" = None,
+    step_fn: "Callable[..., Any] | None" = None,
 ) -> int:
     """Register a kernel bundle and return its new integer handle (one owner reference).
 
     ``training_builder``: leaves the training kernels for later (the
     ``forward_kernel`` / ``backward_kernel`` / ``training_info`` given are
     then ``None``); :func:`ensure_training_kernels` calls it once.
+    ``step_fn``: the function the kernels were traced from, kept for graph
+    passes that compose it with its neighbours (``None``: not composable).
     """
     with _LOCK:
         handle = next(_IDS)
@@ -106,6 +112,7 @@ def register_flexsn_kernel_handle(
             backward_kernel,
             training_info,
             training_builder=training_builder,
+            step_fn=step_fn,
         )
     return handle
 

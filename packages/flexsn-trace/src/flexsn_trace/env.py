@@ -73,6 +73,14 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "(`flexsn_hop.enable_fused_kernels(False)` does the same and takes precedence)",
     ),
     EnvVar(
+        "FLEXSN_FUSE_NEIGHBOURS",
+        "flag",
+        "1",
+        "`0`: under `torch.compile` (Inductor), pointwise ops that feed a FlexSN scan (BatchNorm's "
+        "normalisation, scaling, bias, residual adds) stay outside it instead of being absorbed into its step "
+        "(`flexsn_hop.enable_neighbour_fusion(False)` does the same and takes precedence; read when a graph is compiled)",
+    ),
+    EnvVar(
         "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP",
         "flag",
         "0",

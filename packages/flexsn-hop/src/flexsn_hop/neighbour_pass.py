@@ -1,0 +1,429 @@
+"""The ``torch.compile`` graph pass that runs a scan's pointwise producers inside its step.
+
+Inductor hands every graph Dynamo captured to its "pre-grad" passes before
+AOTAutograd differentiates it (``torch._inductor.config.pre_grad_custom_pass``,
+run by ``torch._inductor.fx_passes.pre_grad.pre_grad_passes``). There,
+:func:`fuse_neighbours` finds each FlexSN scan (a ``flexsn::inference`` /
+``flexsn::training`` custom-op node of ``FlexSN(backend="triton")``, or a
+``flex_sn_scan`` node of ``backend="hop"``), asks
+:func:`flexsn_hop.neighbours.find_prologue` what computes its input
+sequences, and replaces the scan by ONE ``flex_sn_scan`` node whose step is
+the absorbed ops followed by the neuron's step::
+
+    y = bn(conv(x)).view(T, B, C, H, W); s = lif(y)
+    # becomes
+    scale, shift = per-channel, from the statistics of conv(x)   (outside: one read)
+    s = flex_sn_scan(step, conv(x).view(T, B, ...), scale, shift)
+    # step(x_t, v, scale, shift) = lif(x_t * scale + shift, v)
+
+The scan's fused kernels (built by :func:`flexsn_hop.runtime_fusion.fused_kernel_for`)
+then read the convolution output once and never write the normalised
+tensor; their backward kernel differentiates the absorbed ops too, and the
+statics' gradients flow on through the batch statistics. A scan whose
+kernels cannot be built falls back as ``flex_sn_scan`` always does (the
+eager loop, one warning naming the reason).
+
+:func:`install_neighbour_pass` (called when ``flexsn_hop`` is imported)
+adds the pass in front of any pre-grad pass already configured;
+:func:`enable_neighbour_fusion` or ``FLEXSN_FUSE_NEIGHBOURS=0`` turn it off
+(read when a graph is compiled: call ``torch._dynamo.reset()`` after a change).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import operator
+import warnings
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+from torch import fx, nn
+
+from flexsn_runtime import lookup_flexsn_kernel_handle
+from flexsn_trace.env import env_flag
+
+from .neighbours import Prologue, find_prologue, tensor_value
+from .scan import flex_sn_scan
+
+__all__ = [
+    "ScanSite",
+    "enable_neighbour_fusion",
+    "fuse_neighbours",
+    "install_neighbour_pass",
+    "neighbour_fusion_enabled",
+    "scan_site",
+]
+
+log = logging.getLogger(__name__)
+_enabled: bool | None = None  # None: FLEXSN_FUSE_NEIGHBOURS decides
+_WARNED: set[str] = set()
+
+
+def enable_neighbour_fusion(enabled: bool = True) -> None:
+    """Absorb (or, with ``False``, never absorb) a scan's pointwise producers under ``torch.compile``.
+
+    Takes precedence over ``FLEXSN_FUSE_NEIGHBOURS``. Compiled graphs keep the
+    form they were compiled with: call ``torch._dynamo.reset()`` after a change.
+
+    Raises:
+        TypeError: ``enabled`` is not a ``bool``.
+    """
+    global _enabled
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enable_neighbour_fusion expects a bool, got {type(enabled).__name__}")
+    _enabled = enabled
+
+
+def neighbour_fusion_enabled() -> bool:
+    """Whether :func:`fuse_neighbours` rewrites graphs (:func:`enable_neighbour_fusion`, else ``FLEXSN_FUSE_NEIGHBOURS``)."""
+    return env_flag("FLEXSN_FUSE_NEIGHBOURS") if _enabled is None else _enabled
+
+
+@dataclass
+class ScanSite:
+    """One scan node of a pre-grad graph, read as ``flex_sn_scan``'s arguments.
+
+    Attributes:
+        node: the ``flexsn::*`` custom-op or ``flex_sn_scan`` node.
+        step_fn: the step it runs, ``(*inputs, *states, *lifted)``.
+        counts: ``(num_inputs, num_states, num_outputs)``.
+        seqs, init, lifted: its input sequences, initial states (empty with
+            ``zero_init``) and static inputs (graph nodes).
+        final_state, zero_init: as ``flex_sn_scan``'s flags.
+    """
+
+    node: fx.Node
+    step_fn: Callable[..., Any]
+    counts: tuple[int, int, int]
+    seqs: list[Any]
+    init: list[Any]
+    lifted: list[Any]
+    final_state: bool
+    zero_init: bool
+
+
+def _custom_op_targets() -> tuple[Any, ...]:
+    ops = torch.ops.flexsn
+    return (ops.inference.default, ops.training.default)
+
+
+def scan_site(gm: fx.GraphModule, node: fx.Node) -> ScanSite | None:
+    """``node`` as a :class:`ScanSite`, or ``None`` when it is not a scan the pass can rewrite."""
+    if node.op != "call_function":
+        return None
+    if node.target is flex_sn_scan:
+        return _hop_site(gm, node)
+    if node.target in _custom_op_targets():
+        return _op_site(node)
+    return None
+
+
+def _op_site(node: fx.Node) -> ScanSite | None:
+    names = ("handle", "flat_args", "final_state")
+    args = dict(zip(names, node.args)) | {k: v for k, v in node.kwargs.items() if k in names}
+    handle, flat, final_state = args.get("handle"), args.get("flat_args"), args.get("final_state")
+    if not isinstance(handle, int) or not isinstance(flat, (list, tuple)) or not isinstance(final_state, bool):
+        return None
+    try:
+        bundle = lookup_flexsn_kernel_handle(handle)
+    except (RuntimeError, ValueError, TypeError):
+        return None
+    info = bundle.inference_info or bundle.training_info
+    if bundle.step_fn is None or info is None:
+        return None
+    ni, ns, no, nst = info.num_inputs, info.num_states, info.num_outputs, info.num_static
+    if len(flat) not in (ni + nst, ni + ns + nst):
+        return None
+    zero_init = len(flat) == ni + nst and ns > 0
+    body = list(flat[: len(flat) - nst])
+    return ScanSite(node, bundle.step_fn, (ni, ns, no), body[:ni], body[ni:], list(flat[len(body) :]), final_state, zero_init)
+
+
+def _hop_site(gm: fx.GraphModule, node: fx.Node) -> ScanSite | None:
+    if len(node.args) < 5 or not isinstance(node.args[0], fx.Node) or node.args[0].op != "get_attr":
+        return None
+    ni, ns, no = node.args[1:4]
+    if not all(isinstance(c, int) for c in (ni, ns, no)):
+        return None
+    try:
+        step_fn = functools.reduce(getattr, str(node.args[0].target).split("."), gm)
+    except AttributeError:
+        return None
+    zero_init, final_state = node.kwargs.get("zero_init_states", False), node.kwargs.get("final_state", False)
+    if not isinstance(zero_init, bool) or not isinstance(final_state, bool):
+        return None
+    flat = list(node.args[4:])
+    n_init = 0 if zero_init else ns
+    return ScanSite(node, step_fn, (ni, ns, no), flat[:ni], flat[ni : ni + n_init], flat[ni + n_init :], final_state, zero_init)
+
+
+class _Step(nn.Module):
+    """Holds a plain step function so the fused step's graph can call it (``call_module``)."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+
+class _Rewrite:
+    """Builds the fused step and its outer arguments for one site (graph changes only in :meth:`apply`)."""
+
+    def __init__(self, gm: fx.GraphModule, site: ScanSite, prologues: dict[int, Prologue]) -> None:
+        self.gm, self.site, self.prologues = gm, site, prologues
+        self.body = fx.Graph()
+        self.outer_seqs: list[fx.Node] = []
+        self.outer_statics: list[fx.Node] = []
+        self.env: dict[Any, fx.Node] = {}  # graph nodes and _Key values
+
+    def outer(self, op: str, target: Any, *args: Any, **kwargs: Any) -> fx.Node:
+        return self.gm.graph.create_node(op, target, args, kwargs)
+
+    def apply(self) -> fx.Node:
+        graph, scan = self.gm.graph, self.site.node
+        with graph.inserting_before(scan):
+            seq_phs = self._seq_inputs()
+            state_phs = [self.body.placeholder(f"state_{j}") for j in range(self.site.counts[1])]
+            lifted_phs = [self.body.placeholder(f"lifted_{k}") for k in range(len(self.site.lifted))]
+            static_phs = self._statics()
+            step_args = []
+            for i, x in enumerate(self.site.seqs):
+                step_args.append(self._emit_prologue(self.prologues[i]) if i in self.prologues else seq_phs[i])
+            result = self.body.call_module("step", tuple([*step_args, *state_phs, *lifted_phs]))
+            self.body.output(result)
+            del static_phs
+            root = nn.Module()
+            root.step = self.site.step_fn if isinstance(self.site.step_fn, nn.Module) else _Step(self.site.step_fn)
+            name = _free_name(self.gm, "flexsn_fused_step")
+            self.gm.add_submodule(name, fx.GraphModule(root, self.body, class_name="FlexSNFusedStep"))
+            ni, ns, no = self.site.counts
+            kwargs: dict[str, Any] = {"final_state": True} if self.site.final_state else {}
+            if self.site.zero_init:
+                kwargs["zero_init_states"] = True
+            args = (*self.outer_seqs, *self.site.init, *self.site.lifted, *self.outer_statics)
+            new = graph.call_function(flex_sn_scan, (graph.get_attr(name), len(self.outer_seqs), ns, no, *args), kwargs)
+        new.meta.update({k: v for k, v in scan.meta.items() if k in ("stack_trace", "nn_module_stack", "source_fn_stack")})
+        scan.replace_all_uses_with(new)
+        graph.erase_node(scan)
+        for p in self.prologues.values():
+            for n in [p.seq] if p.viewed else []:
+                graph.erase_node(n)
+            for n in reversed(p.nodes):
+                graph.erase_node(n)
+        return new
+
+    # ---------------------------------------------------------------- inputs
+
+    def _seq_inputs(self) -> dict[int, fx.Node]:
+        """Placeholders of the fused step's input sequences; the outer sequences in the same order."""
+        phs: dict[int, fx.Node] = {}
+        leaves: dict[fx.Node, fx.Node] = {}
+        for i, x in enumerate(self.site.seqs):
+            p = self.prologues.get(i)
+            if p is None:
+                phs[i] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
+                self.outer_seqs.append(x)
+                continue
+            for leaf in p.full:
+                if leaf not in leaves:
+                    leaves[leaf] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
+                    shape = tuple(tensor_value(p.seq).shape)  # type: ignore[union-attr]
+                    self.outer_seqs.append(self.outer("call_method", "reshape", leaf, shape) if p.viewed else leaf)
+                self.env[leaf] = leaves[leaf]
+        return phs
+
+    def _static(self, node: fx.Node, hint: str) -> fx.Node:
+        ph = self.body.placeholder(f"static_{len(self.outer_statics)}_{hint}")
+        self.outer_statics.append(node)
+        return ph
+
+    def _statics(self) -> list[fx.Node]:
+        """Static leaves and the batch norms' statistics: computed outside, placeholders inside."""
+        made: list[fx.Node] = []
+        for p in self.prologues.values():
+            like = tensor_value(p.root)
+            assert like is not None
+            for leaf in p.statics:
+                if leaf in self.env:
+                    continue
+                v = tensor_value(leaf)
+                assert v is not None
+                outer = leaf
+                if not p.viewed and v.dim() == like.dim():  # [1, *step]: drop the time dim
+                    outer = self.outer("call_method", "reshape", leaf, tuple(v.shape[1:]))
+                self.env[leaf] = self._static(outer, "leaf")
+                made.append(self.env[leaf])
+            for bn_node, bn in p.batch_norms.items():
+                for key, outer in self._batch_norm_statics(bn, like).items():
+                    self.env[_Key(bn_node, key)] = self._static(outer, key)
+                    made.append(self.env[_Key(bn_node, key)])
+        return made
+
+    def _batch_norm_statics(self, bn: Any, like: torch.Tensor) -> dict[str, fx.Node]:
+        """``scale = weight * invstd`` and ``shift = bias - mean * scale`` as ``[C, 1, ...]`` outside the scan.
+
+        Two per-channel statics rather than four (mean, invstd, weight, bias):
+        each static costs the backward kernel one per-neuron partial sum.
+        Training mode reads the batch statistics (and updates the running ones).
+        """
+        channels, rank = like.shape[1], like.dim()
+        if bn.training:
+            src = bn.input if like.dtype in (torch.float32, torch.float64) else self.outer("call_method", "float", bn.input)
+            dims = [0, *range(2, rank)]
+            vm = self.outer("call_function", torch.var_mean, src, dim=dims, correction=0)
+            var, mean = self.outer("call_function", operator.getitem, vm, 0), self.outer("call_function", operator.getitem, vm, 1)
+            if bn.running_mean is not None and bn.running_var is not None:
+                self._update_running_stats(bn, mean, var, like.numel() // channels)
+        else:
+            mean, var = bn.running_mean, bn.running_var
+        scale = self.outer("call_function", torch.rsqrt, self.outer("call_function", operator.add, var, bn.eps))
+        if bn.weight is not None:
+            scale = self.outer("call_function", operator.mul, scale, bn.weight)
+        shift = self.outer("call_function", operator.neg, self.outer("call_function", operator.mul, mean, scale))
+        if bn.bias is not None:
+            shift = self.outer("call_function", operator.add, shift, bn.bias)
+        per_channel = (channels, *([1] * (rank - 2)))
+        return {k: self.outer("call_method", "reshape", t, per_channel) for k, t in (("scale", scale), ("shift", shift))}
+
+    def _update_running_stats(self, bn: Any, mean: fx.Node, var: fx.Node, n: int) -> None:
+        """``running = (1 - momentum) * running + momentum * batch`` (unbiased variance), as BatchNorm does."""
+        m = bn.momentum
+        batch_var = self.outer("call_method", "detach", var)
+        if n > 1:
+            batch_var = self.outer("call_function", operator.mul, batch_var, n / (n - 1))
+        for running, batch in ((bn.running_mean, self.outer("call_method", "detach", mean)), (bn.running_var, batch_var)):
+            self.outer("call_method", "mul_", running, 1.0 - m)
+            self.outer("call_method", "add_", running, batch, alpha=m)
+
+    # ---------------------------------------------------------------- the step
+
+    def _emit_prologue(self, p: Prologue) -> fx.Node:
+        like = tensor_value(p.root)
+        assert like is not None
+        for node in p.nodes:
+            if node in p.batch_norms:
+                self.env[node] = self._emit_batch_norm(node, p)
+            else:
+                self.env[node] = self.body.node_copy(node, lambda n: self.env[n])
+        value = self.env[p.root]
+        if like.dtype not in (torch.float32, torch.float64):  # the statistics are fp32: back to the sequence's dtype
+            value = self.body.call_method("to", (value, like.dtype))
+        return value
+
+    def _emit_batch_norm(self, node: fx.Node, p: Prologue) -> fx.Node:
+        bn = p.batch_norms[node]
+        value = self.body.call_function(torch.mul, (self.env[bn.input], self.env[_Key(node, "scale")]))
+        return self.body.call_function(torch.add, (value, self.env[_Key(node, "shift")]))
+
+
+@dataclass(frozen=True)
+class _Key:
+    """An environment key for a value the rewrite made up (a batch norm's statistic)."""
+
+    node: fx.Node
+    what: str
+
+
+def _free_name(gm: fx.GraphModule, base: str) -> str:
+    k = 0
+    while hasattr(gm, f"{base}_{k}"):
+        k += 1
+    return f"{base}_{k}"
+
+
+def _prologues(site: ScanSite) -> dict[int, Prologue]:
+    args = [*site.seqs, *site.init, *site.lifted]
+    found: dict[int, Prologue] = {}
+    for i, x in enumerate(site.seqs):
+        if isinstance(x, fx.Node) and args.count(x) == 1:
+            p = find_prologue(x, site.node)
+            if p is not None:
+                found[i] = p
+    return found
+
+
+def fuse_neighbours(graph: fx.Graph) -> int:
+    """Rewrite every FlexSN scan of ``graph`` whose input sequences have absorbable producers.
+
+    ``graph``: a Dynamo-captured (pre-grad) graph with its ``owning_module``.
+    Returns the number of scans rewritten (0 when the pass is disabled).
+    A rewrite that fails leaves that scan as it was, with one warning.
+    """
+    gm = graph.owning_module
+    if not neighbour_fusion_enabled() or not isinstance(gm, fx.GraphModule):
+        return 0
+    rewritten = 0
+    for node in list(graph.nodes):
+        site = scan_site(gm, node)
+        prologues = _prologues(site) if site is not None else {}
+        if site is None or not prologues:
+            continue
+        before = set(graph.nodes)
+        try:
+            _Rewrite(gm, site, prologues).apply()
+        except Exception as exc:  # noqa: BLE001 - leave the scan as it was
+            for n in reversed(list(graph.nodes)):
+                if n not in before and not n.users:
+                    graph.erase_node(n)
+            message = f"flexsn: absorbing the producers of a scan failed ({type(exc).__name__}: {exc}); it stays unfused"
+            if message not in _WARNED:
+                _WARNED.add(message)
+                warnings.warn(message, stacklevel=2)
+            continue
+        absorbed = sum(len(p.nodes) for p in prologues.values())
+        log.debug("flexsn: absorbed %d producer op(s) into a scan", absorbed)
+        _count("scans_fused")
+        _count("ops_absorbed", absorbed)
+        rewritten += 1
+    if rewritten:
+        graph.lint()
+        gm.recompile()
+    return rewritten
+
+
+def _count(name: str, n: int = 1) -> None:
+    try:
+        from torch._dynamo.utils import counters
+
+        counters["flexsn"][name] += n
+    except Exception:  # pragma: no cover - private API drift: counting is for tests and logs only
+        pass
+
+
+class _NeighbourPass:
+    """The pre-grad pass: :func:`fuse_neighbours`, then the pass configured before it (if any)."""
+
+    def __init__(self, previous: Any) -> None:
+        self.previous = previous
+
+    def __call__(self, graph: fx.Graph) -> None:
+        fuse_neighbours(graph)
+        previous = self.previous
+        for fn in previous if isinstance(previous, (list, tuple)) else [previous] if previous is not None else []:
+            fn(graph)
+
+
+def install_neighbour_pass() -> bool:
+    """Put :func:`fuse_neighbours` in ``torch._inductor.config.pre_grad_custom_pass`` (once, keeping any pass set before).
+
+    Returns ``False`` (with a warning) when this PyTorch has no such setting.
+    """
+    try:
+        from torch._inductor import config
+    except Exception as exc:  # pragma: no cover - private API drift
+        warnings.warn(f"flexsn_hop: Inductor's config is unavailable ({exc!r}); no neighbour fusion", stacklevel=2)
+        return False
+    current = getattr(config, "pre_grad_custom_pass", _MISSING)
+    if current is _MISSING:  # pragma: no cover - private API drift
+        warnings.warn("flexsn_hop: torch._inductor.config has no pre_grad_custom_pass; no neighbour fusion", stacklevel=2)
+        return False
+    if not isinstance(current, _NeighbourPass):
+        config.pre_grad_custom_pass = _NeighbourPass(current)
+    return True
+
+
+_MISSING = object()
