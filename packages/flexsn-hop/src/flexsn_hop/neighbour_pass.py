@@ -423,6 +423,11 @@ def install_neighbour_pass() -> bool:
         return False
     if not isinstance(current, _NeighbourPass):
         config.pre_grad_custom_pass = _NeighbourPass(current)
+    # The rewrite depends on this process's kernel handles, so it must run before Inductor's cache
+    # lookup (the "early" timing, keyed on the rewritten graph); that is also what "default" picks for
+    # a pass without uuid(), but with a warning on every compile of a new process.
+    if getattr(config, "pre_grad_pass_timing", None) == "default":
+        config.pre_grad_pass_timing = "early"
     return True
 
 

@@ -287,7 +287,9 @@ class FlexSNKernel:
         Returns:
             As :meth:`run`, or ``None``.
         """
-        if not self.calls:
+        # Under Dynamo the cache never answers (no signature); asking first keeps Dynamo from
+        # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
+        if torch.compiler.is_compiling() or not self.calls:
             return None
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics
         key = call_key(seqs, states, lifted, final_state)

@@ -1,0 +1,153 @@
+"""Neurons fused with their neighbours under ``torch.compile`` (Inductor), against eager.
+
+A spiking conv block (``Conv2d -> BatchNorm2d -> neuron``, ``T`` flattened
+into the batch for the conv) and a residual block (``neuron(bn(conv(x)) +
+shortcut)``) compiled with Inductor's default compiler: the BatchNorm's
+normalisation and the residual add run inside the neuron's scan
+(:func:`flexsn_hop.fuse_neighbours`, Inductor's pre-grad pass). Checked
+against the same network run eagerly: outputs, every gradient, BatchNorm's
+running statistics (fp32, 1e-5); on the AOTAutograd forward graph Inductor
+compiles, the scan reads the convolution output itself (with the pass
+turned off, it reads the normalised tensor). Neurons: ``LIFNode`` (backends ``triton`` and ``hop``) and
+``ParametricLIFNode`` (a captured learnable decay, so the scan's statics mix
+the neuron's parameter with the BatchNorm's).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import torch
+import torch._dynamo
+from torch import nn
+from torch._dynamo.utils import counters
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("TRITON_INTERPRET") != "1" and not torch.cuda.is_available(),
+    reason="the fused kernels need CUDA or TRITON_INTERPRET=1",
+)
+
+import flexsn_hop  # noqa: E402
+from flexsn_nn.neurons import LIFNode  # noqa: E402
+from flexsn_nn.neurons_learnable import ParametricLIFNode  # noqa: E402
+from flexsn_nn.surrogate import Sigmoid  # noqa: E402
+
+DEV = torch.device("cuda" if torch.cuda.is_available() and os.environ.get("TRITON_INTERPRET") != "1" else "cpu")
+T, N, C = 3, 2, 4
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Iterator[None]:
+    torch._dynamo.reset()
+    counters.clear()
+    yield
+    flexsn_hop.enable_neighbour_fusion(True)
+    flexsn_hop.neighbour_pass._enabled = None
+
+
+def _neuron(kind: str) -> nn.Module:
+    if kind == "plif":
+        return ParametricLIFNode(init_tau=2.0, surrogate_function=Sigmoid(), step_mode="m")
+    return LIFNode(tau=2.0, surrogate_function=Sigmoid(), step_mode="m", backend=kind)
+
+
+class ConvBlock(nn.Module):
+    """``[T, N, 2, 6, 6] -> conv -> bn -> (+ shortcut) -> neuron -> [T, N, C, 6, 6]``."""
+
+    def __init__(self, kind: str, residual: bool) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(2, C, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(C)
+        self.sn = _neuron(kind)
+        self.residual = residual
+
+    def forward(self, x: torch.Tensor, shortcut: torch.Tensor) -> torch.Tensor:
+        y = self.bn(self.conv(x.flatten(0, 1)))
+        if self.residual:
+            y = y + shortcut.flatten(0, 1)
+        out: torch.Tensor = self.sn(y.unflatten(0, (x.shape[0], x.shape[1])))
+        return out
+
+
+class AotRecorder:
+    """Inductor's compiler, recording the AOTAutograd graphs it compiles (forward first)."""
+
+    def __init__(self) -> None:
+        self.aot: list[torch.fx.GraphModule] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs: Any) -> Callable[..., Any]:
+        from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+        def inner(graph: torch.fx.GraphModule, inputs: Any, **kwargs: Any) -> Any:
+            self.aot.append(graph)
+            return compile_fx_inner(graph, inputs, **kwargs)
+
+        return compile_fx(gm, example_inputs, inner_compile=inner)  # type: ignore[no-any-return]
+
+
+def _reset(net: nn.Module) -> None:
+    for m in net.modules():
+        if hasattr(m, "reset") and m is not net:
+            m.reset()
+
+
+def _run(kind: str, residual: bool, grad: bool) -> AotRecorder:
+    torch.manual_seed(0)
+    net = ConvBlock(kind, residual).to(DEV)
+    ref = copy.deepcopy(net)
+    g = torch.Generator().manual_seed(2)
+    x = (torch.randn(T, N, 2, 6, 6, generator=g) * 3).to(DEV)
+    shortcut = torch.randn(T, N, C, 6, 6, generator=g).to(DEV)
+    recorder = AotRecorder()
+    compiled = torch.compile(net, backend=recorder, fullgraph=True)
+    for step in range(2):  # a second call (after reset) reuses the compiled graph
+        _reset(net), _reset(ref)
+        with torch.set_grad_enabled(grad):
+            y, y_ref = compiled(x, shortcut), ref(x, shortcut)
+        torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+        if grad:
+            y.square().sum().backward()
+            y_ref.square().sum().backward()
+    for (name, p), p_ref in zip(net.named_parameters(), ref.parameters()):
+        if grad:
+            scale = float(p_ref.grad.abs().max())  # type: ignore[union-attr]
+            torch.testing.assert_close(p.grad, p_ref.grad, rtol=1e-5, atol=1e-5 * scale, msg=lambda m, n=name: f"{n}: {m}")
+    for (name, b), b_ref in zip(net.named_buffers(), ref.buffers()):
+        torch.testing.assert_close(b, b_ref, rtol=1e-6, atol=1e-7, msg=lambda m, n=name: f"{n}: {m}")
+    return recorder
+
+
+def _scan_reads_conv(gm: torch.fx.GraphModule) -> bool:
+    """Whether a ``flexsn::*`` node of ``gm`` takes the convolution output (through views) as a sequence."""
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and str(n.target).startswith("flexsn."):
+            src = n.args[1][0]
+            while str(src.target).startswith("aten.view") or str(src.target).startswith("aten.reshape"):
+                src = src.args[0]
+            return str(src.target).startswith("aten.convolution")
+    raise AssertionError("no flexsn op in the graph")
+
+
+@pytest.mark.parametrize("kind", ["triton", "hop", "plif"])
+@pytest.mark.parametrize("residual", [False, True], ids=["bn", "bn+residual"])
+def test_training_step_fused_with_batch_norm(kind: str, residual: bool) -> None:
+    recorder = _run(kind, residual, grad=True)
+    assert counters["flexsn"]["scans_fused"] == 1
+    assert _scan_reads_conv(recorder.aot[0])  # the normalised (and summed) tensor is never materialised
+
+
+def test_inference_fused_with_batch_norm() -> None:
+    recorder = _run("triton", False, grad=False)
+    assert counters["flexsn"]["scans_fused"] == 1
+    assert _scan_reads_conv(recorder.aot[0])
+
+
+def test_switched_off_keeps_the_batch_norm() -> None:
+    flexsn_hop.enable_neighbour_fusion(False)
+    recorder = _run("triton", False, grad=True)
+    assert counters["flexsn"]["scans_fused"] == 0
+    assert not _scan_reads_conv(recorder.aot[0])  # the scan reads the normalised tensor (the check can fail)
