@@ -220,3 +220,43 @@ def test_install_keeps_a_pass_configured_before(monkeypatch: pytest.MonkeyPatch)
     graph = fx.symbolic_trace(nn.ReLU()).graph
     installed(graph)
     assert seen == [graph]
+
+
+def _smooth_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A leaky integrator with a sigmoid readout: no threshold, so bf16 rounding flips no spike."""
+    h = v + (x - v) * 0.5
+    return torch.sigmoid(h), h
+
+
+class SmoothBlock(nn.Module):
+    """bf16 conv output -> BatchNorm2d with fp32 parameters -> a smooth neuron (runtime custom op)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = nn.Conv2d(2, C, 3, padding=1, bias=False).to(torch.bfloat16)
+        self.bn = nn.BatchNorm2d(C)
+        self.kernel = FlexSNKernel(_smooth_core, 1, 1, 1)
+
+    def forward(self, x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        y = self.bn(self.conv(x.flatten(0, 1))).unflatten(0, (x.shape[0], x.shape[1]))
+        return self.kernel.run(ScanContract(1, 1, 1, (y,), (), (), True, True))[0]
+
+
+def test_bf16_sequences_with_fp32_batch_norm_parameters() -> None:
+    """The statistics in fp32 (as BatchNorm computes them), the normalised step back in bf16."""
+    torch.manual_seed(0)
+    net = SmoothBlock().to(DEVICE)
+    ref = copy.deepcopy(net)
+    x, r = _inputs()
+    x = x.to(torch.bfloat16)
+    backend = PassThenEager()
+    y = torch.compile(net, backend=backend, fullgraph=True)(x, r)
+    y_ref = ref(x, r)
+    assert backend.rewritten == [1] and y.dtype == y_ref.dtype == torch.bfloat16
+    torch.testing.assert_close(y, y_ref, rtol=2e-2, atol=2e-2)
+    y.float().square().sum().backward()
+    y_ref.float().square().sum().backward()
+    for p, p_ref in zip(net.parameters(), ref.parameters()):
+        scale = float(p_ref.grad.abs().max())  # type: ignore[union-attr]
+        torch.testing.assert_close(p.grad, p_ref.grad, rtol=3e-2, atol=3e-2 * scale)
+    torch.testing.assert_close(net.bn.running_mean, ref.bn.running_mean, rtol=1e-3, atol=1e-4)

@@ -145,7 +145,7 @@ def _hop_site(gm: fx.GraphModule, node: fx.Node) -> ScanSite | None:
     if len(node.args) < 5 or not isinstance(node.args[0], fx.Node) or node.args[0].op != "get_attr":
         return None
     ni, ns, no = node.args[1:4]
-    if not all(isinstance(c, int) for c in (ni, ns, no)):
+    if not (isinstance(ni, int) and isinstance(ns, int) and isinstance(no, int)):
         return None
     try:
         step_fn = functools.reduce(getattr, str(node.args[0].target).split("."), gm)

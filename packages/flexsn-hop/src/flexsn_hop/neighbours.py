@@ -163,7 +163,8 @@ def _batch_norm_parts(node: fx.Node) -> BatchNormParts | None:
         return None
     if not a["training"] and (a["running_mean"] is None or a["running_var"] is None):
         return None
-    return BatchNormParts(a["input"], *tensors, a["training"], float(a["momentum"]), float(a["eps"]))  # type: ignore[arg-type]
+    mean, var, weight, bias = tensors
+    return BatchNormParts(a["input"], mean, var, weight, bias, a["training"], float(a["momentum"]), float(a["eps"]))
 
 
 def _pointwise(node: fx.Node) -> bool:

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""A spiking convnet step end to end: FlexSN fused with its neighbours under ``torch.compile``, and its peers.
+
+The network of ``../shared/bench/probe_net.py`` (CIFAR-sized ``[T, B, 3, 32, 32]``;
+three ``Conv2d -> BatchNorm2d -> LIF`` blocks with max pooling, a linear layer and a
+spiking readout averaged over ``T``), timed per step (CUDA events around
+``reset`` + forward (+ backward + SGD step), median of ``--rep``), training and
+inference (``no_grad`` forward). Implementations (``--impls``):
+
+* ``flexsn``: ``FlexSN(lif, backend="triton")`` eagerly;
+* ``flexsn_compile``: compiled with Inductor, the neighbour pass on (BatchNorm's
+  normalisation runs inside each neuron's scan: ``flexsn_hop.fuse_neighbours``);
+* ``flexsn_compile_nofuse``: the same with the pass off (``enable_neighbour_fusion(False)``);
+* ``flexsn_ro``: ``mode="reduce-overhead"`` with the pass on;
+* ``loop_compile`` / ``loop_ro``: the plain Python time loop (``backend="torch"``)
+  compiled by Inductor, default / ``reduce-overhead`` (the peers the issue names);
+* ``sj_lif``: SpikingJelly's ``LIFNode`` (its default backend, as in ``probe_net.py``), eagerly.
+
+GPU::
+
+    PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_net.py --out OUT
+
+Writes ``net.json`` and, with ``--kernels``, the Inductor output code of the
+compiled steps and the fused scan kernels' Triton sources under ``OUT/kernels/``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+from torch import nn
+
+ROWS: list[dict[str, Any]] = []
+IMPLS = ("flexsn", "flexsn_compile", "flexsn_compile_nofuse", "flexsn_ro", "loop_compile", "loop_ro", "sj_lif")
+
+
+def log(**row: Any) -> None:
+    ROWS.append(row)
+    print(json.dumps(row), flush=True)
+
+
+def per_step(fn: Callable[[], object], warm: int, rep: int) -> float:
+    """Median ms of ``fn`` (synchronize first, CUDA events around it)."""
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(rep):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        torch.cuda.synchronize()
+        times.append(a.elapsed_time(b))
+    times.sort()
+    return times[len(times) // 2]
+
+
+class Net(nn.Module):
+    """``[T, B, 3, 32, 32]`` -> 3 x (conv, BN, neuron, pool) -> linear -> neuron -> mean over ``T``."""
+
+    def __init__(self, make_neuron: Callable[[], nn.Module], channels: int = 128) -> None:
+        super().__init__()
+        self.body = nn.ModuleList()
+        cin = 3
+        for _ in range(3):
+            self.body.append(nn.ModuleList([nn.Conv2d(cin, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels), make_neuron()]))
+            cin = channels
+        self.fc = nn.Linear(channels * 4 * 4, 10)
+        self.out = make_neuron()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        T, B = x.shape[:2]
+        for conv, bn, sn in self.body:  # type: ignore[misc]
+            y = bn(conv(x.flatten(0, 1)))
+            y = sn(y.view(T, B, *y.shape[1:]))
+            x = nn.functional.max_pool2d(y.flatten(0, 1), 2)
+            x = x.view(T, B, *x.shape[1:])
+        out: torch.Tensor = self.out(self.fc(x.flatten(2))).mean(0)
+        return out
+
+
+def makers() -> dict[str, Callable[[], nn.Module]]:
+    from flexsn_nn import FlexSN
+    from flexsn_nn.surrogate import Sigmoid
+
+    spike = Sigmoid()
+
+    def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = spike(h - 1.0)
+        return s, h * (1.0 - s)
+
+    found: dict[str, Callable[[], nn.Module]] = {
+        "triton": lambda: FlexSN(lif, 1, 1, 1, step_mode="m", backend="triton"),
+        "torch": lambda: FlexSN(lif, 1, 1, 1, step_mode="m", backend="torch"),
+    }
+    try:
+        from spikingjelly.activation_based import neuron as sjn, surrogate as sjs
+
+        # as ../shared/bench/probe_net.py: its default backend
+        found["sj"] = lambda: sjn.LIFNode(tau=2.0, surrogate_function=sjs.Sigmoid(alpha=4.0), step_mode="m", detach_reset=False)
+    except ImportError:
+        pass
+    return found
+
+
+def setup(impl: str, make: dict[str, Callable[[], nn.Module]], dev: torch.device) -> tuple[nn.Module, Callable[..., Any]]:
+    """The network of ``impl`` and how it is called."""
+    import flexsn_hop
+
+    flexsn_hop.enable_neighbour_fusion(impl != "flexsn_compile_nofuse")
+    torch._dynamo.reset()
+    kind = "torch" if impl.startswith("loop") else "sj" if impl == "sj_lif" else "triton"
+    torch.manual_seed(0)
+    net = Net(make[kind]).to(dev)
+    if impl in ("flexsn", "sj_lif"):
+        return net, net
+    mode = "reduce-overhead" if impl.endswith("_ro") else None
+    return net, torch.compile(net, mode=mode)
+
+
+def reset(net: nn.Module) -> None:
+    for m in net.modules():
+        if m is not net and hasattr(m, "reset"):
+            m.reset()
+
+
+def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Namespace, dev: torch.device) -> None:
+    x = torch.randn(args.T, args.B, 3, 32, 32, device=dev)
+    labels = torch.randint(0, 10, (args.B,), device=dev)
+    for what in args.what:
+        net, fwd = setup(impl, make, dev)
+        opt = torch.optim.SGD(net.parameters(), lr=0.01)
+
+        def train() -> None:
+            reset(net)
+            loss = nn.functional.cross_entropy(fwd(x), labels)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+
+        def infer() -> None:
+            reset(net)
+            with torch.no_grad():
+                fwd(x)
+
+        step = train if what == "train" else infer
+        try:
+            t0 = time.perf_counter()
+            if args.kernels and impl == "flexsn_compile":
+                dump_kernels(step, Path(args.out) / "kernels" / what)
+            else:
+                step()
+            torch.cuda.synchronize()
+            first = time.perf_counter() - t0
+            ms = per_step(step, args.warm, args.rep)
+            log(case="net", what=what, impl=impl, T=args.T, B=args.B, ms=ms, first_s=first,
+                peak_gb=torch.cuda.max_memory_allocated() / 1e9)
+        except Exception as exc:  # noqa: BLE001 - a peer that fails is a result too
+            traceback.print_exc()
+            log(case="net_error", what=what, impl=impl, err=repr(exc)[:400])
+        torch.cuda.reset_peak_memory_stats()
+
+
+def dump_kernels(step: Callable[[], None], where: Path) -> None:
+    """Run ``step`` once, keeping Inductor's output code and the fused scans' Triton sources."""
+    from torch._inductor.utils import run_and_get_code
+
+    from flexsn_runtime import lookup_flexsn_kernel_handle, registered_handles
+
+    before = set(registered_handles())
+    _, codes = run_and_get_code(step)
+    where.mkdir(parents=True, exist_ok=True)
+    for k, code in enumerate(codes):
+        (where / f"inductor_{k}.py").write_text(code)
+    for h in sorted(set(registered_handles()) - before):
+        bundle = lookup_flexsn_kernel_handle(h)
+        for name in ("inference_kernel", "forward_kernel", "backward_kernel"):
+            kernel = getattr(bundle, name)
+            if kernel is not None:
+                (where / f"scan_{h}_{name}.py").write_text(kernel.code)
+
+
+def table() -> str:
+    lines = ["| what | impl | ms per step | vs best plain-loop compile |", "| --- | --- | --- | --- |"]
+    for what in ("train", "infer"):
+        rows = [r for r in ROWS if r.get("case") == "net" and r["what"] == what]
+        peers = [r["ms"] for r in rows if r["impl"] in ("loop_compile", "loop_ro")]
+        best = min(peers) if peers else None
+        for r in rows:
+            speed = f"{best / r['ms']:.2f}x" if best else "-"
+            lines.append(f"| {what} | {r['impl']} | {r['ms']:.3f} | {speed} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--T", type=int, default=8)
+    ap.add_argument("--B", type=int, default=64)
+    ap.add_argument("--impls", default=",".join(IMPLS), help=f"comma-separated, from {IMPLS}")
+    ap.add_argument("--what", default="train,infer", help="train, infer or both")
+    ap.add_argument("--warm", type=int, default=3)
+    ap.add_argument("--rep", type=int, default=15)
+    ap.add_argument("--kernels", action="store_true", help="keep the generated sources of flexsn_compile")
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args()
+    args.what = args.what.split(",")
+    if not torch.cuda.is_available():
+        raise SystemExit("bench_net.py needs a CUDA device")
+    dev = torch.device("cuda")
+    make = makers()
+    impls = [i for i in args.impls.split(",") if i]
+    unknown = [i for i in impls if i not in IMPLS]
+    if unknown:
+        raise SystemExit(f"unknown --impls {unknown}; choose from {IMPLS}")
+    for impl in impls:
+        if impl == "sj_lif" and "sj" not in make:
+            log(case="net_skip", impl=impl, why="SpikingJelly is not importable")
+            continue
+        bench(impl, make, args, dev)
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    (Path(args.out) / "net.json").write_text(json.dumps(ROWS, indent=1))
+    print(table())
+
+
+if __name__ == "__main__":
+    main()
