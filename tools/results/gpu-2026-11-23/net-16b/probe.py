@@ -2,7 +2,7 @@
 import os, sys, json, traceback
 from pathlib import Path
 import torch
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tools"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 import bench_net as bn  # noqa: E402
 import flexsn_hop
 from torch._inductor.utils import run_and_get_code
