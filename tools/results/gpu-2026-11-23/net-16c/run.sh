@@ -5,6 +5,6 @@ export PYTHONPATH=$(ls -d "$PWD"/packages/*/src | paste -sd: -) PYTHONUNBUFFERED
 export TORCHINDUCTOR_CACHE_DIR=/tmp/indcache
 unset TRITON_INTERPRET
 timeout 300 python3 tools/results/gpu-2026-11-23/net-16c/variants.py 2>&1 | grep -v "^W1\|DEBUG" | grep "OK\|FAIL" | tee "$OUT/variants.log"
-f=$(grep -rl "def triton_per_fused.*training_var_mean" /tmp/indcache 2>/dev/null | head -3)
-for g in $f; do cp "$g" "$OUT/"; done
+true
+
 ls "$OUT"
