@@ -208,18 +208,19 @@ def test_a_failed_rewrite_leaves_the_graph_as_it_was(monkeypatch: pytest.MonkeyP
     assert any("boom" in str(w.message) and "stays unfused" in str(w.message) for w in caught)
 
 
-def test_install_keeps_a_pass_configured_before(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_install_keeps_a_pass_configured_before() -> None:
     from torch._inductor import config
 
     seen: list[fx.Graph] = []
-    monkeypatch.setattr(config, "pre_grad_custom_pass", seen.append)
-    assert flexsn_hop.install_neighbour_pass()
-    installed = config.pre_grad_custom_pass
-    assert isinstance(installed, neighbour_pass._NeighbourPass)
-    assert flexsn_hop.install_neighbour_pass() and config.pre_grad_custom_pass is installed  # once
-    graph = fx.symbolic_trace(nn.ReLU()).graph
-    installed(graph)
-    assert seen == [graph]
+    with config.patch(pre_grad_custom_pass=seen.append):  # restored afterwards (config modules refuse monkeypatch's undo)
+        assert flexsn_hop.install_neighbour_pass()
+        installed = config.pre_grad_custom_pass
+        assert isinstance(installed, neighbour_pass._NeighbourPass)
+        assert flexsn_hop.install_neighbour_pass() and config.pre_grad_custom_pass is installed  # once
+        graph = fx.symbolic_trace(nn.ReLU()).graph
+        installed(graph)
+        assert seen == [graph]
+    assert isinstance(config.pre_grad_custom_pass, neighbour_pass._NeighbourPass)
 
 
 def _smooth_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

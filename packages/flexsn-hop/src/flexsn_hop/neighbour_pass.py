@@ -12,9 +12,9 @@ the absorbed ops followed by the neuron's step::
 
     y = bn(conv(x)).view(T, B, C, H, W); s = lif(y)
     # becomes
-    scale, shift = per-channel, from the statistics of conv(x)   (outside: one read)
-    s = flex_sn_scan(step, conv(x).view(T, B, ...), scale, shift)
-    # step(x_t, v, scale, shift) = lif(x_t * scale + shift, v)
+    mean, invstd = batch statistics of conv(x)          (outside: one read)
+    s = flex_sn_scan(step, conv(x).view(T, B, ...), mean, invstd, weight, bias)
+    # step(x_t, v, m, i, w, b) = lif((x_t - m) * i * w + b, v)
 
 The scan's fused kernels (built by :func:`flexsn_hop.runtime_fusion.fused_kernel_for`)
 then read the convolution output once and never write the normalised
@@ -264,11 +264,15 @@ class _Rewrite:
         return made
 
     def _batch_norm_statics(self, bn: Any, like: torch.Tensor) -> dict[str, fx.Node]:
-        """``scale = weight * invstd`` and ``shift = bias - mean * scale`` as ``[C, 1, ...]`` outside the scan.
+        """``mean``, ``invstd`` (and ``weight``, ``bias``) as ``[C, 1, ...]`` outside the scan.
 
-        Two per-channel statics rather than four (mean, invstd, weight, bias):
-        each static costs the backward kernel one per-neuron partial sum.
         Training mode reads the batch statistics (and updates the running ones).
+        The step computes ``(x - mean) * invstd * weight + bias``, BatchNorm's own
+        order of operations. (Folding them into ``scale`` / ``shift`` would save
+        the backward kernel two per-channel partial sums, but Inductor fuses
+        ``rsqrt(var + eps) * weight`` into the statistics' Welford reduction,
+        and Triton 3.6 fails to compile that kernel for CUDA (``PassManager::run
+        failed`` in ``make_ttgir``; tools/results/gpu-2026-11-23/net-16c/).)
         """
         channels, rank = like.shape[1], like.dim()
         if bn.training:
@@ -280,14 +284,13 @@ class _Rewrite:
                 self._update_running_stats(bn, mean, var, like.numel() // channels)
         else:
             mean, var = bn.running_mean, bn.running_var
-        scale = self.outer("call_function", torch.rsqrt, self.outer("call_function", operator.add, var, bn.eps))
+        stats = {"mean": mean, "invstd": self.outer("call_function", torch.rsqrt, self.outer("call_function", operator.add, var, bn.eps))}
         if bn.weight is not None:
-            scale = self.outer("call_function", operator.mul, scale, bn.weight)
-        shift = self.outer("call_function", operator.neg, self.outer("call_function", operator.mul, mean, scale))
+            stats["weight"] = bn.weight
         if bn.bias is not None:
-            shift = self.outer("call_function", operator.add, shift, bn.bias)
+            stats["bias"] = bn.bias
         per_channel = (channels, *([1] * (rank - 2)))
-        return {k: self.outer("call_method", "reshape", t, per_channel) for k, t in (("scale", scale), ("shift", shift))}
+        return {k: self.outer("call_method", "reshape", t, per_channel) for k, t in stats.items()}
 
     def _update_running_stats(self, bn: Any, mean: fx.Node, var: fx.Node, n: int) -> None:
         """``running = (1 - momentum) * running + momentum * batch`` (unbiased variance), as BatchNorm does."""
@@ -316,8 +319,13 @@ class _Rewrite:
 
     def _emit_batch_norm(self, node: fx.Node, p: Prologue) -> fx.Node:
         bn = p.batch_norms[node]
-        value = self.body.call_function(torch.mul, (self.env[bn.input], self.env[_Key(node, "scale")]))
-        return self.body.call_function(torch.add, (value, self.env[_Key(node, "shift")]))
+        value = self.body.call_function(torch.sub, (self.env[bn.input], self.env[_Key(node, "mean")]))
+        value = self.body.call_function(torch.mul, (value, self.env[_Key(node, "invstd")]))
+        if bn.weight is not None:
+            value = self.body.call_function(torch.mul, (value, self.env[_Key(node, "weight")]))
+        if bn.bias is not None:
+            value = self.body.call_function(torch.add, (value, self.env[_Key(node, "bias")]))
+        return value
 
 
 @dataclass(frozen=True)

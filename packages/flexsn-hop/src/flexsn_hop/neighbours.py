@@ -20,8 +20,8 @@ the values it reads into
 are known: its per-channel mean, inverse standard deviation, weight and bias
 become static leaves computed outside the scan (``flexsn_hop.neighbour_pass``
 emits them), so the batch statistics still read the input once, and the
-normalisation ``x * scale + shift`` (``scale = weight / sqrt(var + eps)``,
-``shift = bias - mean * scale``, per channel) runs inside the scan's loads. Autograd through the rewritten
+normalisation ``(x - mean) * invstd * weight + bias`` (per channel) runs
+inside the scan's loads. Autograd through the rewritten
 graph is exact: the scan's backward kernel returns the gradients of the
 full leaves and the per-channel statics (summed over time and the broadcast
 dimensions), and autograd carries the statics' gradients through the batch
@@ -75,7 +75,7 @@ def tensor_value(node: object) -> torch.Tensor | None:
 
 @dataclass
 class BatchNormParts:
-    """A ``torch.nn.functional.batch_norm`` call, read as ``x * scale + shift`` per channel.
+    """A ``torch.nn.functional.batch_norm`` call, read as ``(x - mean) * invstd * weight + bias`` per channel.
 
     Attributes:
         input: the normalised tensor ``[N, C, *spatial]`` (a full leaf).
