@@ -165,7 +165,8 @@ class Recorder:
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[torch.Tensor]) -> Any:
         """Record ``gm`` and return the compiled callable."""
-        self.graphs.append(gm)
+        # Inductor's pre-grad passes (FlexSN's neighbour pass among them) rewrite gm in place: keep Dynamo's graph
+        self.graphs.append(copy.deepcopy(gm) if self.compiler == "inductor" else gm)
         if self.compiler == "inductor":
             from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 

@@ -45,7 +45,7 @@ from flexsn_runtime import lookup_flexsn_kernel_handle
 from flexsn_trace.env import env_flag
 
 from .neighbours import Prologue, find_prologue, tensor_value
-from .scan import flex_sn_scan
+from .scan import flex_sn_scan, hop_kernels_registered
 
 __all__ = [
     "ScanSite",
@@ -418,8 +418,13 @@ class _NeighbourPass:
 def install_neighbour_pass() -> bool:
     """Put :func:`fuse_neighbours` in ``torch._inductor.config.pre_grad_custom_pass`` (once, keeping any pass set before).
 
-    Returns ``False`` (with a warning) when this PyTorch has no such setting.
+    Returns ``False`` (with a warning) when this PyTorch has no such setting, and
+    ``False`` without one when ``flex_sn_scan`` is no operator here
+    (:func:`flexsn_hop.hop_kernels_registered`: the rewrite would have nothing to emit,
+    and importing Inductor against drifted internals could break ``torch.compile``).
     """
+    if not hop_kernels_registered():
+        return False
     try:
         from torch._inductor import config
     except Exception as exc:  # pragma: no cover - private API drift

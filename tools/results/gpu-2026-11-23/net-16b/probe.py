@@ -25,17 +25,28 @@ for what in sys.argv[1].split(","):
             loss = torch.nn.functional.cross_entropy(fwd(x), labels)
             opt.zero_grad(set_to_none=True); loss.backward(); opt.step()
         try:
-            _, codes = run_and_get_code(step)
-            for k, c in enumerate(codes):
-                (out / f"{what}_{impl}_inductor_{k}.py").write_text(c)
+            if os.environ.get("KEEP_CODE"):
+                _, codes = run_and_get_code(step)
+                for k, c in enumerate(codes):
+                    (out / f"{what}_{impl}_inductor_{k}.py").write_text(c)
+            else:
+                step()
             for _ in range(3): step()
             torch.cuda.synchronize()
-            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+            acts = [torch.profiler.ProfilerActivity.CUDA] + ([torch.profiler.ProfilerActivity.CPU] if os.environ.get("CPU_PROFILE") else [])
+            with torch.profiler.profile(activities=acts) as prof:
                 for _ in range(5): step()
                 torch.cuda.synchronize()
             table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=25, max_name_column_width=70)
+            if os.environ.get("CPU_PROFILE"):
+                table += "\n" + prof.key_averages().table(sort_by="cpu_time_total", row_limit=40, max_name_column_width=70)
+            ev = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize(); t0 = __import__("time").perf_counter(); ev[0].record()
+            for _ in range(10): step()
+            ev[1].record(); t1 = __import__("time").perf_counter(); torch.cuda.synchronize()
+            table += f"\nhost {1e3 * (t1 - t0) / 10:.3f} ms/step (launch side), gpu {ev[0].elapsed_time(ev[1]) / 10:.3f} ms/step\n"
             (out / f"{what}_{impl}_profile.txt").write_text(table)
-            print(what, impl); print(table[:3000])
+            print(what, impl); print(table[-6000:])
         except Exception:
             (out / f"{what}_{impl}_error.txt").write_text(traceback.format_exc())
             print(what, impl, "ERROR"); print(traceback.format_exc()[-3000:])
