@@ -11,7 +11,7 @@ inference (``no_grad`` forward). Implementations (``--impls``):
 * ``flexsn_compile``: compiled with Inductor, the neighbour pass on (BatchNorm's
   normalisation runs inside each neuron's scan: ``flexsn_hop.fuse_neighbours``);
 * ``flexsn_compile_nofuse``: the same with the pass off (``enable_neighbour_fusion(False)``);
-* ``flexsn_ro``: ``mode="reduce-overhead"`` with the pass on;
+* ``flexsn_ro`` / ``flexsn_ro_nofuse``: ``mode="reduce-overhead"`` (CUDA graphs), the pass on / off;
 * ``loop_compile`` / ``loop_ro``: the plain Python time loop (``backend="torch"``)
   compiled by Inductor, default / ``reduce-overhead`` (the peers the issue names);
 * ``sj_lif``: SpikingJelly's ``LIFNode`` (its default backend, as in ``probe_net.py``), eagerly.
@@ -37,7 +37,7 @@ import torch
 from torch import nn
 
 ROWS: list[dict[str, Any]] = []
-IMPLS = ("flexsn", "flexsn_compile", "flexsn_compile_nofuse", "flexsn_ro", "loop_compile", "loop_ro", "sj_lif")
+IMPLS = ("flexsn", "flexsn_compile", "flexsn_compile_nofuse", "flexsn_ro", "flexsn_ro_nofuse", "loop_compile", "loop_ro", "sj_lif")
 
 
 def log(**row: Any) -> None:
@@ -115,14 +115,14 @@ def setup(impl: str, make: dict[str, Callable[[], nn.Module]], dev: torch.device
     """The network of ``impl`` and how it is called."""
     import flexsn_hop
 
-    flexsn_hop.enable_neighbour_fusion(impl != "flexsn_compile_nofuse")
+    flexsn_hop.enable_neighbour_fusion(not impl.endswith("_nofuse"))
     torch._dynamo.reset()
     kind = "torch" if impl.startswith("loop") else "sj" if impl == "sj_lif" else "triton"
     torch.manual_seed(0)
     net = Net(make[kind]).to(dev)
     if impl in ("flexsn", "sj_lif"):
         return net, net
-    mode = "reduce-overhead" if impl.endswith("_ro") else None
+    mode = "reduce-overhead" if "_ro" in impl else None
     return net, torch.compile(net, mode=mode)
 
 

@@ -221,3 +221,27 @@ def test_backward_op_keeps_template_shapes(kernels: dict[str, Any], device: torc
     gx, gv = flexsn_backward_op(k.handle, [None, None], [], [x_t, s_t])
     assert gx.shape == x_t.shape and gv.shape == s_t.shape
     assert torch.count_nonzero(gx) == 0 and torch.count_nonzero(gv) == 0
+
+
+def test_a_checked_signature_is_not_checked_again(monkeypatch: pytest.MonkeyPatch, device: torch.device) -> None:
+    """The full argument check runs once per (op, handle, shapes, dtypes, devices); bad calls still raise."""
+    from flexsn_runtime import FlexSNKernel, ops
+    from flexsn_trace.testing import count_calls, lif_core
+
+    k = FlexSNKernel(lif_core, 1, 1, 1)
+    x = torch.randn(3, 2, 5, device=device)
+    calls = count_calls(monkeypatch, ops, "_check_op_args")
+    first = torch.ops.flexsn.inference.default(k.handle, [x], True)
+    again = torch.ops.flexsn.inference.default(k.handle, [x.clone()], True)
+    assert calls == [1]
+    torch.testing.assert_close(first, again)
+    torch.ops.flexsn.inference.default(k.handle, [torch.randn(4, 2, 5, device=device)], True)
+    assert calls == [1, 1]  # another shape: checked
+    with pytest.raises(TypeError, match="dtype"):
+        torch.ops.flexsn.inference.default(k.handle, [x.double()], True)
+    with pytest.raises(TypeError, match="dtype"):  # a failed check is never remembered
+        torch.ops.flexsn.inference.default(k.handle, [x.double()], True)
+    if device.type == "cpu":  # the interpreter switched off after a checked call: checked again, refused
+        monkeypatch.setenv("TRITON_INTERPRET", "0")
+        with pytest.raises(ValueError, match="TRITON_INTERPRET"):
+            torch.ops.flexsn.inference.default(k.handle, [x], True)

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, flexsn_backward, flexsn_inference_op
-from flexsn_runtime.statics import prepare_static, reduce_static_grad, static_layout, static_problem
+from flexsn_runtime.statics import prepare_static, reduce_static_grads, static_layout, static_partials, static_problem
 from flexsn_trace import ScanContract, reference_scan
 
 STEP = (2, 3, 4)
@@ -60,7 +60,7 @@ def test_a_gap_in_the_run_is_filled_and_its_gradient_summed() -> None:
     p = prepare_static(w, STEP)
     assert p.shape == STEP
     partial = torch.randn(24)
-    p.backward(reduce_static_grad(partial, p.shape, STEP, torch.float32))
+    p.backward(reduce_static_grads(None, [partial.view(STEP)], [p.shape], STEP, [torch.float32])[0])
     assert w.grad is not None
     torch.testing.assert_close(w.grad, partial.view(STEP).sum(1, keepdim=True))
 
@@ -68,9 +68,25 @@ def test_a_gap_in_the_run_is_filled_and_its_gradient_summed() -> None:
 @pytest.mark.parametrize("shape", [(1, 1, 1), (1, 3, 1), (2, 1, 1), (1, 3, 4), (2, 3, 4)])
 def test_reduce_sums_the_broadcast_dims(shape: tuple[int, ...]) -> None:
     partial = torch.randn(24)
-    got = reduce_static_grad(partial, shape, STEP, torch.float64)
+    (got,) = reduce_static_grads(None, [partial.view(STEP)], [shape], STEP, [torch.float64])
     assert got.dtype == torch.float64
     torch.testing.assert_close(got, partial.view(STEP).sum_to_size(shape).double())
+
+
+def test_statics_of_one_layout_share_a_reduction_and_each_gets_its_own_sum() -> None:
+    """Runs of one layout summed together ([1, 3, 1] twice, then [2, 3, 4], then [1, 3, 1]), each row its own gradient."""
+    shapes = [(1, 3, 1), (1, 3, 1), (2, 3, 4), (1, 3, 1), ()]
+    values = torch.randn(len(shapes), *STEP)
+    for distinct in (False, True):
+        buf, rows = static_partials(len(shapes), STEP, torch.device("cpu"), distinct=distinct)
+        assert (buf is None) == distinct and len(rows) == len(shapes) and all(r.shape == STEP for r in rows)
+        for row, v in zip(rows, values):
+            row.copy_(v)
+        got = reduce_static_grads(buf, rows, shapes, STEP, [torch.float32] * len(shapes))
+        for g, v, shape in zip(got, values, shapes):
+            torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum())
+        storages = {g.untyped_storage().data_ptr() for g in got}
+        assert len(storages) == (len(shapes) if distinct else 4)  # distinct: nothing shared; else one per run of a layout
 
 
 @pytest.mark.parametrize("w_shape", [(), (3, 1), (2, 3, 4), (4,)])

@@ -21,7 +21,7 @@ from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .scan_kernel import ScanKernel, ncl_bucket
-from .statics import reduce_static_grad, static_dims
+from .statics import reduce_static_grads, static_dims, static_partials
 from .step_buffers import StepBuffers
 
 __all__ = [
@@ -409,10 +409,11 @@ def flexsn_backward(
         return (*grad_inputs, *grad_states, *zero_statics())
     ref = input_templates[0]
     shape = tuple(seq_example.shape)
-    partials = [torch.empty(shape[1:], dtype=torch.float32, device=ref.device) for _ in static_templates]
+    # the backward op's returns must not share storage: a tensor per static, summed one by one
+    buf, partials = static_partials(len(static_templates), shape[1:], ref.device, distinct=True)
     launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype,
                     ref.device, static_partials=partials, dims=static_dims([w.shape for w in static_templates], shape[1:]))
-    grad_statics = [reduce_static_grad(p.view(-1), w.shape, shape[1:], w.dtype) for p, w in zip(partials, static_templates)]
+    grad_statics = reduce_static_grads(buf, partials, [w.shape for w in static_templates], shape[1:], [w.dtype for w in static_templates])
     return (*grad_inputs, *grad_states, *grad_statics)
 
 
@@ -454,7 +455,7 @@ def launch_backward(
             holds it (one lookup per step).
         static_partials: one fp32 ``[*shape]`` tensor per static input: the
             kernel writes each neuron's gradient summed over time
-            (:func:`flexsn_runtime.statics.reduce_static_grad` finishes it).
+            (:func:`flexsn_runtime.statics.reduce_static_grads` finishes it).
         dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`).
     """
     step = tuple(input_shape[1:])

@@ -17,7 +17,7 @@ import torch
 from .launchers import launch_backward
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
-from .statics import reduce_static_grad, static_dims
+from .statics import reduce_static_grads, static_dims, static_partials
 from .step_buffers import StepBuffers, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
@@ -175,13 +175,13 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
             # (bufs is None while a CUDA graph is captured or a tracer runs: then per-call tensors)
             grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
         specs = ctx.static_specs
-        partials = [torch.empty(step, dtype=torch.float32, device=device) for _ in specs]
+        buf, partials = static_partials(len(specs), step, device)
         dims = static_dims([w_shape for w_shape, _, _ in specs], step)
         launch_backward(
             plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
             device, bufs, partials, dims,
         )
-        grad_statics = [reduce_static_grad(p.view(-1), w_shape, step, w_dtype) for p, (w_shape, w_dtype, _) in zip(partials, specs)]
+        grad_statics = reduce_static_grads(buf, partials, [w_shape for w_shape, _, _ in specs], step, [w_dtype for _, w_dtype, _ in specs])
         return [*grad_inputs, *grad_states, *grad_statics]
 
     return _counted(ctx, run)

@@ -24,6 +24,7 @@ from typing import Any, Optional, Sequence
 
 import torch
 
+from flexsn_codegen import interpreter_enabled
 from flexsn_trace import check_scan_args
 
 from .op_autograd import EagerTraining, backward, setup
@@ -45,8 +46,25 @@ __all__ = [
 # ---------------------------------------------------------------- custom ops
 
 
+#: op-argument signatures checked before (``(who, handle, interpreter, shapes, dtypes, devices)``): a compiled graph calls
+#: the ops with the same tensors' shapes every step, and the full check costs host time comparable to a launch
+_CHECKED: set[tuple[Any, ...]] = set()
+_CHECKED_MAX = 4096
+
+
+def _signature(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> tuple[Any, ...] | None:
+    """What :func:`check_op_args` reads of a call, or ``None`` when it cannot be remembered (subclasses, tracing)."""
+    if not all(type(t) is torch.Tensor for t in flat_args):
+        return None  # fake / functional tensors and other subclasses: checked every time
+    # on the CPU the kernels run only while Triton's interpreter is on: part of what was checked
+    interp = bool(flat_args) and flat_args[0].device.type != "cuda" and interpreter_enabled()
+    return (who, handle, interp, *[(t.shape, t.dtype, t.device) for t in flat_args])
+
+
 def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
     """Check a custom op's ``[*input_seqs, *init_states?, *statics]`` as the kernels need them.
+
+    A signature (shapes, dtypes, devices) that passed before is not checked again.
 
     Raises:
         RuntimeError: unknown handle.
@@ -55,6 +73,17 @@ def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> N
             ``uniform=True``, then :func:`flexsn_runtime.scan_kernel.tensor_problem`;
             static inputs: :func:`flexsn_runtime.statics.static_dims`, floating, on the inputs' device).
     """
+    key = _signature(handle, flat_args, who)
+    if key is not None and key in _CHECKED:
+        return
+    _check_op_args(handle, flat_args, who)
+    if key is not None:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED.add(key)
+
+
+def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
     bundle = lookup_flexsn_kernel_handle(handle)
     info = bundle.inference_info or bundle.training_info
     assert info is not None

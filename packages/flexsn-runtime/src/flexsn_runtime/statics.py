@@ -15,7 +15,7 @@ contiguous, and, with its rank made ``len(S)`` by leading 1s, every dim 1 or
 ops (``reshape``; ``expand`` only for 1-dims inside the run, e.g.
 ``[1, C, 1, W]`` beside ``[B, C, H, W]`` becomes ``[1, C, H, W]``, never an
 ``[NCL]`` copy for the common layouts), so autograd maps the kernels'
-gradient back to the user's tensor. :func:`reduce_static_grad` sums the
+gradient back to the user's tensor. :func:`reduce_static_grads` sums the
 backward kernel's per-neuron fp32 partial over the broadcast dimensions.
 """
 
@@ -27,7 +27,7 @@ from typing import Sequence
 
 import torch
 
-__all__ = ["prepare_static", "reduce_static_grad", "static_dims", "static_layout", "static_problem"]
+__all__ = ["prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem"]
 
 
 def static_layout(shape: Sequence[int], step: Sequence[int]) -> tuple[int, int] | None:
@@ -143,15 +143,49 @@ def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int]) -> list[in
     return dims
 
 
-def reduce_static_grad(partial: torch.Tensor, shape: Sequence[int], step: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
-    """The gradient of a static input of layout form ``shape``: the per-neuron ``[NCL]`` fp32 partial summed over broadcast dims."""
-    layout = static_layout(shape, step)
-    assert layout is not None, "static_dims checked the layout before the launch"
-    inner, mid = layout
-    ncl = partial.numel()
-    if inner == 1 and mid == ncl:
-        return partial.view(tuple(shape)).to(dtype)
-    return partial.view(ncl // (inner * mid), mid, inner).sum((0, 2)).view(tuple(shape)).to(dtype)
+def static_partials(
+    count: int, step: Sequence[int], device: torch.device, distinct: bool = False
+) -> tuple[torch.Tensor | None, list[torch.Tensor]]:
+    """Fp32 ``[*step]`` tensors for the backward kernel's per-neuron partial sums, one per static input.
+
+    Returns ``(buffer, rows)``: one ``[count, *step]`` allocation and its rows,
+    so that :func:`reduce_static_grads` can sum statics of one layout in one
+    kernel; with ``distinct`` (gradients a custom op returns, which must not share
+    storage), ``(None, rows)`` of separate tensors.
+    """
+    if distinct or count == 0:
+        return None, [torch.empty(tuple(step), dtype=torch.float32, device=device) for _ in range(count)]
+    buf = torch.empty((count, *step), dtype=torch.float32, device=device)
+    return buf, list(buf.unbind(0))
+
+
+def reduce_static_grads(
+    buf: torch.Tensor | None, rows: Sequence[torch.Tensor], shapes: Sequence[Sequence[int]], step: Sequence[int],
+    dtypes: Sequence[torch.dtype],
+) -> list[torch.Tensor]:
+    """The static inputs' gradients from :func:`static_partials`: each row summed over its broadcast dims.
+
+    ``shapes`` are the statics' layout forms, ``dtypes`` their dtypes. With a
+    ``buf``, a run of statics of the same layout (a BatchNorm's per-channel mean,
+    inverse standard deviation, weight and bias) is summed by ONE reduction (on
+    the GPU a launch costs host time comparable to the reduction itself) and the
+    gradients are views of its result; without, each row is summed on its own.
+    """
+    n, ncl = len(shapes), math.prod(step)
+    layouts = [static_layout(shape, step) for shape in shapes]
+    assert all(layout is not None for layout in layouts), "static_dims checked the layout before the launch"
+    grads: list[torch.Tensor] = []
+    k = 0
+    while k < n:
+        j = k + 1
+        while buf is not None and j < n and layouts[j] == layouts[k]:
+            j += 1
+        inner, mid = layouts[k]  # type: ignore[misc]
+        run = buf.view(n, ncl)[k:j] if buf is not None else rows[k].view(1, ncl)
+        sums = run if inner == 1 and mid == ncl else run.view(j - k, ncl // (inner * mid), mid, inner).sum((1, 3))
+        grads += [g.view(tuple(shapes[i])).to(dtypes[i]) for i, g in zip(range(k, j), sums.unbind(0))]
+        k = j
+    return grads
 
 
 _layout_cached = functools.lru_cache(maxsize=1024)(_layout)
