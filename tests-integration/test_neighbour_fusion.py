@@ -46,10 +46,11 @@ def _fresh() -> Iterator[None]:
 
     torch._dynamo.reset()
     counters.clear()
+    # by default only graphs Inductor runs as CUDA graphs are rewritten (none on the CPU): ask for it
+    flexsn_hop.enable_neighbour_fusion(True)
     with config.patch(force_disable_caches=True):  # the AOT graphs are recorded when Inductor compiles them
         yield
-    flexsn_hop.enable_neighbour_fusion(True)
-    flexsn_hop.neighbour_pass._enabled = None
+    flexsn_hop.enable_neighbour_fusion(None)
 
 
 def _neuron(kind: str) -> nn.Module:
@@ -154,3 +155,28 @@ def test_switched_off_keeps_the_batch_norm() -> None:
     recorder = _run("triton", False, grad=True)
     assert counters["flexsn"]["scans_fused"] == 0
     assert not _scan_reads_conv(recorder.aot[0])  # the scan reads the normalised tensor (the check can fail)
+
+
+@pytest.mark.skipif(not torch.cuda.is_available() or os.environ.get("TRITON_INTERPRET") == "1", reason="CUDA graphs need a GPU")
+def test_reduce_overhead_fuses_by_default_and_replays_like_eager() -> None:
+    """``mode="reduce-overhead"``: the pass runs by default; three replayed training steps equal eager ones."""
+    flexsn_hop.enable_neighbour_fusion(None)
+    torch.manual_seed(0)
+    net = ConvBlock("triton", True).to(DEV)
+    ref = copy.deepcopy(net)
+    g = torch.Generator().manual_seed(3)
+    x = (torch.randn(T, N, 2, 6, 6, generator=g) * 3).to(DEV)
+    shortcut = torch.randn(T, N, C, 6, 6, generator=g).to(DEV)
+    compiled = torch.compile(net, mode="reduce-overhead")
+    for _ in range(3):
+        _reset(net), _reset(ref)
+        y, y_ref = compiled(x, shortcut), ref(x, shortcut)
+        torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+        y.square().sum().backward()
+        y_ref.square().sum().backward()
+    assert counters["flexsn"]["scans_fused"] == 1
+    for p, p_ref in zip(net.parameters(), ref.parameters()):
+        scale = float(p_ref.grad.abs().max())  # type: ignore[union-attr]
+        torch.testing.assert_close(p.grad, p_ref.grad, rtol=1e-5, atol=1e-5 * scale)
+    for b, b_ref in zip(net.buffers(), ref.buffers()):
+        torch.testing.assert_close(b, b_ref, rtol=1e-6, atol=1e-7)

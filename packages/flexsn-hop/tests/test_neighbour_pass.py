@@ -39,9 +39,10 @@ T, B, C = 3, 2, 4
 @pytest.fixture(autouse=True)
 def _fused_kernels() -> Iterator[None]:
     flexsn_hop.enable_fused_kernels(True)  # conftest clears the hook around every test
+    flexsn_hop.enable_neighbour_fusion(True)  # by default only graphs with CUDA graphs are rewritten
     yield
     flexsn_hop.enable_fused_kernels(False)
-    flexsn_hop.neighbour_pass._enabled = None
+    flexsn_hop.enable_neighbour_fusion(None)
 
 
 class Neuron(nn.Module):
@@ -172,13 +173,33 @@ def test_disabled_by_switch_and_environment(monkeypatch: pytest.MonkeyPatch) -> 
     backend = PassThenEager()
     _compare(net, ref, backend)
     assert backend.rewritten == [0]
-    flexsn_hop.neighbour_pass._enabled = None
-    monkeypatch.setenv("FLEXSN_FUSE_NEIGHBOURS", "0")
+    flexsn_hop.enable_neighbour_fusion(True)
+    monkeypatch.setenv("FLEXSN_FUSE_NEIGHBOURS", "0")  # wins over the switch
     assert not flexsn_hop.neighbour_fusion_enabled()
     monkeypatch.setenv("FLEXSN_FUSE_NEIGHBOURS", "1")
     assert flexsn_hop.neighbour_fusion_enabled()
-    with pytest.raises(TypeError, match="bool"):
+    with pytest.raises(TypeError, match="True, False or None"):
         flexsn_hop.enable_neighbour_fusion("no")  # type: ignore[arg-type]
+
+
+def test_by_default_only_graphs_with_cuda_graphs_are_rewritten() -> None:
+    """Automatic (``None``): Inductor's ``triton.cudagraphs`` (``mode="reduce-overhead"``) decides."""
+    from torch._inductor import config
+
+    flexsn_hop.enable_neighbour_fusion(None)
+    with config.patch({"triton.cudagraphs": False}):
+        assert not flexsn_hop.neighbour_fusion_enabled()
+        net, ref = _pair("op")
+        backend = PassThenEager()
+        _compare(net, ref, backend)
+        assert backend.rewritten == [0]
+    with config.patch({"triton.cudagraphs": True}):
+        assert flexsn_hop.neighbour_fusion_enabled()
+        torch._dynamo.reset()
+        net, ref = _pair("op")
+        backend = PassThenEager()
+        _compare(net, ref, backend)
+        assert backend.rewritten == [1]
 
 
 def test_dynamic_shapes_are_left_alone() -> None:

@@ -77,8 +77,8 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "flag",
         "1",
         "`0`: under `torch.compile` (Inductor), pointwise ops that feed a FlexSN scan (BatchNorm's "
-        "normalisation, scaling, bias, residual adds) stay outside it instead of being absorbed into its step "
-        "(`flexsn_hop.enable_neighbour_fusion(False)` does the same and takes precedence; read when a graph is compiled)",
+        "normalisation, scaling, bias, residual adds) are never absorbed into its step (by default they are where "
+        "Inductor captures CUDA graphs; `flexsn_hop.enable_neighbour_fusion(True)` always; read when a graph is compiled)",
     ),
     EnvVar(
         "FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP",
