@@ -62,18 +62,20 @@ def _neuron(kind: str) -> nn.Module:
 class ConvBlock(nn.Module):
     """``[T, N, 2, 6, 6] -> conv -> bn -> (+ shortcut) -> neuron -> [T, N, C, 6, 6]``."""
 
-    def __init__(self, kind: str, residual: bool) -> None:
+    def __init__(self, kind: str, residual: bool, after: bool = False) -> None:
         super().__init__()
         self.conv = nn.Conv2d(2, C, 3, padding=1, bias=False)
         self.bn = nn.BatchNorm2d(C)
         self.sn = _neuron(kind)
-        self.residual = residual
+        self.residual, self.after = residual, after
 
     def forward(self, x: torch.Tensor, shortcut: torch.Tensor) -> torch.Tensor:
         y = self.bn(self.conv(x.flatten(0, 1)))
         if self.residual:
             y = y + shortcut.flatten(0, 1)
         out: torch.Tensor = self.sn(y.unflatten(0, (x.shape[0], x.shape[1])))
+        if self.after:  # SEW-ResNet's ADD connection: the spikes plus the shortcut
+            out = out + shortcut
         return out
 
 
@@ -99,9 +101,9 @@ def _reset(net: nn.Module) -> None:
             m.reset()
 
 
-def _run(kind: str, residual: bool, grad: bool) -> AotRecorder:
+def _run(kind: str, residual: bool, grad: bool, after: bool = False) -> AotRecorder:
     torch.manual_seed(0)
-    net = ConvBlock(kind, residual).to(DEV)
+    net = ConvBlock(kind, residual, after).to(DEV)
     ref = copy.deepcopy(net)
     g = torch.Generator().manual_seed(2)
     x = (torch.randn(T, N, 2, 6, 6, generator=g) * 3).to(DEV)
@@ -142,6 +144,13 @@ def test_training_step_fused_with_batch_norm(kind: str, residual: bool) -> None:
     recorder = _run(kind, residual, grad=True)
     assert counters["flexsn"]["scans_fused"] == 1
     assert _scan_reads_conv(recorder.aot[0])  # the normalised (and summed) tensor is never materialised
+
+
+@pytest.mark.parametrize("kind", ["triton", "plif"])
+def test_spikes_plus_shortcut_fused_as_well(kind: str) -> None:
+    """A consumer of the spikes (``s + shortcut``) runs inside the scan too: BatchNorm before, the add after."""
+    _run(kind, False, grad=True, after=True)
+    assert counters["flexsn"]["scans_fused"] == 1 and counters["flexsn"]["ops_absorbed"] == 2
 
 
 def test_inference_fused_with_batch_norm() -> None:

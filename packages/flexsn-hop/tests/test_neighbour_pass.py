@@ -11,6 +11,7 @@ BatchNorm's running statistics.
 from __future__ import annotations
 
 import copy
+import operator
 import os
 import warnings
 from collections.abc import Callable, Iterator
@@ -72,6 +73,12 @@ class Block(nn.Module):
 
     def forward(self, x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
         y = self.bn(self.conv(x.flatten(0, 1)))
+        if self.tail == "after":  # consumers of the spikes: a scale and a residual add
+            return self.sn(y.unflatten(0, (x.shape[0], x.shape[1]))) * 0.5 + r
+        if self.tail == "after_view":  # the same on the [T * B, ...] view, with a per-channel gain
+            r_flat = r.flatten(0, 1)
+            s = self.sn(y.unflatten(0, (x.shape[0], x.shape[1])))
+            return s.flatten(0, 1) * self.gain + r_flat
         if self.tail == "residual":
             y = y + r.flatten(0, 1)
         elif self.tail == "gain":
@@ -158,6 +165,24 @@ def test_eval_batch_norm_and_inference(kind: str) -> None:
     _compare(net, ref, PassThenEager())
     net, ref = _pair(kind, train=False)
     _compare(net, ref, PassThenEager(), grad=False)
+
+
+@pytest.mark.parametrize("kind", ["op", "hop"])
+@pytest.mark.parametrize("tail", ["after", "after_view"])
+def test_pointwise_consumers_of_the_spikes_run_inside_the_scan(kind: str, tail: str) -> None:
+    """The scan returns the consumers' value: the spikes are never written."""
+    net, ref = _pair(kind, tail)
+    backend = PassThenEager()
+    _compare(net, ref, backend)
+    assert backend.rewritten == [1]
+    gm = backend.graphs[0]
+    (scan,) = [n for n in gm.graph.nodes if n.target is flex_sn_scan]
+    assert scan.args[1] == 2  # the conv output and the residual r are the scan's sequences
+    outer = [n.target for n in gm.graph.nodes if n.op in ("call_function", "call_method")]
+    assert "mul" not in outer and torch.mul not in outer and "add" not in outer  # nothing pointwise left after it
+    body = getattr(gm, scan.args[0].target)
+    body_ops = [n.target for n in body.graph.nodes if n.op == "call_function"]
+    assert sum(t in (torch.mul, torch.add, operator.mul, operator.add) for t in body_ops) >= 4  # BN and the tail
 
 
 def test_a_value_read_elsewhere_is_left_alone() -> None:

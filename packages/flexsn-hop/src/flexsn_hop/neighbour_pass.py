@@ -33,7 +33,6 @@ compiled: call ``torch._dynamo.reset()`` after a change).
 
 from __future__ import annotations
 
-import functools
 import logging
 import operator
 import warnings
@@ -43,19 +42,17 @@ from typing import Any, Callable
 import torch
 from torch import fx, nn
 
-from flexsn_runtime import lookup_flexsn_kernel_handle
 from flexsn_trace.env import env_flag
 
-from .neighbours import Prologue, find_prologue, tensor_value
+from .neighbours import Epilogue, Prologue, find_epilogue, find_prologue, tensor_value
 from .scan import flex_sn_scan, hop_kernels_registered
+from .scan_sites import ScanSite, scan_site
 
 __all__ = [
-    "ScanSite",
     "enable_neighbour_fusion",
     "fuse_neighbours",
     "install_neighbour_pass",
     "neighbour_fusion_enabled",
-    "scan_site",
 ]
 
 log = logging.getLogger(__name__)
@@ -104,84 +101,6 @@ def neighbour_fusion_enabled() -> bool:
         return False
 
 
-@dataclass
-class ScanSite:
-    """One scan node of a pre-grad graph, read as ``flex_sn_scan``'s arguments.
-
-    Attributes:
-        node: the ``flexsn::*`` custom-op or ``flex_sn_scan`` node.
-        step_fn: the step it runs, ``(*inputs, *states, *lifted)``.
-        counts: ``(num_inputs, num_states, num_outputs)``.
-        seqs, init, lifted: its input sequences, initial states (empty with
-            ``zero_init``) and static inputs (graph nodes).
-        final_state, zero_init: as ``flex_sn_scan``'s flags.
-    """
-
-    node: fx.Node
-    step_fn: Callable[..., Any]
-    counts: tuple[int, int, int]
-    seqs: list[Any]
-    init: list[Any]
-    lifted: list[Any]
-    final_state: bool
-    zero_init: bool
-
-
-def _custom_op_targets() -> tuple[Any, ...]:
-    ops = torch.ops.flexsn
-    return (ops.inference.default, ops.training.default)
-
-
-def scan_site(gm: fx.GraphModule, node: fx.Node) -> ScanSite | None:
-    """``node`` as a :class:`ScanSite`, or ``None`` when it is not a scan the pass can rewrite."""
-    if node.op != "call_function":
-        return None
-    if node.target is flex_sn_scan:
-        return _hop_site(gm, node)
-    if node.target in _custom_op_targets():
-        return _op_site(node)
-    return None
-
-
-def _op_site(node: fx.Node) -> ScanSite | None:
-    names = ("handle", "flat_args", "final_state")
-    args = dict(zip(names, node.args)) | {k: v for k, v in node.kwargs.items() if k in names}
-    handle, flat, final_state = args.get("handle"), args.get("flat_args"), args.get("final_state")
-    if not isinstance(handle, int) or not isinstance(flat, (list, tuple)) or not isinstance(final_state, bool):
-        return None
-    try:
-        bundle = lookup_flexsn_kernel_handle(handle)
-    except (RuntimeError, ValueError, TypeError):
-        return None
-    info = bundle.inference_info or bundle.training_info
-    if bundle.step_fn is None or info is None:
-        return None
-    ni, ns, no, nst = info.num_inputs, info.num_states, info.num_outputs, info.num_static
-    if len(flat) not in (ni + nst, ni + ns + nst):
-        return None
-    zero_init = len(flat) == ni + nst and ns > 0
-    body = list(flat[: len(flat) - nst])
-    return ScanSite(node, bundle.step_fn, (ni, ns, no), body[:ni], body[ni:], list(flat[len(body) :]), final_state, zero_init)
-
-
-def _hop_site(gm: fx.GraphModule, node: fx.Node) -> ScanSite | None:
-    if len(node.args) < 5 or not isinstance(node.args[0], fx.Node) or node.args[0].op != "get_attr":
-        return None
-    ni, ns, no = node.args[1:4]
-    if not (isinstance(ni, int) and isinstance(ns, int) and isinstance(no, int)):
-        return None
-    try:
-        step_fn = functools.reduce(getattr, str(node.args[0].target).split("."), gm)
-    except AttributeError:
-        return None
-    zero_init, final_state = node.kwargs.get("zero_init_states", False), node.kwargs.get("final_state", False)
-    if not isinstance(zero_init, bool) or not isinstance(final_state, bool):
-        return None
-    flat = list(node.args[4:])
-    n_init = 0 if zero_init else ns
-    return ScanSite(node, step_fn, (ni, ns, no), flat[:ni], flat[ni : ni + n_init], flat[ni + n_init :], final_state, zero_init)
-
-
 class _Step(nn.Module):
     """Holds a plain step function so the fused step's graph can call it (``call_module``)."""
 
@@ -196,8 +115,10 @@ class _Step(nn.Module):
 class _Rewrite:
     """Builds the fused step and its outer arguments for one site (graph changes only in :meth:`apply`)."""
 
-    def __init__(self, gm: fx.GraphModule, site: ScanSite, prologues: dict[int, Prologue]) -> None:
-        self.gm, self.site, self.prologues = gm, site, prologues
+    def __init__(
+        self, gm: fx.GraphModule, site: ScanSite, prologues: dict[int, Prologue], epilogues: dict[int, Epilogue]
+    ) -> None:
+        self.gm, self.site, self.prologues, self.epilogues = gm, site, prologues, epilogues
         self.body = fx.Graph()
         self.outer_seqs: list[fx.Node] = []
         self.outer_statics: list[fx.Node] = []
@@ -217,7 +138,7 @@ class _Rewrite:
             for i, x in enumerate(self.site.seqs):
                 step_args.append(self._emit_prologue(self.prologues[i]) if i in self.prologues else seq_phs[i])
             result = self.body.call_module("step", tuple([*step_args, *state_phs, *lifted_phs]))
-            self.body.output(result)
+            self.body.output(self._emit_epilogues(result) if self.epilogues else result)
             del static_phs
             root = nn.Module()
             root.step = self.site.step_fn if isinstance(self.site.step_fn, nn.Module) else _Step(self.site.step_fn)
@@ -232,6 +153,15 @@ class _Rewrite:
         new.meta.update({k: v for k, v in scan.meta.items() if k in ("stack_trace", "nn_module_stack", "source_fn_stack")})
         scan.replace_all_uses_with(new)
         graph.erase_node(scan)
+        for k, ep in self.epilogues.items():  # the scan's output k is now the last consumer's value
+            with graph.inserting_after(new):
+                value = graph.call_function(operator.getitem, (new, k))
+            if ep.viewed:
+                with graph.inserting_after(value):
+                    value = graph.call_method("reshape", (value, tuple(tensor_value(ep.root).shape)))  # type: ignore[union-attr]
+            ep.tail.replace_all_uses_with(value)
+            for n in [*reversed(ep.nodes), *([ep.root] if ep.viewed else []), ep.out]:
+                graph.erase_node(n)
         for p in self.prologues.values():
             for n in [p.seq] if p.viewed else []:
                 graph.erase_node(n)
@@ -251,13 +181,18 @@ class _Rewrite:
                 phs[i] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
                 self.outer_seqs.append(x)
                 continue
-            for leaf in p.full:
-                if leaf not in leaves:
-                    leaves[leaf] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
-                    shape = tuple(tensor_value(p.seq).shape)  # type: ignore[union-attr]
-                    self.outer_seqs.append(self.outer("call_method", "reshape", leaf, shape) if p.viewed else leaf)
-                self.env[leaf] = leaves[leaf]
+            self._full_leaves(p.full, p.viewed, p.seq, leaves)
+        for ep in self.epilogues.values():  # read at every step like the sequences the core takes
+            self._full_leaves(ep.full, ep.viewed, ep.out, leaves)
         return phs
+
+    def _full_leaves(self, full: list[fx.Node], viewed: bool, seq: fx.Node, leaves: dict[fx.Node, fx.Node]) -> None:
+        for leaf in full:
+            if leaf not in leaves:
+                leaves[leaf] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
+                shape = tuple(tensor_value(seq).shape)  # type: ignore[union-attr]
+                self.outer_seqs.append(self.outer("call_method", "reshape", leaf, shape) if viewed else leaf)
+            self.env[leaf] = leaves[leaf]
 
     def _static(self, node: fx.Node, hint: str) -> fx.Node:
         ph = self.body.placeholder(f"static_{len(self.outer_statics)}_{hint}")
@@ -267,7 +202,8 @@ class _Rewrite:
     def _statics(self) -> list[fx.Node]:
         """Static leaves and the batch norms' statistics: computed outside, placeholders inside."""
         made: list[fx.Node] = []
-        for p in self.prologues.values():
+        ends: list[Prologue | Epilogue] = [*self.prologues.values(), *self.epilogues.values()]
+        for p in ends:
             like = tensor_value(p.root)
             assert like is not None
             for leaf in p.statics:
@@ -280,6 +216,8 @@ class _Rewrite:
                     outer = self.outer("call_method", "reshape", leaf, tuple(v.shape[1:]))
                 self.env[leaf] = self._static(outer, "leaf")
                 made.append(self.env[leaf])
+            if not isinstance(p, Prologue):
+                continue
             for bn_node, bn in p.batch_norms.items():
                 for key, outer in self._batch_norm_statics(bn, like).items():
                     self.env[_Key(bn_node, key)] = self._static(outer, key)
@@ -340,6 +278,18 @@ class _Rewrite:
             value = self.body.call_method("to", (value, like.dtype))
         return value
 
+    def _emit_epilogues(self, result: fx.Node) -> tuple[fx.Node, ...]:
+        """The step's ``(*outputs, *states)`` with each absorbed consumer chain applied to its output."""
+        ni, ns, no = self.site.counts
+        values = self.body.call_function(_as_tuple, (result,))
+        outs = [self.body.call_function(operator.getitem, (values, i)) for i in range(no + ns)]
+        for k, ep in self.epilogues.items():
+            self.env[ep.root] = outs[k]
+            for node in ep.nodes:
+                self.env[node] = self.body.node_copy(node, lambda n: self.env[n])
+            outs[k] = self.env[ep.tail]
+        return tuple(outs)
+
     def _emit_batch_norm(self, node: fx.Node, p: Prologue) -> fx.Node:
         bn = p.batch_norms[node]
         value = self.body.call_function(torch.sub, (self.env[bn.input], self.env[_Key(node, "mean")]))
@@ -349,6 +299,11 @@ class _Rewrite:
         if bn.bias is not None:
             value = self.body.call_function(torch.add, (value, self.env[_Key(node, "bias")]))
         return value
+
+
+def _as_tuple(result: Any) -> tuple[Any, ...]:
+    """A step's result as a tuple (a lone tensor counts as a 1-tuple, as in :func:`flexsn_hop.eager_scan`)."""
+    return tuple(result) if isinstance(result, (tuple, list)) else (result,)
 
 
 @dataclass(frozen=True)
@@ -366,15 +321,23 @@ def _free_name(gm: fx.GraphModule, base: str) -> str:
     return f"{base}_{k}"
 
 
-def _prologues(site: ScanSite) -> dict[int, Prologue]:
+def _plans(site: ScanSite) -> tuple[dict[int, Prologue], dict[int, Epilogue]]:
+    """What feeds each input sequence and what consumes each output sequence, where absorbable."""
     args = [*site.seqs, *site.init, *site.lifted]
-    found: dict[int, Prologue] = {}
+    prologues: dict[int, Prologue] = {}
     for i, x in enumerate(site.seqs):
         if isinstance(x, fx.Node) and args.count(x) == 1:
             p = find_prologue(x, site.node)
             if p is not None:
-                found[i] = p
-    return found
+                prologues[i] = p
+    epilogues: dict[int, Epilogue] = {}
+    for user in site.node.users:
+        k = user.args[1] if user.target is operator.getitem and len(user.args) == 2 else None
+        if isinstance(k, int) and 0 <= k < site.counts[2] and k not in epilogues:
+            ep = find_epilogue(user, site.node)
+            if ep is not None:
+                epilogues[k] = ep
+    return prologues, epilogues
 
 
 def fuse_neighbours(graph: fx.Graph) -> int:
@@ -390,12 +353,12 @@ def fuse_neighbours(graph: fx.Graph) -> int:
     rewritten = 0
     for node in list(graph.nodes):
         site = scan_site(gm, node)
-        prologues = _prologues(site) if site is not None else {}
-        if site is None or not prologues:
+        prologues, epilogues = _plans(site) if site is not None else ({}, {})
+        if site is None or not (prologues or epilogues):
             continue
         before = set(graph.nodes)
         try:
-            _Rewrite(gm, site, prologues).apply()
+            _Rewrite(gm, site, prologues, epilogues).apply()
         except Exception as exc:  # noqa: BLE001 - leave the scan as it was
             for n in reversed(list(graph.nodes)):
                 if n not in before and not n.users:
@@ -405,7 +368,7 @@ def fuse_neighbours(graph: fx.Graph) -> int:
                 _WARNED.add(message)
                 warnings.warn(message, stacklevel=2)
             continue
-        absorbed = sum(len(p.nodes) for p in prologues.values())
+        absorbed = sum(len(p.nodes) for p in prologues.values()) + sum(len(e.nodes) for e in epilogues.values())
         log.debug("flexsn: absorbed %d producer op(s) into a scan", absorbed)
         _count("scans_fused")
         _count("ops_absorbed", absorbed)

@@ -45,7 +45,7 @@ import torch
 import torch.nn.functional as F
 from torch import fx
 
-__all__ = ["BatchNormParts", "Prologue", "find_prologue", "tensor_value"]
+__all__ = ["BatchNormParts", "Epilogue", "Prologue", "find_epilogue", "find_prologue", "tensor_value"]
 
 #: torch-level functions that act elementwise (with broadcasting) on their tensor arguments
 POINTWISE_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset(
@@ -59,8 +59,8 @@ POINTWISE_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset(
 POINTWISE_METHODS: frozenset[str] = frozenset(
     {"add", "sub", "mul", "div", "neg", "relu", "sigmoid", "tanh", "exp", "abs", "clamp"}
 )
-_VIEW_METHODS = frozenset({"view", "reshape", "unflatten"})
-_VIEW_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset({torch.reshape, torch.unflatten})
+_VIEW_METHODS = frozenset({"view", "reshape", "flatten", "unflatten"})
+_VIEW_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset({torch.reshape, torch.flatten, torch.unflatten})
 
 
 def tensor_value(node: object) -> torch.Tensor | None:
@@ -120,6 +120,35 @@ class Prologue:
     def viewed(self) -> bool:
         """Whether ``seq`` is a ``[T, B, *rest]`` view of a ``[T * B, *rest]`` root."""
         return self.root is not self.seq
+
+
+@dataclass
+class Epilogue:
+    """The pointwise consumers of one output sequence of a scan, run inside its step.
+
+    Attributes:
+        out: the scan's output (a ``getitem`` of the scan node, ``[T, *step]``).
+        root: ``out``, or its ``[T * B, *rest]`` view that the consumers read.
+        nodes: the absorbed consumers in graph order (``tail`` last).
+        full: full leaves (``root``'s shape and dtype, defined before the scan).
+        statics: static leaves (broadcast to ``root``'s shape, size 1 along dim 0).
+    """
+
+    out: fx.Node
+    root: fx.Node
+    nodes: list[fx.Node] = field(default_factory=list)
+    full: list[fx.Node] = field(default_factory=list)
+    statics: list[fx.Node] = field(default_factory=list)
+
+    @property
+    def viewed(self) -> bool:
+        """Whether the consumers read a ``[T * B, *rest]`` view of the ``[T, B, *rest]`` output."""
+        return self.root is not self.out
+
+    @property
+    def tail(self) -> fx.Node:
+        """The last absorbed consumer: its value is what the scan returns in place of ``out``."""
+        return self.nodes[-1]
 
 
 def _is_view(node: fx.Node) -> bool:
@@ -184,8 +213,8 @@ def _tensor_args(node: fx.Node) -> list[fx.Node]:
 class _Planner:
     """Grows a :class:`Prologue` backwards from its root (no graph change)."""
 
-    def __init__(self, prologue: Prologue, like: torch.Tensor) -> None:
-        self.p = prologue
+    def __init__(self, prologue: Prologue | Epilogue, like: torch.Tensor) -> None:
+        self.p = prologue  # its ``full`` / ``statics`` lists receive the leaves (an Epilogue's too)
         self.like = like  # the root's example value
 
     def full_leaf(self, node: fx.Node) -> bool:
@@ -221,10 +250,11 @@ class _Planner:
         if not self.full_leaf(node):
             return False
         bn = _batch_norm_parts(node)
-        if bn is not None:
+        if bn is not None and isinstance(self.p, Prologue):
             return self._absorb_batch_norm(node, bn)
         if not _pointwise(node):
             return False
+        assert isinstance(self.p, Prologue)
         saved = (list(self.p.nodes), list(self.p.full), list(self.p.statics), dict(self.p.batch_norms))
         for a in _tensor_args(node):
             if a in self.p.nodes:  # read twice by this node (x * x)
@@ -236,6 +266,7 @@ class _Planner:
         return True
 
     def _absorb_batch_norm(self, node: fx.Node, bn: BatchNormParts) -> bool:
+        assert isinstance(self.p, Prologue)
         if not self.full_leaf(bn.input) or self.like.dim() < 2:
             return False
         channels = self.like.shape[1]
@@ -271,6 +302,51 @@ def find_prologue(seq: fx.Node, scan: fx.Node) -> Prologue | None:
         return None
     prologue.nodes.sort(key=_graph_order(root.graph))
     return prologue
+
+
+def _merge_view(out: fx.Node) -> fx.Node | None:
+    """The single user of ``out`` (``[T, B, *rest]``) that views it as ``[T * B, *rest]``, or ``None``."""
+    if len(out.users) != 1:
+        return None
+    (view,) = out.users
+    if not _is_view(view) or view.args[:1] != (out,):
+        return None
+    v_out, v_view = tensor_value(out), tensor_value(view)
+    if v_out is None or v_view is None or v_out.dim() < 2 or v_view.dim() != v_out.dim() - 1:
+        return None
+    if v_out.shape[0] * v_out.shape[1] != v_view.shape[0] or tuple(v_out.shape[2:]) != tuple(v_view.shape[1:]):
+        return None
+    return view
+
+
+def find_epilogue(out: fx.Node, scan: fx.Node) -> Epilogue | None:
+    """The absorbable pointwise consumers of scan output ``out``, or ``None``.
+
+    A chain of single-user pointwise nodes reading ``out`` (or its
+    ``[T * B, *rest]`` view) and otherwise only tensors defined before the scan
+    (full or static leaves) or numbers.
+    """
+    root = _merge_view(out) or out
+    like = tensor_value(root)
+    if like is None or like.dim() == 0 or like.shape[0] == 0 or not like.is_floating_point():
+        return None
+    order = _graph_order(scan.graph)
+    epilogue = Epilogue(out, root)
+    leaves = _Planner(epilogue, like)
+    cur = root
+    while len(cur.users) == 1:
+        (user,) = cur.users
+        value = tensor_value(user)
+        if not _pointwise(user) or value is None or value.shape != like.shape or value.dtype != like.dtype:
+            break
+        kept = (list(epilogue.full), list(epilogue.statics))
+        others = [a for a in _tensor_args(user) if a is not cur and a not in epilogue.nodes]
+        if not all(order(a) < order(scan) and leaves.leaf(a) for a in others):
+            epilogue.full, epilogue.statics = kept
+            break
+        epilogue.nodes.append(user)
+        cur = user
+    return epilogue if epilogue.nodes else None
 
 
 def _graph_order(graph: fx.Graph) -> Callable[[fx.Node], int]:
