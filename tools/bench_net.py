@@ -185,10 +185,13 @@ def dump_kernels(step: Callable[[], None], where: Path) -> None:
         (where / f"inductor_{k}.py").write_text(code)
     for h in sorted(set(registered_handles()) - before):
         bundle = lookup_flexsn_kernel_handle(h)
-        for name in ("inference_kernel", "forward_kernel", "backward_kernel"):
+        for name in ("inference_kernel", "inference_final_state_kernel", "forward_kernel", "backward_kernel"):
             kernel = getattr(bundle, name)
             if kernel is not None:
                 (where / f"scan_{h}_{name}.py").write_text(kernel.code)
+                final = getattr(kernel, "final_state", None)  # the training kernels' final-state variants
+                if final is not None:
+                    (where / f"scan_{h}_{name}_final_state.py").write_text(final.code)
 
 
 def table() -> str:
