@@ -35,6 +35,7 @@ import flexsn_hop  # noqa: E402
 from flexsn_nn.neurons import LIFNode  # noqa: E402
 from flexsn_nn.neurons_learnable import ParametricLIFNode  # noqa: E402
 from flexsn_nn.surrogate import Sigmoid  # noqa: E402
+from flexsn_trace.testing import assert_trained_alike  # noqa: E402
 
 DEV = torch.device("cuda" if torch.cuda.is_available() and os.environ.get("TRITON_INTERPRET") != "1" else "cpu")
 T, N, C = 3, 2, 4
@@ -118,12 +119,7 @@ def _run(kind: str, residual: bool, grad: bool, after: bool = False) -> AotRecor
         if grad:
             y.square().sum().backward()
             y_ref.square().sum().backward()
-    for (name, p), p_ref in zip(net.named_parameters(), ref.parameters()):
-        if grad:
-            scale = float(p_ref.grad.abs().max())  # type: ignore[union-attr]
-            torch.testing.assert_close(p.grad, p_ref.grad, rtol=1e-5, atol=1e-5 * scale, msg=lambda m, n=name: f"{n}: {m}")
-    for (name, b), b_ref in zip(net.named_buffers(), ref.buffers()):
-        torch.testing.assert_close(b, b_ref, rtol=1e-6, atol=1e-7, msg=lambda m, n=name: f"{n}: {m}")
+    assert_trained_alike(net, ref)
     return recorder
 
 
@@ -186,9 +182,5 @@ def test_reduce_overhead_fuses_by_default_and_replays_like_eager() -> None:
         torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
         y.square().sum().backward()
         y_ref.square().sum().backward()
-        for p, p_ref in zip(net.parameters(), ref.parameters()):
-            scale = float(p_ref.grad.abs().max())  # type: ignore[union-attr]
-            torch.testing.assert_close(p.grad, p_ref.grad, rtol=1e-5, atol=1e-5 * scale)
-        for b, b_ref in zip(net.buffers(), ref.buffers()):
-            torch.testing.assert_close(b, b_ref, rtol=1e-6, atol=1e-7)
+        assert_trained_alike(net, ref)
     assert counters["flexsn"]["scans_fused"] == 1

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 import traceback
 from pathlib import Path
@@ -38,6 +39,9 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_per_call import per_call as per_step  # noqa: E402  (median ms of a call timed alone)
+
 ROWS: list[dict[str, Any]] = []
 IMPLS = ("flexsn", "flexsn_compile", "flexsn_compile_nofuse", "flexsn_ro", "flexsn_ro_nofuse", "loop_compile", "loop_ro", "sj_lif")
 
@@ -45,23 +49,6 @@ IMPLS = ("flexsn", "flexsn_compile", "flexsn_compile_nofuse", "flexsn_ro", "flex
 def log(**row: Any) -> None:
     ROWS.append(row)
     print(json.dumps(row), flush=True)
-
-
-def per_step(fn: Callable[[], object], warm: int, rep: int) -> float:
-    """Median ms of ``fn`` (synchronize first, CUDA events around it)."""
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(rep):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
-    return times[len(times) // 2]
 
 
 class Net(nn.Module):

@@ -5,8 +5,9 @@ surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
 (no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
 a core with two inputs, two states and two outputs, and the unrolled Python
 time loop the tests check kernels against (:func:`unrolled_loop`, over
-:func:`flexsn_trace.reference_scan`), and :func:`count_calls` for tests that
-count how often a step (a check, a trace) runs. FlexSN's own test suites
+:func:`flexsn_trace.reference_scan`), :func:`count_calls` for tests that
+count how often a step (a check, a trace) runs, and
+:func:`assert_trained_alike` for tests that compare a network with a reference copy. FlexSN's own test suites
 share them (every layer may import this lowest layer), so a reference is
 written once. Shapes: any per-step shape, all arguments alike; dtypes:
 floating point; the results have the inputs' shape and dtype.
@@ -20,7 +21,7 @@ import torch
 
 from .contract import ScanContract, reference_scan
 
-__all__ = ["Spike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
+__all__ = ["Spike", "assert_trained_alike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
 
 
 class Spike(torch.autograd.Function):
@@ -107,3 +108,30 @@ def count_calls(monkeypatch: Any, owner: object, name: str) -> list[int]:
 
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+def assert_trained_alike(net: torch.nn.Module, ref: torch.nn.Module, rtol: float = 1e-5, buffer_tol: float = 1e-6) -> None:
+    """Assert ``net``'s gradients and buffers match those of ``ref`` (a copy of it run another way).
+
+    Gradients: ``rtol`` relative, and absolute ``rtol`` times the largest
+    magnitude of the reference gradient (fused kernels sum over time and
+    channels in another order than autograd); a parameter without a reference
+    gradient must have none. Buffers (e.g. BatchNorm's running statistics):
+    ``buffer_tol`` relative, ``buffer_tol / 10`` absolute.
+
+    Raises:
+        AssertionError: naming the parameter or buffer that differs.
+    """
+    for (name, p), p_ref in zip(net.named_parameters(), ref.parameters()):
+        if p_ref.grad is None:
+            assert p.grad is None, f"{name}: a gradient where the reference has none"
+            continue
+        scale = float(p_ref.grad.abs().max())
+        torch.testing.assert_close(p.grad, p_ref.grad, rtol=rtol, atol=rtol * scale, msg=_naming(name))
+    for (name, b), b_ref in zip(net.named_buffers(), ref.buffers()):
+        torch.testing.assert_close(b, b_ref, rtol=buffer_tol, atol=buffer_tol / 10, msg=_naming(name))
+
+
+def _naming(name: str) -> Callable[[str], str]:
+    """An ``assert_close`` message that starts with the tensor's name."""
+    return lambda message: f"{name}: {message}"
