@@ -15,6 +15,7 @@ the neuron's parameter with the BatchNorm's).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 from collections.abc import Callable, Iterator
@@ -184,3 +185,62 @@ def test_reduce_overhead_fuses_by_default_and_replays_like_eager() -> None:
         y_ref.square().sum().backward()
         assert_trained_alike(net, ref)
     assert counters["flexsn"]["scans_fused"] == 1
+
+
+def _weird(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A core the kernels cannot lower (``cumsum``): the rewritten scan falls back to the loop, with a warning."""
+    h = v + torch.cumsum(x, -1) * 0.1
+    return torch.sigmoid(h), h
+
+
+class MoreShapes(nn.Module):
+    """BatchNorm into a 2-input core (the second input scaled), into state sequences, or into a core that falls back."""
+
+    def __init__(self, case: str) -> None:
+        super().__init__()
+        from flexsn_nn import FlexSN
+        from flexsn_trace.testing import two_by_two_core
+
+        self.case = case
+        self.conv = nn.Conv2d(2, C, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(C)
+        if case == "2x2":
+            self.sn = FlexSN(two_by_two_core, 2, 2, 2, step_mode="m")
+        elif case == "state_seqs":
+            self.sn = _neuron("triton")
+            self.sn.store_state_seqs = True
+        else:
+            self.sn = FlexSN(_weird, 1, 1, 1, step_mode="m", backend="hop")
+
+    def forward(self, x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        y = self.bn(self.conv(x.flatten(0, 1))).unflatten(0, (x.shape[0], x.shape[1]))
+        if self.case == "2x2":
+            a, b = self.sn(y, r * 2.0)
+            out: torch.Tensor = a + b
+            return out
+        return self.sn(y)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("case", ["2x2", "state_seqs", "fallback"])
+def test_two_inputs_state_sequences_and_a_core_that_falls_back(case: str) -> None:
+    """The pass on Dynamo's graph, run eagerly (no Inductor): results and gradients as eager, one rewrite each."""
+    rewritten: list[int] = []
+
+    def backend(gm: torch.fx.GraphModule, example_inputs: Any) -> Callable[..., Any]:
+        rewritten.append(flexsn_hop.fuse_neighbours(gm.graph))
+        return gm.forward
+
+    torch.manual_seed(0)
+    net = MoreShapes(case).to(DEV)
+    ref = copy.deepcopy(net)
+    g = torch.Generator().manual_seed(4)
+    x = (torch.randn(T, N, 2, 6, 6, generator=g) * 3).to(DEV)
+    r = torch.randn(T, N, C, 6, 6, generator=g).to(DEV)
+    with pytest.warns(RuntimeWarning, match="cumsum") if case == "fallback" else contextlib.nullcontext():
+        y = torch.compile(net, backend=backend, fullgraph=True)(x, r)
+    y_ref = ref(x, r)
+    torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+    y.square().sum().backward()
+    y_ref.square().sum().backward()
+    assert_trained_alike(net, ref)
+    assert rewritten == [1]
