@@ -222,8 +222,10 @@ class MoreShapes(nn.Module):
 
 
 @pytest.mark.parametrize("case", ["2x2", "state_seqs", "fallback"])
-def test_two_inputs_state_sequences_and_a_core_that_falls_back(case: str) -> None:
+def test_two_inputs_state_sequences_and_a_core_that_falls_back(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pass on Dynamo's graph, run eagerly (no Inductor): results and gradients as eager, one rewrite each."""
+    # flex_sn_scan's fallback warning is shown once per reason and process: forget the earlier tests' ones
+    monkeypatch.setattr(flexsn_hop.runtime_fusion, "_WARNED", set())
     rewritten: list[int] = []
 
     def backend(gm: torch.fx.GraphModule, example_inputs: Any) -> Callable[..., Any]:
