@@ -20,8 +20,10 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
 
 * :func:`fuse_neighbours`: under ``torch.compile`` (Inductor), pointwise
   producers of a scan's input sequences (BatchNorm's normalisation, scaling,
-  bias, residual adds) run inside its step (:mod:`flexsn_hop.neighbour_pass`;
-  :func:`enable_neighbour_fusion` / ``FLEXSN_FUSE_NEIGHBOURS=0`` turn it off).
+  bias, residual adds) and pointwise consumers of its outputs run inside its
+  step (:mod:`flexsn_hop.neighbour_pass`; by default in graphs Inductor runs
+  as CUDA graphs; :func:`enable_neighbour_fusion` always / never,
+  ``FLEXSN_FUSE_NEIGHBOURS=0`` off).
 
 Importing the package registers the Dynamo support
 (:func:`dynamo_hop_available` tells whether it worked) and the neighbour pass.

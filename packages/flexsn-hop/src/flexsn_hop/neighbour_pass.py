@@ -133,13 +133,12 @@ class _Rewrite:
             seq_phs = self._seq_inputs()
             state_phs = [self.body.placeholder(f"state_{j}") for j in range(self.site.counts[1])]
             lifted_phs = [self.body.placeholder(f"lifted_{k}") for k in range(len(self.site.lifted))]
-            static_phs = self._statics()
+            self._statics()
             step_args = []
             for i, x in enumerate(self.site.seqs):
                 step_args.append(self._emit_prologue(self.prologues[i]) if i in self.prologues else seq_phs[i])
             result = self.body.call_module("step", tuple([*step_args, *state_phs, *lifted_phs]))
             self.body.output(self._emit_epilogues(result) if self.epilogues else result)
-            del static_phs
             root = nn.Module()
             root.step = self.site.step_fn if isinstance(self.site.step_fn, nn.Module) else _Step(self.site.step_fn)
             name = _free_name(self.gm, "flexsn_fused_step")
@@ -199,9 +198,8 @@ class _Rewrite:
         self.outer_statics.append(node)
         return ph
 
-    def _statics(self) -> list[fx.Node]:
-        """Static leaves and the batch norms' statistics: computed outside, placeholders inside."""
-        made: list[fx.Node] = []
+    def _statics(self) -> None:
+        """Static leaves and the batch norms' statistics: computed outside, placeholders inside (in ``env``)."""
         ends: list[Prologue | Epilogue] = [*self.prologues.values(), *self.epilogues.values()]
         for p in ends:
             like = tensor_value(p.root)
@@ -215,14 +213,11 @@ class _Rewrite:
                 if not p.viewed and v.dim() == like.dim():  # [1, *step]: drop the time dim
                     outer = self.outer("call_method", "reshape", leaf, tuple(v.shape[1:]))
                 self.env[leaf] = self._static(outer, "leaf")
-                made.append(self.env[leaf])
             if not isinstance(p, Prologue):
                 continue
             for bn_node, bn in p.batch_norms.items():
                 for key, outer in self._batch_norm_statics(bn, like).items():
                     self.env[_Key(bn_node, key)] = self._static(outer, key)
-                    made.append(self.env[_Key(bn_node, key)])
-        return made
 
     def _batch_norm_statics(self, bn: Any, like: torch.Tensor) -> dict[str, fx.Node]:
         """``mean``, ``invstd`` (and ``weight``, ``bias``) as ``[C, 1, ...]`` outside the scan.

@@ -28,18 +28,29 @@ import torch
 
 from flexsn_codegen import interpreter_enabled
 
-__all__ = ["CallCache", "call_key"]
+__all__ = ["CallCache", "call_key", "interpreted", "tensor_signature"]
 
 #: tensor types whose signature is their metadata (no subclass behaviour to check)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _compiling = torch.compiler.is_compiling
 
 
-def _signature(tensors: Sequence[object]) -> tuple[Hashable, ...] | None:
+def tensor_signature(tensors: Sequence[object], requires_grad: bool = True) -> tuple[Hashable, ...] | None:
+    """Per tensor its shape, dtype, device (and ``requires_grad``); ``None`` for a subclass or a non-tensor.
+
+    Also what the custom ops remember of a checked call (:func:`flexsn_runtime.ops.check_op_args`).
+    """
     for t in tensors:
         if type(t) not in _PLAIN:
             return None
+    if not requires_grad:
+        return tuple([(t.shape, t.dtype, t.device) for t in tensors])  # type: ignore[attr-defined]
     return tuple([(t.shape, t.dtype, t.device, t.requires_grad) for t in tensors])  # type: ignore[attr-defined]
+
+
+def interpreted(device: torch.device) -> bool:
+    """Whether kernels on ``device`` run in Triton's interpreter (part of every signature: the CPU runs them only so)."""
+    return device.type != "cuda" and interpreter_enabled()
 
 
 def call_key(
@@ -55,12 +66,10 @@ def call_key(
     """
     if _compiling() or not seqs:
         return None
-    s_seqs, s_states, s_statics = _signature(seqs), _signature(states), _signature(statics)
+    s_seqs, s_states, s_statics = tensor_signature(seqs), tensor_signature(states), tensor_signature(statics)
     if s_seqs is None or s_states is None or s_statics is None:
         return None
-    first = s_seqs[0][2]  # type: ignore[index]
-    interp = first.type != "cuda" and interpreter_enabled()  # the CPU runs kernels only when interpreted
-    return (final_state, torch.is_grad_enabled(), interp, s_seqs, s_states, s_statics)
+    return (final_state, torch.is_grad_enabled(), interpreted(s_seqs[0][2]), s_seqs, s_states, s_statics)  # type: ignore[index]
 
 
 class CallCache(Dict[Hashable, Callable[..., Any]]):

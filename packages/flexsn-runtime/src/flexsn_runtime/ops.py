@@ -24,9 +24,9 @@ from typing import Any, Optional, Sequence
 
 import torch
 
-from flexsn_codegen import interpreter_enabled
 from flexsn_trace import check_scan_args
 
+from .call_cache import interpreted, tensor_signature
 from .op_autograd import EagerTraining, backward, setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import lookup_flexsn_kernel_handle
@@ -53,12 +53,15 @@ _CHECKED_MAX = 4096
 
 
 def _signature(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> tuple[Any, ...] | None:
-    """What :func:`check_op_args` reads of a call, or ``None`` when it cannot be remembered (subclasses, tracing)."""
-    if not all(type(t) is torch.Tensor for t in flat_args):
-        return None  # fake / functional tensors and other subclasses: checked every time
-    # on the CPU the kernels run only while Triton's interpreter is on: part of what was checked
-    interp = bool(flat_args) and flat_args[0].device.type != "cuda" and interpreter_enabled()
-    return (who, handle, interp, *[(t.shape, t.dtype, t.device) for t in flat_args])
+    """What :func:`check_op_args` reads of a call, or ``None`` when it cannot be remembered.
+
+    Fake / functional tensors and other subclasses get none (checked every time); on the CPU the
+    kernels run only while Triton's interpreter is on, so that is part of what was checked.
+    """
+    tensors = tensor_signature(flat_args, requires_grad=False)
+    if tensors is None or not flat_args:
+        return None
+    return (who, handle, interpreted(flat_args[0].device), tensors)
 
 
 def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
