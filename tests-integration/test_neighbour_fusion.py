@@ -103,13 +103,22 @@ def _reset(net: nn.Module) -> None:
             m.reset()
 
 
-def _run(kind: str, residual: bool, grad: bool, after: bool = False) -> AotRecorder:
+def _channels_last(t: torch.Tensor) -> torch.Tensor:
+    """``[T, N, C, H, W]`` in the memory of a channels-last ``[T * N, C, H, W]`` batch."""
+    return t.flatten(0, 1).contiguous(memory_format=torch.channels_last).view(t.shape)
+
+
+def _run(kind: str, residual: bool, grad: bool, after: bool = False, channels_last: bool = False) -> AotRecorder:
     torch.manual_seed(0)
     net = ConvBlock(kind, residual, after).to(DEV)
+    if channels_last:
+        net = net.to(memory_format=torch.channels_last)
     ref = copy.deepcopy(net)
     g = torch.Generator().manual_seed(2)
     x = (torch.randn(T, N, 2, 6, 6, generator=g) * 3).to(DEV)
     shortcut = torch.randn(T, N, C, 6, 6, generator=g).to(DEV)
+    if channels_last:
+        x, shortcut = _channels_last(x), _channels_last(shortcut)
     recorder = AotRecorder()
     compiled = torch.compile(net, backend=recorder, fullgraph=True)
     for step in range(2):  # a second call (after reset) reuses the compiled graph
@@ -154,6 +163,25 @@ def test_inference_fused_with_batch_norm() -> None:
     recorder = _run("triton", False, grad=False)
     assert counters["flexsn"]["scans_fused"] == 1
     assert _scan_reads_conv(recorder.aot[0])
+
+
+def _scan_strides(gm: torch.fx.GraphModule) -> tuple[int, ...]:
+    """The strides the compiled graph plans for the first ``flexsn::*`` node's first output (its fake value)."""
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and str(n.target).startswith("flexsn."):
+            return tuple(n.meta["val"][0].stride())
+    raise AssertionError("no flexsn op in the graph")
+
+
+@pytest.mark.parametrize("kind", ["triton", "plif"])
+@pytest.mark.parametrize("fuse", [True, False], ids=["fused", "unfused"])
+def test_a_channels_last_network_keeps_its_layout_through_the_scan(kind: str, fuse: bool) -> None:
+    """A channels-last network: the scan reads the convolution's memory as it is and writes its spikes alike."""
+    flexsn_hop.enable_neighbour_fusion(fuse)
+    recorder = _run(kind, True, grad=True, channels_last=True)
+    want = _channels_last(torch.empty(T, N, C, 6, 6)).stride()
+    assert _scan_strides(recorder.aot[0]) == want  # planned channels-last: no transposing copies around it
+    assert counters["flexsn"]["scans_fused"] == int(fuse)
 
 
 def test_switched_off_keeps_the_batch_norm() -> None:

@@ -100,8 +100,10 @@ def makers() -> dict[str, Callable[[], nn.Module]]:
     return found
 
 
-def setup(impl: str, make: dict[str, Callable[[], nn.Module]], dev: torch.device) -> tuple[nn.Module, Callable[..., Any]]:
-    """The network of ``impl`` and how it is called."""
+def setup(
+    impl: str, make: dict[str, Callable[[], nn.Module]], dev: torch.device, channels_last: bool = False
+) -> tuple[nn.Module, Callable[..., Any]]:
+    """The network of ``impl`` and how it is called (``channels_last``: its convolutions' weights in that memory format)."""
     import flexsn_hop
 
     # flexsn_compile asks for the pass, which by default runs only under CUDA graphs (flexsn_ro)
@@ -110,6 +112,8 @@ def setup(impl: str, make: dict[str, Callable[[], nn.Module]], dev: torch.device
     kind = "torch" if impl.startswith("loop") else "sj" if impl == "sj_lif" else "triton"
     torch.manual_seed(0)
     net = Net(make[kind]).to(dev)
+    if channels_last:
+        net = net.to(memory_format=torch.channels_last)
     if impl in ("flexsn", "sj_lif"):
         return net, net
     mode = "reduce-overhead" if "_ro" in impl else None
@@ -124,9 +128,11 @@ def reset(net: nn.Module) -> None:
 
 def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Namespace, dev: torch.device) -> None:
     x = torch.randn(args.T, args.B, 3, 32, 32, device=dev)
+    if args.channels_last:  # the [T * B, 3, 32, 32] batch the first convolution reads, channels-last
+        x = x.flatten(0, 1).contiguous(memory_format=torch.channels_last).view(x.shape)
     labels = torch.randint(0, 10, (args.B,), device=dev)
     for what in args.what:
-        net, fwd = setup(impl, make, dev)
+        net, fwd = setup(impl, make, dev, args.channels_last)
         opt = torch.optim.SGD(net.parameters(), lr=0.01)
 
         def train() -> None:
@@ -151,7 +157,7 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
             torch.cuda.synchronize()
             first = time.perf_counter() - t0
             ms = per_step(step, args.warm, args.rep)
-            log(case="net", what=what, impl=impl, T=args.T, B=args.B, ms=ms, first_s=first,
+            log(case="net", what=what, impl=impl, T=args.T, B=args.B, channels_last=args.channels_last, ms=ms, first_s=first,
                 peak_gb=torch.cuda.max_memory_allocated() / 1e9)
         except Exception as exc:  # noqa: BLE001 - a peer that fails is a result too
             traceback.print_exc()
@@ -201,6 +207,8 @@ def main() -> None:
     ap.add_argument("--what", default="train,infer", help="train, infer or both")
     ap.add_argument("--warm", type=int, default=3)
     ap.add_argument("--rep", type=int, default=15)
+    ap.add_argument("--channels-last", action="store_true",
+                    help="the network and its input in torch.channels_last (every impl; Inductor may pick it anyway)")
     ap.add_argument("--kernels", action="store_true", help="keep the generated sources of flexsn_compile")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()

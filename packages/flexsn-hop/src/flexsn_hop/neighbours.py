@@ -166,7 +166,7 @@ def _split_root(seq: fx.Node) -> fx.Node | None:
         return None
     if v_seq.shape[0] * v_seq.shape[1] != v_src.shape[0] or tuple(v_seq.shape[2:]) != tuple(v_src.shape[1:]):
         return None
-    return src if len(src.users) == 1 and v_src.is_contiguous() else None
+    return src if len(src.users) == 1 else None  # any layout: the rewrite reshapes (a view for dense memory)
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,9 +1,10 @@
 """Launch wrappers for the scan kernels.
 
 Sequences are ``[T, *shape]`` and states ``[*shape]``; kernels see them as
-contiguous ``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``. Every
-wrapper allocates its results like the first input sequence (shape and
-dtype), and follows SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
+``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``, contiguous or in the
+dense layout of the first input sequence (:mod:`flexsn_runtime.layout`: a
+channels-last convolution's output is read as it is). Every wrapper allocates
+its results like the first input sequence (shape, dtype, memory order), and follows SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
 initial states cloned (or zeros) where final states are returned, zero
 gradients following the templates. Static inputs (``FlexSNInfo.num_static``)
 follow the initial states, in the layout form of
@@ -20,6 +21,7 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
+from .layout import Order, backward_order, empty_in_order, in_order, launch_order
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import reduce_static_grads, static_dims, static_partials
 from .step_buffers import StepBuffers
@@ -65,16 +67,20 @@ class LaunchArgs(NamedTuple):
 
     Attributes:
         x: input sequence 0 as passed (its shape and dtype shape the results).
-        tensors: contiguous ``[*input_seqs, *init_states, *statics]``; with
-            ``zero_init`` the state slots hold input 0 as a pointer the kernel never reads.
+        tensors: ``[*input_seqs, *init_states, *statics]``, sequences and states in
+            ``order``, statics contiguous; with ``zero_init`` the state slots hold input 0
+            as a pointer the kernel never reads.
         dims: the static inputs' ``inner, mid`` ints.
         zero_init: the initial states were omitted: the kernel makes zero states in registers.
+        order: the memory order of the launch (:func:`flexsn_runtime.layout.launch_order`;
+            ``None`` = contiguous), in which the results are allocated.
     """
 
     x: torch.Tensor
     tensors: list[torch.Tensor]
     dims: list[int]
     zero_init: bool
+    order: Order = None
 
 
 def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchArgs:
@@ -92,23 +98,24 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
     nst, ni, ns = info.num_static, info.num_inputs, info.num_states
     n = len(flat_args) - nst
     zero_init = n == ni and ns > 0
+    x = flat_args[0]
+    statics = flat_args[n:]
+    order = launch_order(x, [w.shape for w in statics])
     if zero_init:
-        seqs = [a.contiguous() for a in flat_args[:n]]
+        seqs = [in_order(a, order) for a in flat_args[:n]]
         body = [*seqs, *(seqs[0] for _ in range(ns))]  # pointers only: ZERO_INIT kernels do not read them
     elif n == ni + ns:
-        body = [a.contiguous() for a in flat_args[:n]]
+        body = [in_order(a, order) for a in flat_args[:n]]
     else:
         raise ValueError(
             f"FlexSN ops take num_inputs={ni} input sequences optionally followed by "
             f"num_states={ns} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
-    x = flat_args[0]
     if not nst:
-        return LaunchArgs(x, body, [], zero_init)
-    statics = flat_args[n:]
-    dims = static_dims([w.shape for w in statics], x.shape[1:])
-    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init)
+        return LaunchArgs(x, body, [], zero_init, order)
+    dims = static_dims([w.shape for w in statics], x.shape[1:], order)
+    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order)
 
 
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> LaunchArgs:
@@ -166,14 +173,15 @@ def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
 
 def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
     """The final-state outputs: clones of the initial states when ``T == 0`` (zeros when omitted), else empty."""
-    step = la.x.shape[1:]
+    x = la.x
     if la.zero_init:
-        make = la.x.new_zeros if la.x.shape[0] == 0 else la.x.new_empty
-        return [make(step) for _ in range(info.num_states)]
+        if x.shape[0] == 0:
+            return [x.new_zeros(x.shape[1:]) for _ in range(info.num_states)]
+        return [empty_in_order(x.shape[1:], la.order, x.dtype, x.device) for _ in range(info.num_states)]
     init = la.tensors[info.num_inputs : info.num_inputs + info.num_states]
-    if la.x.shape[0] == 0:
+    if x.shape[0] == 0:
         return [s.clone() for s in init]
-    return [torch.empty_like(s) for s in init]  # contiguous (launch_args)
+    return [empty_in_order(s.shape, la.order, s.dtype, s.device) for s in init]
 
 
 def flexsn_inference(
@@ -212,7 +220,7 @@ def launch_inference(f: ScanKernel, info: FlexSNInfo, la: LaunchArgs, final_stat
     """
     x = la.x
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
-    outs = [torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x)) for k in range(n_seqs)]
+    outs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in range(n_seqs)]
     if not final_state:
         _run(f, la, outs)
         return tuple(outs)
@@ -269,16 +277,12 @@ def launch_forward(
     """
     x = la.x
     if not final_state:
-        outs = [
-            torch.empty_like(x, memory_format=torch.contiguous_format, dtype=f.output_dtype(k, x))
-            for k in range(info.num_fwd_kernel_returns)
-        ]
+        outs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in range(info.num_fwd_kernel_returns)]
         _run(f, la, outs)
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
-    xc = la.tensors[0]  # contiguous: empty_like keeps its (dense) layout
-    seqs = [torch.empty_like(xc, dtype=f.output_dtype(k, xc)) for k in stored]
+    seqs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in stored]
     finals = _finals(info, la)
     _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
@@ -372,11 +376,14 @@ def flexsn_backward(
             f"state_templates must provide one template per FlexSN initial state ({info.num_states}), "
             f"got {len(state_templates)}"
         )
+    static_shapes = [w.shape for w in static_templates]
+    seq_shape = tuple(input_templates[0].shape)
+    # the forward wrote the saved tensors in its memory order: the gradients follow it
+    order = backward_order([*saved, *grads], seq_shape, static_shapes)
     if grad_example is None:
         if state_templates is None and info.num_states > 0:
             raise ValueError("state_templates are required when all incoming FlexSN gradients are None")
-        zeros = [torch.zeros_like(t) for t in input_templates]
-        zeros += [torch.zeros_like(t) for t in (state_templates or [])]
+        zeros = [_alloc(t.shape, t, order, True) for t in [*input_templates, *(state_templates or [])]]
         return (*zeros, *zero_statics())
     state_seq_grads = grads[info.num_outputs :]
     if state_templates is None and any(g is None for g in state_seq_grads):
@@ -392,12 +399,12 @@ def flexsn_backward(
         seq_example = input_templates[0]
     T = seq_example.shape[0]
     empty = T == 0 or _ncl(seq_example) == 0
-    grad_inputs = [_alloc(t, empty) for t in input_templates]
+    grad_inputs = [_alloc(t.shape, t, order, empty) for t in input_templates]
     if state_templates is not None:
-        grad_states = [_alloc(t, empty) for t in state_templates]
+        grad_states = [_alloc(t.shape, t, order, empty) for t in state_templates]
     else:
         # no templates: every state gradient is present (checked above)
-        grad_states = [_alloc(g if final_state else g.new_empty(g.shape[1:]), empty) for g in state_seq_grads if g is not None]
+        grad_states = [_alloc(g.shape[0 if final_state else 1 :], g, order, empty) for g in state_seq_grads if g is not None]
     if T == 0:
         if final_state:
             # the final state is the initial state: its gradient passes through
@@ -412,8 +419,8 @@ def flexsn_backward(
     # the backward op's returns must not share storage: a tensor per static, summed one by one
     buf, partials = static_partials(len(static_templates), shape[1:], ref.device, distinct=True)
     launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype,
-                    ref.device, static_partials=partials, dims=static_dims([w.shape for w in static_templates], shape[1:]))
-    grad_statics = reduce_static_grads(buf, partials, [w.shape for w in static_templates], shape[1:], [w.dtype for w in static_templates])
+                    ref.device, static_partials=partials, dims=static_dims(static_shapes, shape[1:], order), order=order)
+    grad_statics = reduce_static_grads(buf, partials, static_shapes, shape[1:], [w.dtype for w in static_templates], order)
     return (*grad_inputs, *grad_states, *grad_statics)
 
 
@@ -431,6 +438,7 @@ def launch_backward(
     bufs: StepBuffers | None = None,
     static_partials: Sequence[torch.Tensor] = (),
     dims: Sequence[int] = (),
+    order: Order = None,
 ) -> None:
     """Launch the reverse-time BPTT kernel into ``grad_inputs`` / ``grad_states``: the one backward launch.
 
@@ -446,8 +454,8 @@ def launch_backward(
             state, ``bufs.zeros`` when given, else a fresh ``[*shape]`` zero tensor).
         saved: the tensors ``flexsn_codegen.backward_saved_args`` lists.
         final_state: state gradients are gradients of the final states ``[*shape]``.
-        grad_inputs, grad_states: the tensors the kernel writes, contiguous
-            ``[T, *shape]`` and ``[*shape]``.
+        grad_inputs, grad_states: the tensors the kernel writes, ``[T, *shape]``
+            and ``[*shape]`` in ``order``.
         input_shape: ``[T, *shape]`` of the input sequences, ``T > 0`` and
             ``NCL > 0``.
         dtype, device: of the gradients.
@@ -456,13 +464,15 @@ def launch_backward(
         static_partials: one fp32 ``[*shape]`` tensor per static input: the
             kernel writes each neuron's gradient summed over time
             (:func:`flexsn_runtime.statics.reduce_static_grads` finishes it).
-        dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`).
+        dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`, in ``order``).
+        order: the launch's memory order (:func:`flexsn_runtime.layout.backward_order`);
+            gradients and saved tensors in another are copied to it.
     """
     step = tuple(input_shape[1:])
     kernel_grads: list[torch.Tensor] = []
     for k, g in enumerate(grads):
         if g is not None:
-            kernel_grads.append(g.contiguous())
+            kernel_grads.append(in_order(g, order))
         elif k >= num_outputs and final_state:
             # the caller's shared zeros, else a fresh tensor: nothing outlives the call (CUDA graphs)
             kernel_grads.append(bufs.zeros if bufs is not None else torch.zeros(step, dtype=dtype, device=device))
@@ -470,12 +480,12 @@ def launch_backward(
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
     ref = grad_inputs[0]
     f.launch(
-        [*kernel_grads, *(s.contiguous() for s in saved), *grad_inputs, *grad_states, *static_partials],
+        [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states, *static_partials],
         input_shape[0], math.prod(step), ref, dims,
     )
 
 
-def _alloc(template: torch.Tensor, zero: bool) -> torch.Tensor:
-    if zero:
-        return torch.zeros_like(template, memory_format=torch.contiguous_format)
-    return torch.empty_like(template, memory_format=torch.contiguous_format)
+def _alloc(shape: Sequence[int], like: torch.Tensor, order: Order, zero: bool) -> torch.Tensor:
+    """A gradient of ``shape`` with ``like``'s dtype and device in ``order`` (zero-filled with ``zero``)."""
+    t = empty_in_order(shape, order, like.dtype, like.device)
+    return t.zero_() if zero else t

@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from .launchers import launch_backward
+from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import reduce_static_grads, static_dims, static_partials
@@ -168,20 +169,22 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
             # SpikingJelly's rules for these calls live in flexsn_backward
             templates = [_template(s) for s in _specs(ctx)]
             return backward_impl(plan.handle, grads, saved, templates, plan.final_state)
-        grad_inputs = [torch.empty(shape, dtype=dtype, device=device) for _ in range(plan.n_inputs)]
+        specs = ctx.static_specs
+        static_shapes = [w_shape for w_shape, _, _ in specs]
+        order = backward_order([*saved, *grads], shape, static_shapes)  # the forward's memory order
+        grad_inputs = [empty_in_order(shape, order, dtype, device) for _ in range(plan.n_inputs)]
         if ctx.explicit:
-            grad_states = [torch.empty(step, dtype=dtype, device=device) for _ in range(plan.n_states)]
-        else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch
+            grad_states = [empty_in_order(step, order, dtype, device) for _ in range(plan.n_states)]
+        else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch (any layout)
             # (bufs is None while a CUDA graph is captured or a tracer runs: then per-call tensors)
             grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
-        specs = ctx.static_specs
         buf, partials = static_partials(len(specs), step, device)
-        dims = static_dims([w_shape for w_shape, _, _ in specs], step)
+        dims = static_dims(static_shapes, step, order)
         launch_backward(
             plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
-            device, bufs, partials, dims,
+            device, bufs, partials, dims, order,
         )
-        grad_statics = reduce_static_grads(buf, partials, [w_shape for w_shape, _, _ in specs], step, [w_dtype for _, w_dtype, _ in specs])
+        grad_statics = reduce_static_grads(buf, partials, static_shapes, step, [w_dtype for _, w_dtype, _ in specs], order)
         return [*grad_inputs, *grad_states, *grad_statics]
 
     return _counted(ctx, run)

@@ -27,6 +27,7 @@ import torch
 from flexsn_trace import check_scan_args
 
 from .call_cache import interpreted, tensor_signature
+from .layout import Order, backward_order, empty_in_order, launch_order
 from .op_autograd import EagerTraining, backward, setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import lookup_flexsn_kernel_handle
@@ -44,6 +45,12 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- custom ops
+
+#: Inductor may hand the ops any strides (its default for custom ops copies inputs back to the strides
+#: seen when tracing: a transposing copy of every channels-last convolution output before a neuron).
+#: The implementations read any dense time-major layout as it is and copy the rest (flexsn_runtime.layout);
+#: the fakes allocate the outputs in the order the launch will use, so planned and written strides agree.
+_LAYOUT_TAGS = (torch.Tag.flexible_layout,)
 
 
 #: op-argument signatures checked before (``(who, handle, interpreter, shapes, dtypes, devices)``): a compiled graph calls
@@ -109,7 +116,7 @@ def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> 
     static_dims([w.shape for w in statics], x.shape[1:])
 
 
-@torch.library.custom_op("flexsn::inference", mutates_args=())
+@torch.library.custom_op("flexsn::inference", mutates_args=(), tags=_LAYOUT_TAGS)
 def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``).
 
@@ -123,15 +130,21 @@ def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state:
     return inference_impl(handle, flat_args, final_state)
 
 
+def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
+    """The memory order the implementation will launch in (``launchers.launch_args``): the fakes allocate in it."""
+    return launch_order(flat_args[0], [w.shape for w in flat_args[len(flat_args) - num_static :]])
+
+
 @flexsn_inference_op.register_fake
 def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
-    states = [x.new_empty(x.shape[1:] if final_state else x.shape) for _ in range(info.num_states)]
-    return [x.new_empty(x.shape, dtype=kernel.output_dtype(k, x)) for k in range(info.num_outputs)] + states
+    order = _fake_order(flat_args, info.num_static)
+    states = [empty_in_order(x.shape[1:] if final_state else x.shape, order, x.dtype, x.device) for _ in range(info.num_states)]
+    return [empty_in_order(x.shape, order, kernel.output_dtype(k, x), x.device) for k in range(info.num_outputs)] + states
 
 
-@torch.library.custom_op("flexsn::training", mutates_args=())
+@torch.library.custom_op("flexsn::training", mutates_args=(), tags=_LAYOUT_TAGS)
 def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``.
 
@@ -150,16 +163,21 @@ def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[tor
     fwd = bundle.forward_kernel
     assert fwd is not None
     x = flat_args[0]
+    order = _fake_order(flat_args, info.num_static)
+
+    def seq(dtype: torch.dtype) -> torch.Tensor:
+        return empty_in_order(x.shape, order, dtype, x.device)
+
     if not final_state:
-        return [x.new_empty(x.shape, dtype=fwd.output_dtype(k, x)) for k in range(info.num_fwd_kernel_returns)]
+        return [seq(fwd.output_dtype(k, x)) for k in range(info.num_fwd_kernel_returns)]
     return (
-        [x.new_empty(x.shape, dtype=fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
-        + [x.new_empty(x.shape[1:]) for _ in range(info.num_states)]
-        + [x.new_empty(x.shape) for _ in final_state_extras(info)]
+        [seq(fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
+        + [empty_in_order(x.shape[1:], order, x.dtype, x.device) for _ in range(info.num_states)]
+        + [seq(x.dtype) for _ in final_state_extras(info)]
     )
 
 
-@torch.library.custom_op("flexsn::backward", mutates_args=())
+@torch.library.custom_op("flexsn::backward", mutates_args=(), tags=_LAYOUT_TAGS)
 def flexsn_backward_op(
     handle: int,
     grads: list[Optional[torch.Tensor]],
@@ -179,7 +197,11 @@ def flexsn_backward_op(
 @flexsn_backward_op.register_fake
 def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
       final_state: bool = False) -> list[torch.Tensor]:
-    return [t.new_empty(t.shape) for t in templates]  # one gradient shaped like each template
+    # one gradient shaped like each template: sequences and states in the order flexsn_backward launches in
+    info = op_info(lookup_flexsn_kernel_handle(handle), "training")
+    body = len(templates) - info.num_static
+    order = backward_order([*saved, *grads], templates[0].shape, [w.shape for w in templates[body:]])
+    return [empty_in_order(t.shape, order if k < body else None, t.dtype, t.device) for k, t in enumerate(templates)]
 
 
 def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:

@@ -27,7 +27,9 @@ from typing import Sequence
 
 import torch
 
-__all__ = ["prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem"]
+__all__ = [
+    "padded_shape", "prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem",
+]
 
 
 def static_layout(shape: Sequence[int], step: Sequence[int]) -> tuple[int, int] | None:
@@ -76,13 +78,26 @@ def static_problem(statics: Sequence[torch.Tensor], x: torch.Tensor) -> str | No
             return f"static input {k} has dtype {w.dtype}; the fused kernels read floating-point static inputs"
         if w.device != x.device and not (w.dim() == 0 and w.device.type == "cpu"):
             return f"static input {k} is on {w.device} but the inputs are on {x.device}"
-        if _padded(tuple(w.shape), step) is None:
+        if padded_shape(w.shape, step) is None:
             return f"static input {k} of shape {tuple(w.shape)} does not broadcast to the per-step shape {step}"
     return None
 
 
-def _padded(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
+def padded_shape(shape: Sequence[int], step: Sequence[int]) -> tuple[int, ...] | None:
+    """``shape`` with the rank of per-step shape ``step`` (leading 1s added or dropped), or ``None`` when it does not broadcast."""
+    shape, step = tuple(shape), tuple(step)
     return _padded_cached(shape, step) if _concrete(shape, step) else _pad(shape, step)
+
+
+def _in_order(
+    shape: Sequence[int], step: Sequence[int], order: tuple[int, ...] | None
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A static's shape and the per-step shape as the kernels index them: dims in memory ``order`` (``flexsn_runtime.layout``)."""
+    if order is None:
+        return tuple(shape), tuple(step)
+    padded = padded_shape(shape, step)
+    assert padded is not None, "launch_order took this order only for statics that broadcast"
+    return tuple(padded[d] for d in order), tuple(step[d] for d in order)
 
 
 def _pad(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -107,7 +122,7 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     """
     step = tuple(step)
     shape = tuple(w.shape)
-    padded = _padded(shape, step)
+    padded = padded_shape(shape, step)
     if padded is None:
         raise ValueError(f"static input {index} of shape {shape} does not broadcast to the per-step shape {step}")
     run = [d for d, p in enumerate(padded) if p != 1]
@@ -125,15 +140,18 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     return v.contiguous()
 
 
-def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int]) -> list[int]:
+def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int], order: tuple[int, ...] | None = None) -> list[int]:
     """The kernels' ``inner, mid`` ints of the static inputs of layout-form ``shapes``, flattened.
+
+    ``order``: the launch's memory order (:func:`flexsn_runtime.layout.launch_order`; ``None`` = contiguous),
+    in which the kernels index the neurons.
 
     Raises:
         ValueError: a shape that is not in layout form for ``step``.
     """
     dims: list[int] = []
     for k, shape in enumerate(shapes):
-        layout = static_layout(shape, step)
+        layout = static_layout(*_in_order(shape, step, order))
         if layout is None:
             raise ValueError(
                 f"static input {k} of shape {tuple(shape)} is not in the kernels' layout for the per-step shape "
@@ -161,7 +179,7 @@ def static_partials(
 
 def reduce_static_grads(
     buf: torch.Tensor | None, rows: Sequence[torch.Tensor], shapes: Sequence[Sequence[int]], step: Sequence[int],
-    dtypes: Sequence[torch.dtype],
+    dtypes: Sequence[torch.dtype], order: tuple[int, ...] | None = None,
 ) -> list[torch.Tensor]:
     """The static inputs' gradients from :func:`static_partials`: each row summed over its broadcast dims.
 
@@ -170,9 +188,11 @@ def reduce_static_grads(
     inverse standard deviation, weight and bias) is summed by ONE reduction (on
     the GPU a launch costs host time comparable to the reduction itself) and the
     gradients are views of its result; without, each row is summed on its own.
+    ``order``: the launch's memory order, in which the rows hold the neurons (a static's
+    non-1 dims keep their relative order in it, so its sums are in its own order).
     """
     n, ncl = len(shapes), math.prod(step)
-    layouts = [static_layout(shape, step) for shape in shapes]
+    layouts = [static_layout(*_in_order(shape, step, order)) for shape in shapes]
     assert all(layout is not None for layout in layouts), "static_dims checked the layout before the launch"
     grads: list[torch.Tensor] = []
     k = 0

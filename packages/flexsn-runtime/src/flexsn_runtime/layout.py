@@ -1,0 +1,149 @@
+"""Memory order of the sequences a launch reads and writes: contiguous, or the caller's dense layout.
+
+The scan is elementwise over the neurons of a step: the kernels read and
+write ``[T, NCL]`` memory, element ``i`` of every tensor being the same
+neuron. Any *dense* per-step layout whose time dimension is outermost is
+therefore read as it is, provided every tensor of the launch shares it. A
+channels-last convolution's output (``torch.channels_last``, which Inductor's
+layout optimisation picks for convolutions on the GPU) viewed as
+``[T, B, C, H, W]`` is such a layout: its per-step dims in memory order are
+``(B, H, W, C)``. Copying it to contiguous memory before the scan (and the
+spikes back after) costs two passes over the sequence, as much as the scan
+itself at T = 8.
+
+A launch's *order* (:func:`launch_order`) is ``None`` for contiguous
+memory, the common case, or the permutation of the per-step dims from the
+outermost in memory to the innermost. Outputs are allocated in it
+(:func:`empty_in_order`), as PyTorch's pointwise operators
+keep their input's memory format; any other tensor of the launch is brought
+to it (:func:`in_order`, a copy only when its strides differ). Static inputs
+broadcast through index arithmetic on the memory index
+(:mod:`flexsn_runtime.statics`), so a layout is taken only where every static
+input reads correctly in it: its non-1 dims must keep their relative order
+(a per-channel ``[C, 1, 1]`` or a scalar always do) and stay one run of the
+permuted per-step shape; otherwise the launch falls back to contiguous copies.
+
+The custom ops' fake implementations allocate with the same functions, so
+the strides ``torch.compile`` plans with are the strides the kernels write
+(Inductor re-runs them on the strides it chose, ``ir.FallbackKernel.process_kernel``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import torch
+
+from .statics import padded_shape, static_layout
+
+__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "permuted", "seq_order"]
+
+#: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
+Order = tuple[int, ...] | None
+
+
+def seq_order(x: torch.Tensor) -> Order:
+    """The memory order of sequence ``x`` (``[T, *S]``) if the kernels can read it as it is, else ``None``.
+
+    ``None`` when ``x`` is contiguous (read as it is) or when no other order
+    serves: overlapping or gapped memory, or time not the outermost dim (such
+    inputs are copied to contiguous memory).
+    """
+    if x.dim() < 2 or x.is_contiguous():
+        return None
+    shape, stride = x.shape, x.stride()
+    if shape[0] == 0 or math.prod(shape[1:]) == 0:
+        return None
+    # dims of size 1 do not move memory: innermost, in their own order
+    order = tuple(sorted(range(x.dim() - 1), key=lambda d: (shape[d + 1] == 1, -stride[d + 1], d)))
+    acc = 1
+    for d in reversed(order):  # dense: each dim's stride is the size of the dims inside it
+        if shape[d + 1] != 1 and stride[d + 1] != acc:
+            return None
+        acc *= shape[d + 1]
+    if shape[0] > 1 and stride[0] != acc:
+        return None
+    return order
+
+
+def permuted(shape: Sequence[int], order: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` (of the per-step rank) with its dims in ``order``."""
+    return tuple(shape[d] for d in order)
+
+
+def _static_fits(shape: Sequence[int], step: tuple[int, ...], order: tuple[int, ...]) -> bool:
+    """Whether a static input of layout form ``shape`` is read correctly in ``order`` (see the module docstring)."""
+    padded = padded_shape(shape, step)
+    if padded is None:
+        return False
+    kept = [d for d in order if padded[d] != 1]
+    if kept != sorted(kept):  # flattened in order, its memory must stay its own
+        return False
+    return static_layout(permuted(padded, order), permuted(step, order)) is not None
+
+
+def launch_order(x: torch.Tensor, static_shapes: Sequence[Sequence[int]] = ()) -> Order:
+    """The order of a launch over sequence ``x`` with static inputs of layout forms ``static_shapes``.
+
+    :func:`seq_order` of ``x``, or ``None`` (contiguous) when a static input
+    would not be read correctly in it.
+    """
+    order = seq_order(x)
+    if order is None or not static_shapes:
+        return order
+    step = tuple(x.shape[1:])
+    return order if all(_static_fits(s, step, order) for s in static_shapes) else None
+
+
+def _strides(shape: Sequence[int], order: tuple[int, ...], lead: int) -> tuple[int, ...]:
+    """Strides of a tensor whose last ``len(order)`` dims are laid out in ``order`` after ``lead`` leading dims."""
+    rank = len(shape)
+    strides = [0] * rank
+    acc = 1
+    for d in reversed(order):
+        strides[lead + d] = acc
+        acc *= shape[lead + d]
+    for d in reversed(range(lead)):
+        strides[d] = acc
+        acc *= shape[d]
+    return tuple(strides)
+
+
+def empty_in_order(shape: Sequence[int], order: Order, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """An uninitialised sequence ``[T, *S]`` or state ``[*S]`` in ``order`` (contiguous for ``None``)."""
+    if order is None:
+        return torch.empty(tuple(shape), dtype=dtype, device=device)
+    return torch.empty_strided(tuple(shape), _strides(shape, order, len(shape) - len(order)), dtype=dtype, device=device)
+
+
+def backward_order(
+    tensors: Sequence[torch.Tensor | None], seq_shape: Sequence[int], static_shapes: Sequence[Sequence[int]] = ()
+) -> Order:
+    """The order of a backward launch: :func:`launch_order` of the first ``[T, *S]`` tensor of ``tensors``.
+
+    Pass the saved tensors first (the forward wrote them in its order), then
+    the incoming gradients; ``None`` (contiguous) when none is a sequence.
+    """
+    seq_shape = tuple(seq_shape)
+    for t in tensors:
+        if t is not None and tuple(t.shape) == seq_shape:
+            return launch_order(t, static_shapes)
+    return None
+
+
+def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
+    """``t`` (a sequence or a state) in the launch's memory order: itself when it is, else a copy.
+
+    A tensor of lower rank (a static input among the saved tensors: the
+    kernels read those in their own layout form) is made contiguous; a
+    static input of the per-step rank is in the order already when
+    :func:`launch_order` took it (its non-1 dims keep their relative order).
+    """
+    lead = t.dim() - (0 if order is None else len(order))
+    if order is None or lead < 0:
+        return t.contiguous()
+    want = _strides(t.shape, order, lead)
+    if all(s == w for s, w, n in zip(t.stride(), want, t.shape) if n != 1):
+        return t
+    return torch.empty_strided(t.shape, want, dtype=t.dtype, device=t.device).copy_(t)
