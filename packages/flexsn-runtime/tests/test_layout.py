@@ -63,8 +63,10 @@ def test_allocation_and_conversion_follow_the_order() -> None:
     w = torch.randn(C, 1, 1)
     assert in_order(w, CL) is w  # statics of lower rank: as they are (contiguous)
     assert in_order(x, None).is_contiguous()
-    assert backward_order([None, w, c, x], x.shape) is None  # the first sequence decides
+    assert backward_order([None, w, c, x], x.shape) is None  # a tie: the first sequence decides
     assert backward_order([w, x, c], x.shape) == CL
+    assert backward_order([c, x, None, x], x.shape) == CL  # the most sequences: the fewest copies
+    assert backward_order([w], x.shape) is None
 
 
 def _statics(device: torch.device) -> list[torch.Tensor]:

@@ -120,16 +120,22 @@ def empty_in_order(shape: Sequence[int], order: Order, dtype: torch.dtype, devic
 def backward_order(
     tensors: Sequence[torch.Tensor | None], seq_shape: Sequence[int], static_shapes: Sequence[Sequence[int]] = ()
 ) -> Order:
-    """The order of a backward launch: :func:`launch_order` of the first ``[T, *S]`` tensor of ``tensors``.
+    """The order of a backward launch: the :func:`launch_order` most of the ``[T, *S]`` tensors of ``tensors`` share.
 
-    Pass the saved tensors first (the forward wrote them in its order), then
-    the incoming gradients; ``None`` (contiguous) when none is a sequence.
+    ``tensors`` are the saved tensors then the incoming gradients; the fewest
+    of them are copied (ties: the earliest tensor's order). Under
+    ``torch.compile`` they come in the strides Inductor chose, which may
+    differ: a saved output traced contiguous is kept so while the
+    convolution beside it went channels-last. ``None`` (contiguous) when
+    none is a sequence.
     """
     seq_shape = tuple(seq_shape)
+    votes: dict[Order, int] = {}
     for t in tensors:
         if t is not None and tuple(t.shape) == seq_shape:
-            return launch_order(t, static_shapes)
-    return None
+            order = launch_order(t, static_shapes)
+            votes[order] = votes.get(order, 0) + 1
+    return max(votes, key=votes.__getitem__) if votes else None  # max keeps the first of equals
 
 
 def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
