@@ -173,7 +173,7 @@ def _scan_strides(gm: torch.fx.GraphModule) -> tuple[int, ...]:
     raise AssertionError("no flexsn op in the graph")
 
 
-@pytest.mark.parametrize("kind", ["triton", "plif"])
+@pytest.mark.parametrize("kind", ["triton", "hop", "plif"])
 @pytest.mark.parametrize("fuse", [True, False], ids=["fused", "unfused"])
 def test_a_channels_last_network_keeps_its_layout_through_the_scan(kind: str, fuse: bool) -> None:
     """A channels-last network: the scan reads the convolution's memory as it is and writes its spikes alike."""

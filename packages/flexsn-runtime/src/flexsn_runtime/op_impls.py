@@ -14,7 +14,7 @@ import torch
 from flexsn_trace import FlexSNInfo
 
 from .launchers import flexsn_backward, launch_args, launch_forward, launch_inference
-from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
+from .registry import FlexSNKernelHandle, ensure_training_kernels, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 
@@ -71,7 +71,7 @@ def backward_impl(
     templates: Sequence[torch.Tensor],
     final_state: bool,
 ) -> list[torch.Tensor]:
-    bundle = lookup_flexsn_kernel_handle(handle)
+    bundle = ensure_training_kernels(handle)  # a direct call may come before any training forward built them
     info = op_info(bundle, "training")
     bwd = bundle.backward_kernel
     if bwd is None:

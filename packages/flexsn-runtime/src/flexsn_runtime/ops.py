@@ -30,7 +30,7 @@ from .call_cache import interpreted, tensor_signature
 from .layout import Order, backward_order, empty_in_order, launch_order
 from .op_autograd import EagerTraining, backward, setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
-from .registry import lookup_flexsn_kernel_handle
+from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
 from .scan_kernel import tensor_problem
 from .statics import static_dims
 from .training_plan import TrainingPlan, final_state_extras, plan_for
@@ -198,7 +198,7 @@ def flexsn_backward_op(
 def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
       final_state: bool = False) -> list[torch.Tensor]:
     # one gradient shaped like each template: sequences and states in the order flexsn_backward launches in
-    info = op_info(lookup_flexsn_kernel_handle(handle), "training")
+    info = op_info(ensure_training_kernels(handle), "training")
     body = len(templates) - info.num_static
     order = backward_order([*saved, *grads], templates[0].shape, [w.shape for w in templates[body:]])
     return [empty_in_order(t.shape, order if k < body else None, t.dtype, t.device) for k, t in enumerate(templates)]
