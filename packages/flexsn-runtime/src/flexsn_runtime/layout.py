@@ -35,9 +35,9 @@ from typing import Sequence
 
 import torch
 
-from .statics import padded_shape, static_layout
+from .statics import padded_shape, permuted, static_layout
 
-__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "permuted", "seq_order"]
+__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -65,11 +65,6 @@ def seq_order(x: torch.Tensor) -> Order:
     if shape[0] > 1 and stride[0] != acc:
         return None
     return order
-
-
-def permuted(shape: Sequence[int], order: tuple[int, ...]) -> tuple[int, ...]:
-    """``shape`` (of the per-step rank) with its dims in ``order``."""
-    return tuple(shape[d] for d in order)
 
 
 def _static_fits(shape: Sequence[int], step: tuple[int, ...], order: tuple[int, ...]) -> bool:

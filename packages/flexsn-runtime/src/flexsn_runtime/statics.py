@@ -28,7 +28,7 @@ from typing import Sequence
 import torch
 
 __all__ = [
-    "padded_shape", "prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem",
+    "padded_shape", "permuted", "prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem",
 ]
 
 
@@ -97,7 +97,12 @@ def _in_order(
         return tuple(shape), tuple(step)
     padded = padded_shape(shape, step)
     assert padded is not None, "launch_order took this order only for statics that broadcast"
-    return tuple(padded[d] for d in order), tuple(step[d] for d in order)
+    return permuted(padded, order), permuted(step, order)
+
+
+def permuted(shape: Sequence[int], order: tuple[int, ...]) -> tuple[int, ...]:
+    """``shape`` (of the per-step rank) with its dims in memory ``order`` (``flexsn_runtime.layout``)."""
+    return tuple(shape[d] for d in order)
 
 
 def _pad(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | None:
