@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, flexsn_backward, flexsn_inference_op
-from flexsn_runtime.statics import prepare_static, reduce_static_grads, static_layout, static_partials, static_problem
+from flexsn_runtime.scan_kernel import ScanKernel
+from flexsn_runtime.statics import StaticPartials, partial_modes, prepare_static, static_dims, static_layout, static_problem
 from flexsn_trace import ScanContract, reference_scan
 
 STEP = (2, 3, 4)
@@ -17,6 +18,12 @@ STEP = (2, 3, 4)
 def decay_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(w)
     return torch.tanh(h), h * 0.9
+
+
+def ratio_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Divides by its static input: on a masked lane (zeros loaded) its gradient is 0 / 0."""
+    h = 0.5 * v + x
+    return h / w, h
 
 
 @pytest.mark.parametrize(
@@ -60,17 +67,49 @@ def test_a_gap_in_the_run_is_filled_and_its_gradient_summed() -> None:
     p = prepare_static(w, STEP)
     assert p.shape == STEP
     partial = torch.randn(24)
-    p.backward(reduce_static_grads(None, [partial.view(STEP)], [p.shape], STEP, [torch.float32])[0])
+    p.backward(_reduced(partial, [p.shape], STEP, 32)[0])
     assert w.grad is not None
     torch.testing.assert_close(w.grad, partial.view(STEP).sum(1, keepdim=True))
 
 
-@pytest.mark.parametrize("shape", [(1, 1, 1), (1, 3, 1), (2, 1, 1), (1, 3, 4), (2, 3, 4)])
-def test_reduce_sums_the_broadcast_dims(shape: tuple[int, ...]) -> None:
-    partial = torch.randn(24)
-    (got,) = reduce_static_grads(None, [partial.view(STEP)], [shape], STEP, [torch.float64])
-    assert got.dtype == torch.float64
-    torch.testing.assert_close(got, partial.view(STEP).sum_to_size(shape).double())
+def _kernel_store(v: torch.Tensor, mode: int, block: int) -> torch.Tensor:
+    """What the backward kernel stores for per-neuron time sums ``v`` [NCL] under ``RED = mode`` (flexsn_codegen.templates)."""
+    if mode == 0:
+        return v
+    programs = -(-v.numel() // block)
+    padded = torch.zeros(programs * block, dtype=v.dtype)
+    padded[: v.numel()] = v  # the masked tail adds nothing
+    return padded.view(programs, block // mode, mode).sum(1).reshape(-1)
+
+
+def _reduced(v: torch.Tensor, shapes: list[tuple[int, ...]], step: tuple[int, ...], block: int,
+             distinct: bool = False) -> list[torch.Tensor]:
+    """The static gradients StaticPartials gives when the kernel stored per-neuron sums ``v`` (a row per static)."""
+    ncl = torch.Size(step).numel()
+    per_static = v.reshape(len(shapes), ncl)
+    parts = StaticPartials.allocate(static_dims(shapes, step), ncl, block, torch.device("cpu"), distinct)
+    for row, mode, sums in zip(parts.rows, parts.modes, per_static):
+        row.copy_(_kernel_store(sums, mode, block))
+    return parts.reduce(shapes, [v.dtype] * len(shapes))
+
+
+@pytest.mark.parametrize(
+    "step, shape, block, mode",
+    [((2, 3, 4), (1, 1, 1), 32, 1), ((2, 3, 4), (1, 3, 1), 32, 0), ((2, 3, 4), (2, 1, 1), 32, 0),
+     ((2, 3, 4), (1, 3, 4), 32, 0), ((2, 3, 4), (2, 3, 4), 32, 0), ((2, 4, 8), (), 16, 1),
+     ((2, 4, 8), (4, 1), 8, 1), ((2, 4, 8), (4, 1), 16, 0), ((2, 4, 8), (4, 1), 64, 32), ((2, 4, 8), (8,), 16, 8),
+     ((2, 4, 8), (2, 4, 8), 16, 0), ((2, 4, 8), (2, 4, 8), 64, 64), ((5, 4), (4,), 8, 4), ((3, 5), (5,), 16, 0),
+     ((3, 5), (1,), 4, 1), ((4, 2, 8), (2, 1), 4, 1)],
+)
+def test_each_kernel_reduction_mode_sums_to_the_broadcast_dims(
+    step: tuple[int, ...], shape: tuple[int, ...], block: int, mode: int
+) -> None:
+    """Every RED mode (per neuron, per program, one period per program; a masked tail) reduces to sum_to_size."""
+    assert partial_modes(static_dims([shape], step), block) == (mode,)
+    v = torch.randn(torch.Size(step).numel()).double()  # fp64 gradients of a static from the fp32 partials
+    (got,) = _reduced(v, [shape], step, block)
+    assert got.dtype == torch.float64 and got.shape == torch.Size(shape)
+    torch.testing.assert_close(got, v.view(step).sum_to_size(shape) if shape else v.sum(), rtol=1e-5, atol=1e-6)
 
 
 def test_statics_of_one_layout_share_a_reduction_and_each_gets_its_own_sum() -> None:
@@ -78,15 +117,59 @@ def test_statics_of_one_layout_share_a_reduction_and_each_gets_its_own_sum() -> 
     shapes = [(1, 3, 1), (1, 3, 1), (2, 3, 4), (1, 3, 1), ()]
     values = torch.randn(len(shapes), *STEP)
     for distinct in (False, True):
-        buf, rows = static_partials(len(shapes), STEP, torch.device("cpu"), distinct=distinct)
-        assert (buf is None) == distinct and len(rows) == len(shapes) and all(r.shape == STEP for r in rows)
-        for row, v in zip(rows, values):
-            row.copy_(v)
-        got = reduce_static_grads(buf, rows, shapes, STEP, [torch.float32] * len(shapes))
+        parts = StaticPartials.allocate(static_dims(shapes, STEP), 24, 32, torch.device("cpu"), distinct)
+        assert len(parts.rows) == len(shapes) and len(parts.groups) == (len(shapes) if distinct else 4)
+        got = _reduced(values, shapes, STEP, 32, distinct)
         for g, v, shape in zip(got, values, shapes):
             torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum())
         storages = {g.untyped_storage().data_ptr() for g in got}
         assert len(storages) == (len(shapes) if distinct else 4)  # distinct: nothing shared; else one per run of a layout
+
+
+@pytest.fixture
+def forced_block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Every scan kernel launches with ``BLOCK_NCL = request.param``; CUDA launchers cached under another block are dropped."""
+    block = request.param
+    monkeypatch.setattr(ScanKernel, "config", lambda self, ref, ncl: {"BLOCK_NCL": block, "num_warps": 4})
+    kernels: list[ScanKernel] = []
+    yield block, kernels
+    for kern in kernels:  # a direct launcher keeps the grid it was built with: none may outlive the patch
+        for k in (kern, kern.final_state):
+            if k is not None:
+                k._direct.clear()
+
+
+@pytest.mark.parametrize(
+    "forced_block, w_shape, mode",
+    [(16, (), 1), (64, (), 1), (8, (2, 1), 1), (16, (2, 1), 16), (16, (8,), 8), (16, (2, 8), 16), (64, (2, 8), 16),
+     (16, (5, 1, 1), 1), (32, (5, 1, 1), 0), (16, (5, 2, 8), 0), (4, (2, 8), 0)],
+    indirect=["forced_block"],
+)
+@pytest.mark.parametrize("core", [decay_core, ratio_core])
+def test_the_backward_kernel_reduces_static_gradients_in_every_mode(
+    forced_block: tuple[int, list[ScanKernel]], w_shape: tuple[int, ...], mode: int, core, device: torch.device  # type: ignore[no-untyped-def]
+) -> None:
+    """Per program or per neuron (RED), a masked tail included (where a NaN must not leak into a sum): the gradients
+    match autograd through the Python loop."""
+    block, kernels = forced_block
+    step = (5, 2, 8)  # NCL = 80: five programs of 16, or two of 64 (the second mostly masked)
+    k = FlexSNKernel(core, 1, 1, 1, num_static=1)
+    bundle = ensure_training_kernels(k.handle)
+    assert bundle.forward_kernel is not None and bundle.backward_kernel is not None
+    kernels += [bundle.forward_kernel, bundle.backward_kernel]
+    for kern in kernels:
+        kern._direct.clear()
+    assert partial_modes(static_dims([prepare_static(torch.zeros(w_shape), step).shape], step), block) == (mode,)
+    x = torch.randn(3, *step, device=device, requires_grad=True)
+    w = (torch.rand(w_shape, device=device) + 0.5).requires_grad_()
+    y, v = k(x, w)
+    gy, gv = torch.randn_like(y), torch.randn_like(v)
+    torch.autograd.backward([y, v], [gy, gv])
+    xr, wr = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
+    y_ref, v_ref = reference_scan(core, ScanContract(1, 1, 1, (xr,), (), (wr,)))
+    torch.autograd.backward([y_ref, v_ref], [gy, gv])
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("w_shape", [(), (3, 1), (2, 3, 4), (4,)])

@@ -14,7 +14,8 @@ Kernel calling conventions (tensors, then ``T`` and ``NCL`` runtime ints,
 then two runtime ints per static input, then the constexprs ``BLOCK_NCL``
 and ``ZERO_INIT``, default ``False``; with ``True`` the inference and
 forward kernels start from zero states made in registers and never read the
-initial-state pointers, so a caller passes no zeros tensor):
+initial-state pointers, so a caller passes no zeros tensor; the backward
+kernel then takes one ``RED{k}`` constexpr per static input, default 0):
 
 * inference: ``(*input_seqs, *init_states, *statics, *output_seqs, *state_seqs)``;
 * inference, final state: ``(*input_seqs, *init_states, *statics, *output_seqs, *final_states)``;
@@ -31,9 +32,11 @@ program before the time loop, element ``(i // inner) % mid`` for neuron
 (``mid = 1``), a per-neuron tensor (``inner = 1, mid = NCL``) and a
 per-channel or per-feature one (``[C, 1, 1]`` beside ``[B, C, H, W]``:
 ``inner = H * W, mid = C``) without an ``[NCL]`` copy. The backward kernel
-adds a static input's gradient over time in fp32 registers and stores it
-once per neuron (``[NCL]`` fp32, ``grad_static_partials``); the caller sums
-it over the broadcast dimensions.
+adds a static input's gradient over time in fp32 registers, sums it over
+the program's neurons where they share static elements (``RED{k}``: one
+value or one pattern period per program) or else keeps it per neuron, and
+stores that fp32 partial (``grad_static_partials``); the caller sums the
+partials over the broadcast dimensions.
 
 Values are computed in fp32 and stored in each pointer's element type
 through the step module's ``flexsn_to_storage`` helper (round to nearest
@@ -125,10 +128,12 @@ def _prologue_call(hoisted: Hoisted | None, args: Sequence[str]) -> tuple[list[s
     return [f"    {lhs} = {fn}({', '.join(args)})"], names
 
 
-def _prologue(params: Sequence[str], name: str, num_static: int = 0) -> list[str]:
+def _prologue(params: Sequence[str], name: str, num_static: int = 0, reductions: bool = False) -> list[str]:
     dims = [d for k in range(num_static) for d in (f"inner{k}", f"mid{k}")]
     # ZERO_INIT: the initial states are zeros made in registers (their pointers are not read)
     constexprs = ["BLOCK_NCL: tl.constexpr", "ZERO_INIT: tl.constexpr = False"]
+    if reductions:  # RED{k}: how static input k's gradient leaves a program (_static_grad_store)
+        constexprs += [f"RED{k}: tl.constexpr = 0" for k in range(num_static)]
     return [
         _JIT,
         f"def {name}({', '.join([*params, 'T', 'NCL', *dims, *constexprs])}):",
@@ -140,6 +145,32 @@ def _prologue(params: Sequence[str], name: str, num_static: int = 0) -> list[str
 def _static_load(ptr: str, k: int) -> str:
     """Load static input ``k`` for this program's neurons (broadcast index; once, before the time loop)."""
     return f"tl.load({ptr} + (offs // inner{k}) % mid{k}, mask=mask, other=0.0).to(tl.float32)"
+
+
+def _static_grad_store(ptr: str, k: int) -> list[str]:
+    """Kernel lines storing static input ``k``'s time-summed gradient ``acc{k}``, reduced in the program as ``RED{k}`` says.
+
+    ``RED`` 0: one value per neuron (``[NCL]``). 1: the program's neurons share
+    one element of the static (a scalar, or ``inner`` a multiple of
+    ``BLOCK_NCL``): their sum, one value per program. ``P > 1`` (a power of
+    two dividing ``BLOCK_NCL``, ``P = inner * mid``): neuron ``j`` of a program
+    reads element ``j % P`` of the static's pattern, so the ``[BLOCK_NCL // P, P]``
+    view summed over its rows leaves ``P`` values per program (a channels-last
+    ``[C]`` static: ``C`` per program instead of ``BLOCK_NCL``). Masked lanes
+    ran the step on padding: zeroed first. Sums in registers, no atomics: the
+    result does not depend on scheduling.
+    """
+    acc, red = f"acc{k}", f"RED{k}"
+    return [
+        f"    {acc} = tl.where(mask, {acc}, 0.0)",
+        f"    if {red} == 0:",
+        f"        tl.store({ptr} + offs, {acc}, mask=mask)",
+        f"    elif {red} == 1:",
+        f"        tl.store({ptr} + tl.program_id(0), tl.sum({acc}, axis=0))",
+        "    else:",
+        f"        tl.store({ptr} + tl.program_id(0) * {red} + tl.arange(0, {red}),"
+        f" tl.sum(tl.reshape({acc}, [BLOCK_NCL // {red}, {red}]), axis=0))",
+    ]
 
 
 def _prefetch() -> bool:
@@ -389,7 +420,7 @@ def render_backward_kernel(
     g0 = [f"g0_{j}" for j in range(info.num_states)]
     gw = [f"gw{k}" for k in range(info.num_static)]
     name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
-    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, info.num_static)
+    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, info.num_static, reductions=True)
     lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(info.num_static)]
     if final_state:
         lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
@@ -436,10 +467,11 @@ def render_backward_kernel(
     lines.append(call)
     lines += [f"        {_store(p, rets[i])}" for i, p in enumerate(gx)]
     lines += [f"        carry{j} = {rets[info.num_inputs + j]}" for j in range(info.num_states)]
-    # a static input's gradient: summed over time here, in fp32, stored once per neuron
+    # a static input's gradient: summed over time here, in fp32, then over the program's neurons
     lines += [f"        acc{k} = acc{k} + {rets[n_grad + k]}" for k in range(info.num_static)]
     lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
-    lines += [f"    tl.store({p} + offs, acc{k}, mask=mask)" for k, p in enumerate(gw)]
+    for k, p in enumerate(gw):
+        lines += _static_grad_store(p, k)
     return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 

@@ -23,7 +23,7 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .layout import Order, backward_order, empty_in_order, in_order, launch_order
 from .scan_kernel import ScanKernel, ncl_bucket
-from .statics import reduce_static_grads, static_dims, static_partials
+from .statics import StaticPartials, static_dims
 from .step_buffers import StepBuffers
 
 __all__ = [
@@ -416,11 +416,12 @@ def flexsn_backward(
         return (*grad_inputs, *grad_states, *zero_statics())
     ref = input_templates[0]
     shape = tuple(seq_example.shape)
-    # the backward op's returns must not share storage: a tensor per static, summed one by one
-    buf, partials = static_partials(len(static_templates), shape[1:], ref.device, distinct=True)
-    launch_backward(f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype,
-                    ref.device, static_partials=partials, dims=static_dims(static_shapes, shape[1:], order), order=order)
-    grad_statics = reduce_static_grads(buf, partials, static_shapes, shape[1:], [w.dtype for w in static_templates], order)
+    # the backward op's returns must not share storage: a buffer per static, summed one by one
+    grad_statics = launch_backward(
+        f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype, ref.device,
+        dims=static_dims(static_shapes, shape[1:], order), order=order, static_shapes=static_shapes,
+        static_dtypes=[w.dtype for w in static_templates], distinct=True,
+    )
     return (*grad_inputs, *grad_states, *grad_statics)
 
 
@@ -436,10 +437,12 @@ def launch_backward(
     dtype: torch.dtype,
     device: torch.device,
     bufs: StepBuffers | None = None,
-    static_partials: Sequence[torch.Tensor] = (),
     dims: Sequence[int] = (),
     order: Order = None,
-) -> None:
+    static_shapes: Sequence[Sequence[int]] = (),
+    static_dtypes: Sequence[torch.dtype] = (),
+    distinct: bool = False,
+) -> list[torch.Tensor]:
     """Launch the reverse-time BPTT kernel into ``grad_inputs`` / ``grad_states``: the one backward launch.
 
     Every backward goes through here: :func:`flexsn_backward` (SpikingJelly's
@@ -461,12 +464,16 @@ def launch_backward(
         dtype, device: of the gradients.
         bufs: ``step_buffers(input_shape[1:], dtype, device)`` when the caller
             holds it (one lookup per step).
-        static_partials: one fp32 ``[*shape]`` tensor per static input: the
-            kernel writes each neuron's gradient summed over time
-            (:func:`flexsn_runtime.statics.reduce_static_grads` finishes it).
         dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`, in ``order``).
         order: the launch's memory order (:func:`flexsn_runtime.layout.backward_order`);
             gradients and saved tensors in another are copied to it.
+        static_shapes, static_dtypes: the static inputs' layout forms and dtypes.
+        distinct: the static gradients may not share storage (a custom op's returns).
+
+    Returns:
+        The static inputs' gradients: summed over time and over the program's neurons
+        in the kernel, then over the broadcast dims
+        (:class:`flexsn_runtime.statics.StaticPartials`).
     """
     step = tuple(input_shape[1:])
     kernel_grads: list[torch.Tensor] = []
@@ -479,10 +486,16 @@ def launch_backward(
         else:
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
     ref = grad_inputs[0]
+    ncl = math.prod(step)
+    if not static_shapes:
+        f.launch([*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states], input_shape[0], ncl, ref)
+        return []
+    partials = StaticPartials.allocate(dims, ncl, f.config(ref, ncl)["BLOCK_NCL"], device, distinct)
     f.launch(
-        [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states, *static_partials],
-        input_shape[0], math.prod(step), ref, dims,
+        [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states, *partials.rows],
+        input_shape[0], ncl, ref, dims, reds=partials.modes,
     )
+    return partials.reduce(static_shapes, static_dtypes)
 
 
 def _alloc(shape: Sequence[int], like: torch.Tensor, order: Order, zero: bool) -> torch.Tensor:

@@ -18,7 +18,7 @@ from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
-from .statics import reduce_static_grads, static_dims, static_partials
+from .statics import static_dims
 from .step_buffers import StepBuffers, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
@@ -178,13 +178,10 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
         else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch (any layout)
             # (bufs is None while a CUDA graph is captured or a tracer runs: then per-call tensors)
             grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
-        buf, partials = static_partials(len(specs), step, device)
-        dims = static_dims(static_shapes, step, order)
-        launch_backward(
+        grad_statics = launch_backward(
             plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
-            device, bufs, partials, dims, order,
+            device, bufs, static_dims(static_shapes, step, order), order, static_shapes, [w_dtype for _, w_dtype, _ in specs],
         )
-        grad_statics = reduce_static_grads(buf, partials, static_shapes, step, [w_dtype for _, w_dtype, _ in specs], order)
         return [*grad_inputs, *grad_states, *grad_statics]
 
     return _counted(ctx, run)

@@ -117,8 +117,13 @@ def _hooks_idle() -> bool:
     return True
 
 
+def _red_kwargs(reds: Sequence[int]) -> dict[str, int]:
+    """The backward kernel's ``RED{k}`` constexprs as keyword arguments (none for the other kernels)."""
+    return {f"RED{k}": r for k, r in enumerate(reds)}
+
+
 def _direct_launcher(
-    compiled: Any, grid_x: int, constexprs: tuple[int, bool], dims: tuple[int, ...] = ()
+    compiled: Any, grid_x: int, constexprs: tuple[int | bool, ...], dims: tuple[int, ...] = ()
 ) -> "Callable[[int, list[int], int, int], None] | None":
     """A launch function bound to one ``CompiledKernel`` and grid, or ``None``.
 
@@ -135,7 +140,7 @@ def _direct_launcher(
     scratch allocators, a few microseconds each that show in host-bound
     steps. With hooks, or a Triton whose runner we do not recognise, it goes
     through that runner. ``dims`` are the static inputs' ints and
-    ``constexprs`` the kernel's ``(BLOCK_NCL, ZERO_INIT)`` (part of the
+    ``constexprs`` the kernel's ``(BLOCK_NCL, ZERO_INIT, *RED)`` (part of the
     caller's cache key, so fixed for this launcher; a launcher takes
     constexprs as arguments too).
     """
@@ -317,7 +322,8 @@ class ScanKernel:
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
     def launch(
-        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = (), zero_init: bool = False
+        self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = (), zero_init: bool = False,
+        reds: Sequence[int] = (),
     ) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
 
@@ -342,6 +348,9 @@ class ScanKernel:
                 (:func:`flexsn_runtime.statics.static_dims`).
             zero_init: the kernel's ``ZERO_INIT``: start from zero states
                 made in registers (the initial-state pointers are not read).
+            reds: the backward kernel's ``RED{k}`` per static input
+                (:func:`flexsn_runtime.statics.partial_modes` for this
+                configuration's ``BLOCK_NCL``); empty for the other kernels.
         """
         if not ref.is_cuda:
             cfg = self.config(ref, ncl)
@@ -351,22 +360,22 @@ class ScanKernel:
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
                 self.jit_function()[(triton.cdiv(ncl, block),)](
-                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"]
+                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"], **_red_kwargs(reds)
                 )
             return
         index = ref.get_device()
         if index != _current_device():
             with torch.cuda.device(index):  # Triton launches on the current device's stream
-                self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init)
+                self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds))
         else:
-            self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init)
+            self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds))
 
     def _launch_cuda(
         self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int, dims: tuple[int, ...] = (),
-        zero_init: bool = False,
+        zero_init: bool = False, reds: tuple[int, ...] = (),
     ) -> None:
         ptrs = [a.data_ptr() for a in args]
-        key = (device, ref.dtype, T, ncl, dims, zero_init, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
+        key = (device, ref.dtype, T, ncl, dims, zero_init, reds, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
         hit = self._direct.get(key)
         if hit is not None:
             try:
@@ -381,10 +390,12 @@ class ScanKernel:
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
-        compiled = self.jit_function()[grid](*args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps)
+        compiled = self.jit_function()[grid](
+            *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps, **_red_kwargs(reds)
+        )
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
-        direct = _direct_launcher(compiled, grid[0], (block, zero_init), dims)
+        direct = _direct_launcher(compiled, grid[0], (block, zero_init, *reds), dims)
         if direct is None:
             return
         with self._lock:

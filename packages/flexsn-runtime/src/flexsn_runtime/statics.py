@@ -15,20 +15,24 @@ contiguous, and, with its rank made ``len(S)`` by leading 1s, every dim 1 or
 ops (``reshape``; ``expand`` only for 1-dims inside the run, e.g.
 ``[1, C, 1, W]`` beside ``[B, C, H, W]`` becomes ``[1, C, H, W]``, never an
 ``[NCL]`` copy for the common layouts), so autograd maps the kernels'
-gradient back to the user's tensor. :func:`reduce_static_grads` sums the
-backward kernel's per-neuron fp32 partial over the broadcast dimensions.
+gradient back to the user's tensor. :class:`StaticPartials` holds the
+backward kernel's fp32 partials (summed over time and, where a program's
+neurons share static elements, over them) and sums them over the broadcast
+dimensions.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import torch
 
 __all__ = [
-    "padded_shape", "permuted", "prepare_static", "reduce_static_grads", "static_dims", "static_layout", "static_partials", "static_problem",
+    "StaticPartials", "padded_shape", "partial_modes", "permuted", "prepare_static", "static_dims", "static_layout",
+    "static_problem",
 ]
 
 
@@ -166,51 +170,96 @@ def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int], order: tup
     return dims
 
 
-def static_partials(
-    count: int, step: Sequence[int], device: torch.device, distinct: bool = False
-) -> tuple[torch.Tensor | None, list[torch.Tensor]]:
-    """Fp32 ``[*step]`` tensors for the backward kernel's per-neuron partial sums, one per static input.
+def partial_modes(dims: Sequence[int], block: int) -> tuple[int, ...]:
+    """The backward kernel's ``RED{k}`` per static input (``flexsn_codegen.templates``): how a program stores its gradient.
 
-    Returns ``(buffer, rows)``: one ``[count, *step]`` allocation and its rows,
-    so that :func:`reduce_static_grads` can sum statics of one layout in one
-    kernel; with ``distinct`` (gradients a custom op returns, which must not share
-    storage), ``(None, rows)`` of separate tensors.
+    ``dims``: the statics' ``inner, mid`` ints (:func:`static_dims`); ``block``: the launch's
+    ``BLOCK_NCL`` (a power of two). 1 when a program's neurons all read one element (a
+    scalar, or ``inner`` a multiple of ``block``: a per-channel ``[C, 1, 1]`` beside
+    ``[B, C, 32, 32]``); ``inner * mid`` when that period divides ``block`` (a channels-last
+    per-channel static: ``inner = 1, mid = C``); else 0, one value per neuron.
     """
-    if distinct or count == 0:
-        return None, [torch.empty(tuple(step), dtype=torch.float32, device=device) for _ in range(count)]
-    buf = torch.empty((count, *step), dtype=torch.float32, device=device)
-    return buf, list(buf.unbind(0))
+    modes = []
+    for inner, mid in zip(dims[0::2], dims[1::2]):
+        if mid == 1 or inner % block == 0:
+            modes.append(1)
+        elif block % (inner * mid) == 0:
+            modes.append(inner * mid)
+        else:
+            modes.append(0)
+    return tuple(modes)
 
 
-def reduce_static_grads(
-    buf: torch.Tensor | None, rows: Sequence[torch.Tensor], shapes: Sequence[Sequence[int]], step: Sequence[int],
-    dtypes: Sequence[torch.dtype], order: tuple[int, ...] | None = None,
-) -> list[torch.Tensor]:
-    """The static inputs' gradients from :func:`static_partials`: each row summed over its broadcast dims.
+@dataclass
+class StaticPartials:
+    """Fp32 buffers the backward kernel writes the static inputs' partial gradients into, and their reduction.
 
-    ``shapes`` are the statics' layout forms, ``dtypes`` their dtypes. With a
-    ``buf``, a run of statics of the same layout (a BatchNorm's per-channel mean,
-    inverse standard deviation, weight and bias) is summed by ONE reduction (on
-    the GPU a launch costs host time comparable to the reduction itself) and the
-    gradients are views of its result; without, each row is summed on its own.
-    ``order``: the launch's memory order, in which the rows hold the neurons (a static's
-    non-1 dims keep their relative order in it, so its sums are in its own order).
+    Build with :meth:`allocate`; pass :attr:`rows` and :attr:`modes` to the
+    launch, then :meth:`reduce`. Statics of one layout and mode in a row (a
+    BatchNorm's per-channel mean, inverse standard deviation, weight and bias)
+    share one ``[count, size]`` buffer and ONE reduction (a launch costs host
+    time comparable to the reduction itself) unless ``distinct``.
+
+    Attributes:
+        modes: ``RED{k}`` per static (:func:`partial_modes`).
+        rows: the kernel's ``grad_static_partials``: ``[NCL]`` (mode 0),
+            ``[programs]`` (mode 1) or ``[programs * P]`` (mode ``P``), fp32.
     """
-    n, ncl = len(shapes), math.prod(step)
-    layouts = [static_layout(*_in_order(shape, step, order)) for shape in shapes]
-    assert all(layout is not None for layout in layouts), "static_dims checked the layout before the launch"
-    grads: list[torch.Tensor] = []
-    k = 0
-    while k < n:
-        j = k + 1
-        while buf is not None and j < n and layouts[j] == layouts[k]:
-            j += 1
-        inner, mid = layouts[k]  # type: ignore[misc]
-        run = buf.view(n, ncl)[k:j] if buf is not None else rows[k].view(1, ncl)
-        sums = run if inner == 1 and mid == ncl else run.view(j - k, ncl // (inner * mid), mid, inner).sum((1, 3))
-        grads += [g.view(tuple(shapes[i])).to(dtypes[i]) for i, g in zip(range(k, j), sums.unbind(0))]
-        k = j
-    return grads
+
+    dims: tuple[int, ...]
+    ncl: int
+    block: int
+    modes: tuple[int, ...]
+    rows: list[torch.Tensor]
+    #: (first static, [count, size] buffer) per run sharing a reduction
+    groups: list[tuple[int, torch.Tensor]]
+
+    @classmethod
+    def allocate(
+        cls, dims: Sequence[int], ncl: int, block: int, device: torch.device, distinct: bool = False
+    ) -> "StaticPartials":
+        """Buffers for statics of ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``.
+
+        ``distinct``: every static gets a buffer of its own (gradients a custom op
+        returns must not share storage).
+        """
+        dims, modes = tuple(dims), partial_modes(dims, block)
+        programs = -(-ncl // block)
+        keys = [(dims[2 * k], dims[2 * k + 1], m) for k, m in enumerate(modes)]
+        rows: list[torch.Tensor] = []
+        groups: list[tuple[int, torch.Tensor]] = []
+        k = 0
+        while k < len(keys):
+            j = k + 1
+            while not distinct and j < len(keys) and keys[j] == keys[k]:
+                j += 1
+            mode = keys[k][2]
+            size = ncl if mode == 0 else programs * mode
+            buf = torch.empty((j - k, size), dtype=torch.float32, device=device)
+            groups.append((k, buf))
+            rows += buf.unbind(0)
+            k = j
+        return cls(dims, ncl, block, modes, rows, groups)
+
+    def reduce(self, shapes: Sequence[Sequence[int]], dtypes: Sequence[torch.dtype]) -> list[torch.Tensor]:
+        """The static inputs' gradients: each partial summed over its broadcast dims, in layout-form ``shapes`` and ``dtypes``.
+
+        The kernel holds the neurons in the launch's memory order; a static's non-1
+        dims keep their relative order in it, so its sums are in its own order.
+        """
+        grads: list[torch.Tensor] = []
+        for k, buf in self.groups:
+            inner, mid, mode = self.dims[2 * k], self.dims[2 * k + 1], self.modes[k]
+            count = buf.shape[0]
+            if mode == 0:  # per neuron: [outer, mid, inner]
+                split = (self.ncl // (inner * mid), mid, inner)
+            elif mode == 1:  # per program: [outer, mid, programs per inner run], or all of them for a scalar
+                split = (buf.shape[1], 1, 1) if mid == 1 else (self.ncl // (inner * mid), mid, inner // self.block)
+            else:  # one period per program: [programs, mid, inner]
+                split = (buf.shape[1] // mode, mid, inner)
+            sums = buf.view(count, mid) if split[0] * split[2] == 1 else buf.view(count, *split).sum((1, 3))
+            grads += [g.view(tuple(shapes[i])).to(dtypes[i]) for i, g in zip(range(k, k + count), sums.unbind(0))]
+        return grads
 
 
 _layout_cached = functools.lru_cache(maxsize=1024)(_layout)
