@@ -36,9 +36,10 @@ class Closable:
         self.closed += 1
 
 
-def register(*kernels: Any) -> int:
+def register(*kernels: Any, identity: str | None = None) -> int:
     ks = list(kernels) + [None] * (4 - len(kernels))
     return register_flexsn_kernel_handle(
+        identity=identity,
         inference_kernel=ks[0],
         inference_info=None,
         inference_final_state_kernel=ks[1],
@@ -64,6 +65,46 @@ def test_register_gives_fresh_handles_with_one_owner() -> None:
         release_flexsn_kernel_handle(a)
         release_flexsn_kernel_handle(b)
     assert a not in registered_handles() and b not in registered_handles()
+
+
+def test_handles_name_the_trace_they_were_built_from() -> None:
+    """Compiled graphs keep handles as constants across processes: equal traces share the high bits, others never."""
+    x, y = "ab" * 20, "cd" * 20
+    handles = [register(identity=x), register(identity=x), register(identity=y), register(), register()]
+    try:
+        hx1, hx2, hy, hn1, hn2 = handles
+        assert len(set(handles)) == 5
+        assert hx1 >> 20 == hx2 >> 20 == int(x[:10], 16) and hx2 == hx1 + 1
+        assert hy >> 20 == int(y[:10], 16)
+        # no identity: a per-process salt, never one of the traced names
+        assert hn1 >> 20 == hn2 >> 20 not in {int(x[:10], 16), int(y[:10], 16)}
+        assert all(0 < h < 2**63 for h in handles)
+    finally:
+        for h in handles:
+            release_flexsn_kernel_handle(h)
+
+
+@pytest.mark.parametrize("identity", ["", "abc", "xyz" * 5])
+def test_a_bad_identity_is_refused(identity: str) -> None:
+    before = set(registered_handles())
+    with pytest.raises(ValueError, match="hex digest"):
+        register(identity=identity)
+    assert set(registered_handles()) == before
+
+
+def test_kernels_of_one_core_get_handles_of_one_name(ref: Any) -> None:
+    """``FlexSNKernel`` passes the trace fingerprint: two kernels of one core share a name, another core does not."""
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + (x - v) / 2.0
+        return (v >= 1.0).to(x.dtype), v
+
+    def other(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + (x - v) / 3.0
+        return (v >= 1.0).to(x.dtype), v
+
+    a, b, c = (FlexSNKernel(f, 1, 1, 1) for f in (core, core, other))
+    assert a.handle is not None and b.handle is not None and c.handle is not None
+    assert a.handle != b.handle and a.handle >> 20 == b.handle >> 20 != c.handle >> 20
 
 
 def test_release_when_owner_and_active_both_reach_zero() -> None:

@@ -66,6 +66,7 @@ def build_handle(
         training_info=None,
         training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
         step_fn=step_fn,
+        identity=key,  # graphs compiled in another process are reused only for the same trace
     )
     return handle, None
 

@@ -10,6 +10,17 @@ Training kernels may be left for later: a bundle registered with a
 ``training_builder`` gets them on the first :func:`ensure_training_kernels`
 (the first call that needs gradients), so a process that only runs
 inference never traces the backward pass.
+
+Handles outlive the process in one place: ``torch.compile`` bakes them into
+graphs as constants, and Inductor's on-disk FX-graph and AOTAutograd caches
+key on the graph's text. A handle therefore names what was traced, not the
+order of registration: :func:`register_flexsn_kernel_handle` takes the
+bundle's ``identity`` (the trace fingerprint, :func:`flexsn_runtime.tracecache.core_fingerprint`)
+and builds the handle from it, so a graph compiled in another process is
+reused only for the same neuron; a bundle without one gets a handle salted
+per process, which never matches another process's. (Counting from 1 let a
+graph compiled for one neuron be served, with its output dtypes baked in, to
+an edited neuron in the next run.)
 """
 
 from __future__ import annotations
@@ -17,7 +28,7 @@ from __future__ import annotations
 import threading
 import weakref
 from dataclasses import dataclass, field
-from itertools import count
+import secrets
 from typing import Any, Callable
 
 import torch
@@ -63,7 +74,20 @@ class FlexSNKernelHandle:
 
 _REGISTRY: dict[int, FlexSNKernelHandle] = {}
 _LOCK = threading.Lock()
-_IDS = count(1)
+#: handle = (40 bits naming the bundle << 20) | its number among bundles of that name in this process
+_NAME_BITS, _SERIAL_BITS = 40, 20
+_PROCESS_SALT = secrets.randbits(_NAME_BITS)
+_SERIALS: dict[int, int] = {}
+
+
+def _next_handle(identity: str | None) -> int:
+    """A new handle for a bundle of trace fingerprint ``identity`` (hex), or salted per process; call under ``_LOCK``."""
+    name = int(identity[: _NAME_BITS // 4], 16) if identity else _PROCESS_SALT
+    serial = _SERIALS.get(name, 0)
+    if serial >= 1 << _SERIAL_BITS:
+        raise RuntimeError(f"FlexSN: more than {1 << _SERIAL_BITS} kernel bundles of one neuron registered in this process")
+    _SERIALS[name] = serial + 1
+    return (name << _SERIAL_BITS) | serial
 
 
 def _normalize(handle: Any) -> int:
@@ -92,6 +116,7 @@ def register_flexsn_kernel_handle(
     training_info: FlexSNInfo | None,
     training_builder: "Callable[[], TrainingBuild] | None" = None,
     step_fn: "Callable[..., Any] | None" = None,
+    identity: str | None = None,
 ) -> int:
     """Register a kernel bundle and return its new integer handle (one owner reference).
 
@@ -100,9 +125,17 @@ def register_flexsn_kernel_handle(
     then ``None``); :func:`ensure_training_kernels` calls it once.
     ``step_fn``: the function the kernels were traced from, kept for graph
     passes that compose it with its neighbours (``None``: not composable).
+    ``identity``: a hex digest of everything the kernels were traced from
+    (:func:`flexsn_runtime.tracecache.core_fingerprint`), or ``None`` when it
+    cannot be known; the handle is built from it (module docstring).
+
+    Raises:
+        ValueError: ``identity`` is not a hex digest of at least 10 digits.
     """
+    if identity is not None and (len(identity) < _NAME_BITS // 4 or not all(c in "0123456789abcdef" for c in identity.lower())):
+        raise ValueError(f"a kernel bundle's identity is a hex digest of at least {_NAME_BITS // 4} digits, got {identity!r}")
     with _LOCK:
-        handle = next(_IDS)
+        handle = _next_handle(identity)
         _REGISTRY[handle] = FlexSNKernelHandle(
             inference_kernel,
             inference_info,
