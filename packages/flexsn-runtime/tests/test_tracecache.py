@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import types
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,35 @@ class Surrogate:
         return torch.sigmoid(self.alpha * x)
 
 
+#: a user module the cores below read (``cfg.TAU``, and ``cfg.THRESH`` only through ``spike``)
+cfg = types.ModuleType("flexsn_test_neuron_cfg")
+cfg.TAU = 2.0  # type: ignore[attr-defined]
+cfg.THRESH = 1.0  # type: ignore[attr-defined]
+
+
+def spike(v: torch.Tensor) -> torch.Tensor:
+    return (v >= cfg.THRESH).to(v.dtype)  # type: ignore[attr-defined]
+
+
+def cfg_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # ``cfg`` sorts before ``spike``: the module is met before the code that reads THRESH
+    v = v + (x - v) / cfg.TAU  # type: ignore[attr-defined]
+    return spike(v), v
+
+
+class ChargeBase:
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return v + (x - v) / 2.0
+
+
+class NeuronWithBase(ChargeBase):
+    GAINS = (1.0, 2.0)
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = self.charge(x, v) * self.GAINS[0]
+        return (v >= 1.0).to(x.dtype), v
+
+
 def test_same_code_and_values_give_the_same_key() -> None:
     assert core_fingerprint(make_core(0.9), ARITY, None, None) == core_fingerprint(make_core(0.9), ARITY, None, None)
 
@@ -49,6 +79,29 @@ def test_closure_values_globals_arity_and_examples_change_the_key() -> None:
         assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
     finally:
         SCALE = old
+
+
+def test_module_attributes_read_by_any_reached_code_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = core_fingerprint(cfg_core, ARITY, None, None)
+    assert base is not None and core_fingerprint(cfg_core, ARITY, None, None) == base
+    monkeypatch.setattr(cfg, "THRESH", 0.5)  # read only by ``spike``, hashed after ``cfg`` was met
+    thresh = core_fingerprint(cfg_core, ARITY, None, None)
+    assert thresh not in (None, base)
+    monkeypatch.setattr(cfg, "TAU", 3.0)
+    assert core_fingerprint(cfg_core, ARITY, None, None) not in (None, base, thresh)
+
+
+def test_base_class_methods_and_class_constants_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = core_fingerprint(NeuronWithBase(), ARITY, None, None)
+    assert base is not None
+    monkeypatch.setattr(NeuronWithBase, "GAINS", (0.5, 2.0))
+    gains = core_fingerprint(NeuronWithBase(), ARITY, None, None)
+    assert gains not in (None, base)
+    monkeypatch.setattr(ChargeBase, "charge", lambda self, x, v: v + (x - v) / 3.0)
+    assert core_fingerprint(NeuronWithBase(), ARITY, None, None) not in (None, base, gains)
+    # a class constant that cannot be hashed: no key, so never a stale entry
+    monkeypatch.setattr(NeuronWithBase, "GAINS", (object(),))
+    assert core_fingerprint(NeuronWithBase(), ARITY, None, None) is None
 
 
 def test_template_switches_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -173,7 +173,7 @@ def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[tor
     return (
         [seq(fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
         + [empty_in_order(x.shape[1:], order, x.dtype, x.device) for _ in range(info.num_states)]
-        + [seq(x.dtype) for _ in final_state_extras(info)]
+        + [seq(fwd.output_dtype(k, x)) for k in final_state_extras(info)]  # as launchers.launch_forward allocates them
     )
 
 

@@ -86,6 +86,8 @@ class _Hasher:
         self.seen: dict[int, int] = {}
         #: attribute names the hashed code reads (``co_names``): what it can reach through a module
         self.names: set[str] = set()
+        #: user modules the hashed code reaches, in the order met, with the names already hashed in each
+        self.modules: list[tuple[types.ModuleType, set[str]]] = []
 
     def put(self, *parts: object) -> None:
         for p in parts:
@@ -161,15 +163,31 @@ class _Hasher:
         """A module the core reads: its name, and for user modules every attribute a hashed code may read.
 
         ``cfg.TAU`` compiles to the names ``cfg`` and ``TAU``: hashing the value
-        of ``TAU`` in ``cfg`` makes ``cfg.TAU = 4.0`` give another key.
+        of ``TAU`` in ``cfg`` (in :meth:`finish`, once every code is hashed) makes
+        ``cfg.TAU = 4.0`` give another key.
         """
         self.put("module", m.__name__)
-        if _is_library(m.__name__):
-            return
-        for name in sorted(self.names):
-            if name in vars(m):
-                self.put("module-attr", name)
-                self.obj(vars(m)[name], depth + 1)
+        if not _is_library(m.__name__):
+            self.modules.append((m, set()))
+
+    def finish(self) -> str:
+        """Hash the reached modules' attributes that any hashed code reads, and return the digest.
+
+        Left to the end (and repeated until nothing new is read): code hashed after a
+        module was met may read more of it (``helper`` reading ``cfg.THRESH``, met after
+        ``cfg`` itself), and an attribute's value may be code that reads more again.
+        """
+        grew = True
+        while grew:
+            grew = False
+            for m, done in list(self.modules):
+                for name in sorted(self.names - done):
+                    done.add(name)
+                    if name in vars(m):
+                        grew = True
+                        self.put("module-attr", m.__name__, name)
+                        self.obj(vars(m)[name], 1)
+        return self.h.hexdigest()
 
     def function(self, fn: types.FunctionType, depth: int) -> None:
         self.put("function", fn.__module__, fn.__qualname__)
@@ -194,15 +212,18 @@ class _Hasher:
         if _is_library(c.__module__):
             return
         for base in c.__mro__[1:]:
-            self.put("base", base.__module__, base.__qualname__)
+            # a user base class's methods and attributes are the subclass's behaviour too
+            self.put("base")
+            self.obj(base, depth + 1)
         for name, value in sorted(vars(c).items()):
             if isinstance(value, (staticmethod, classmethod)):
                 value = value.__func__
             if isinstance(value, property):
                 value = value.fget
-            if isinstance(value, (types.FunctionType, type) + _SIMPLE):
+            if isinstance(value, (types.FunctionType, type, tuple, list, dict, set, frozenset) + _SIMPLE):
                 # class-valued attributes too: e.g. the autograd.Function a
-                # surrogate-spike class applies
+                # surrogate-spike class applies; containers of constants (an
+                # unhashable item makes the whole key None: no caching, never a stale hit)
                 self.put("attr", name)
                 self.obj(value, depth + 1)
 
@@ -262,9 +283,9 @@ def core_fingerprint(
         if inspect.isclass(core):
             return None
         h.obj(core, 0)
+        return h.finish()
     except (_Unhashable, RecursionError, TypeError, ValueError, AttributeError):
         return None
-    return h.h.hexdigest()
 
 
 def _path(key: str, part: str) -> Path:
