@@ -104,6 +104,23 @@ def test_base_class_methods_and_class_constants_change_the_key(monkeypatch: pyte
     assert core_fingerprint(NeuronWithBase(), ARITY, None, None) is None
 
 
+def test_every_source_that_shapes_a_build_is_in_the_key() -> None:
+    """Lowerings live in a subpackage; a fix there must not leave stale kernels behind."""
+    import flexsn_codegen
+    import flexsn_trace
+
+    from flexsn_runtime import tracecache
+
+    covered = {p.resolve() for p in tracecache.build_sources()}
+    for mod in (flexsn_trace, flexsn_codegen):
+        root = Path(mod.__file__ or "").parent
+        everything = {p.resolve() for p in root.rglob("*.py")}
+        assert everything <= covered, sorted(str(p) for p in everything - covered)
+    runtime = Path(tracecache.__file__).parent
+    assert {runtime / "builders.py", runtime / "kernel_build.py", runtime / "tracecache.py"} <= covered
+    assert any(p.parent.name == "lowering" for p in covered)
+
+
 def test_template_switches_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     base = core_fingerprint(make_core(0.9), ARITY, None, None)
     monkeypatch.setenv("FLEXSN_PREFETCH", "0")

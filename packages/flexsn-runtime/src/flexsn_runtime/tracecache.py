@@ -51,16 +51,34 @@ class _Unhashable(Exception):
     pass
 
 
-def _package_sources_digest() -> str:
+#: the runtime modules that decide what a build holds: tracing calls, the stored fields, their encoding
+_RUNTIME_BUILD_MODULES = ("builders.py", "kernel_build.py", "tracecache.py")
+
+
+def build_sources() -> list[Path]:
+    """Every source file whose change can change a cached build: part of every key (through :func:`_versions`).
+
+    All of ``flexsn_trace`` and ``flexsn_codegen`` (subpackages too: the op
+    lowerings live in ``flexsn_codegen.lowering``) and the runtime modules
+    that make and store builds. A version number would not do: an edited
+    checkout keeps its version.
+    """
     import flexsn_codegen
     import flexsn_trace
 
-    h = hashlib.sha256()
+    paths: list[Path] = []
     for mod in (flexsn_trace, flexsn_codegen):
         root = Path(mod.__file__ or "").parent
-        for path in sorted(root.glob("*.py")):
-            h.update(path.read_bytes())
-    h.update(Path(__file__).parent.joinpath("builders.py").read_bytes())
+        paths += sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix())
+    here = Path(__file__).parent
+    return paths + [here / name for name in _RUNTIME_BUILD_MODULES]
+
+
+def _package_sources_digest() -> str:
+    h = hashlib.sha256()
+    for path in build_sources():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
