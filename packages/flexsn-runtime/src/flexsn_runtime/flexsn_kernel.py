@@ -7,7 +7,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_trace import ScanContract, check_scan_args, reference_scan
+from flexsn_trace import ScanContract, check_scan_args, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
@@ -103,9 +103,14 @@ class FlexSNKernel:
         self.num_static = num_static
         self._example_inputs = None if example_inputs is None else tuple(example_inputs)
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
+        self._warned: set[str] = set()
+        self._build()
+
+    def _build(self) -> None:
+        """Trace (or load) the kernels of the core as it is now, and start every per-call cache afresh."""
+        core, num_static, example_inputs = self.core, self.num_static, self._example_inputs
         self.handle: int | None = None
         self.fallback_reason: str | None = None
-        self._warned: set[str] = set()
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
         self._plans: dict[bool, TrainingPlan] = {}
@@ -115,7 +120,9 @@ class FlexSNKernel:
         self.calls = CallCache()
         #: (path, final_state) -> the eager fused call of that route (routing.fused_runner)
         self.runners: dict[tuple[str, bool], Runner] = {}
-        arity = (num_inputs, num_states, num_outputs)
+        #: numbers the core reads from outside its arguments, traced into the kernels as literals
+        self.constants = find_constants(core)
+        arity = (self.num_inputs, self.num_states, self.num_outputs)
         #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
         self.captures = used_captures(core, arity, example_inputs, num_static)
         #: the function the kernels were traced from: the core, or the core taking its captures as arguments
@@ -124,7 +131,7 @@ class FlexSNKernel:
         self.num_kernel_statics = num_static + len(self.captures)
         if len(self.captures) and example_inputs is not None:
             example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
-        self.handle, self.fallback_reason = build_handle(self.step_fn, arity, example_inputs, requires_grad, self.num_kernel_statics)
+        self.handle, self.fallback_reason = build_handle(self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics)
         if self.handle is None:
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
@@ -143,6 +150,26 @@ class FlexSNKernel:
         tracing them if needed); the build warns once when it is not ``None``.
         """
         return None if self.handle is None else training_reason(self.handle)
+
+    def retrace_if_constants_changed(self) -> bool:
+        """Trace the kernels again when a number the core reads (:attr:`constants`) changed since; warns once per change.
+
+        Called by :meth:`run` (not under ``torch.compile``, where the compiled
+        graph keeps the kernels it was compiled with). Returns whether it retraced.
+        """
+        changed = self.constants.changed()
+        if not changed:
+            return False
+        warn_fallback(
+            self._warned,
+            f"FlexSN: {', '.join(changed)} changed since the kernels were traced; tracing them again (a number the core "
+            "reads is a constant of its kernels: pass a value that changes as a static input instead)",
+            stacklevel=4,
+        )
+        if self._finalizer is not None:
+            self._finalizer()  # this owner's reference to the old handle
+        self._build()
+        return True
 
     def _warn(self, message: str) -> None:
         warn_fallback(self._warned, message, stacklevel=4)
@@ -256,6 +283,8 @@ class FlexSNKernel:
         Returns:
             As :meth:`__call__` (or :meth:`final_state` with ``contract.final_state``).
         """
+        if self.constants.items and not torch.compiler.is_compiling():
+            self.retrace_if_constants_changed()
         full = self.with_captures(contract)
         fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
         r = route(self, fitted)
@@ -291,6 +320,8 @@ class FlexSNKernel:
         # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
         if torch.compiler.is_compiling() or not self.calls:
             return None
+        if self.constants.items and self.constants.changed():
+            return None  # run() traces again
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics
         key = call_key(seqs, states, lifted, final_state)
         runner = self.calls.get(key) if key is not None else None

@@ -7,6 +7,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 
 from .__about__ import __version__
 from .capture import Captured, Captures, find_captures, used_arguments
+from .constants import Constant, Constants, find_constants
 from .hoist import SplitGraph, split_invariants
 from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
 from .graphs import (
@@ -20,11 +21,14 @@ from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
 
 __all__ = [
+    "Constant",
+    "Constants",
     "Captured",
     "Captures",
     "SplitGraph",
     "split_invariants",
     "find_captures",
+    "find_constants",
     "used_arguments",
     "FlexSNInfo",
     "ScanContract",

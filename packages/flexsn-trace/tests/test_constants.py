@@ -1,0 +1,106 @@
+"""``find_constants``: the numbers a core reads from outside its arguments, and which of them changed."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from flexsn_trace import find_constants
+
+THRESH = 1.0
+NOT_READ = 3.0
+
+
+def global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return (v >= THRESH).to(x.dtype), v + x
+
+
+def test_a_global_read_by_the_core_is_watched(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    consts = find_constants(global_core)
+    assert [c.name for c in consts.items] == ["global THRESH"] and consts.changed() == []
+    monkeypatch.setitem(global_core.__globals__, "NOT_READ", 4.0)
+    assert consts.changed() == []
+    monkeypatch.setitem(global_core.__globals__, "THRESH", 0.5)
+    assert consts.changed() == ["global THRESH (1.0 -> 0.5)"]
+    monkeypatch.delitem(global_core.__globals__, "THRESH")
+    assert consts.changed() == ["global THRESH (1.0 -> deleted)"]
+
+
+def test_closure_numbers_and_their_changes() -> None:
+    tau, flag, name = 2.0, True, "not a number"
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + x / tau
+        return (v >= 1.0).to(x.dtype) if flag else v, v if name else v
+
+    consts = find_constants(core)
+    assert sorted(c.name for c in consts.items) == ["closure flag", "closure tau"]
+    tau = 2  # equal: traces alike
+    assert consts.changed() == []
+    tau = 3.0
+    assert consts.changed() == ["closure tau (2.0 -> 3.0)"]
+    tau = 2.0
+    assert consts.changed() == []
+    flag = False
+    assert consts.changed() == ["closure flag (True -> False)"]
+
+
+def test_a_nan_never_reassigned_is_unchanged() -> None:
+    level = math.nan
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x + level, v
+
+    assert find_constants(core).changed() == []
+
+
+class Base:
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return v + (x - v) / self.tau  # type: ignore[attr-defined]
+
+
+class ObjectCore(Base):
+    def __init__(self) -> None:
+        self.tau, self.v_threshold, self.unused = 2.0, 1.0, 5.0
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = self.charge(x, v)
+        return (v >= self.v_threshold).to(x.dtype), v
+
+
+class ModuleCore(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.v_threshold = 1.0
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return (v >= self.v_threshold).to(x.dtype), v + x
+
+
+def test_attributes_the_objects_methods_read_are_watched() -> None:
+    core = ObjectCore()
+    consts = find_constants(core)
+    # base-class methods count; attributes no method reads do not
+    assert sorted(c.name for c in consts.items) == ["self.tau", "self.v_threshold"]
+    core.unused = 6.0
+    assert consts.changed() == []
+    core.tau = 4.0
+    assert consts.changed() == ["self.tau (2.0 -> 4.0)"]
+    bound = find_constants(core.__call__)
+    assert sorted(c.name for c in bound.items) == ["self.tau", "self.v_threshold"]
+
+
+def test_a_module_core_watches_what_forward_reads_not_its_training_flag() -> None:
+    core = ModuleCore()
+    consts = find_constants(core)
+    assert [c.name for c in consts.items] == ["self.v_threshold"]
+    core.eval()
+    assert consts.changed() == []
+    core.v_threshold = 0.5
+    assert consts.changed() == ["self.v_threshold (1.0 -> 0.5)"]
+
+
+def test_other_callables_have_none() -> None:
+    assert len(find_constants(torch.sigmoid)) == 0
