@@ -148,17 +148,10 @@ def _static_load(ptr: str, k: int) -> str:
 
 
 def _static_grad_store(ptr: str, k: int) -> list[str]:
-    """Kernel lines storing static input ``k``'s time-summed gradient ``acc{k}``, reduced in the program as ``RED{k}`` says.
-
-    ``RED`` 0: one value per neuron (``[NCL]``). 1: the program's neurons share
-    one element of the static (a scalar, or ``inner`` a multiple of
-    ``BLOCK_NCL``): their sum, one value per program. ``P > 1`` (a power of
-    two dividing ``BLOCK_NCL``, ``P = inner * mid``): neuron ``j`` of a program
-    reads element ``j % P`` of the static's pattern, so the ``[BLOCK_NCL // P, P]``
-    view summed over its rows leaves ``P`` values per program (a channels-last
-    ``[C]`` static: ``C`` per program instead of ``BLOCK_NCL``). Masked lanes
-    ran the step on padding: zeroed first. Sums in registers, no atomics: the
-    result does not depend on scheduling.
+    """Lines storing static ``k``'s time-summed gradient ``acc{k}``: per neuron (``RED{k}`` 0), summed over
+    the program (1: its neurons share one element), or ``P = inner * mid`` sums (``P`` dividing ``BLOCK_NCL``:
+    neuron ``j`` reads pattern element ``j % P``, e.g. a channels-last ``[C]`` static). Padding lanes are
+    zeroed first; register sums, no atomics, so the result does not depend on scheduling.
     """
     acc, red = f"acc{k}", f"RED{k}"
     return [

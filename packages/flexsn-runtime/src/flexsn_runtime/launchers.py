@@ -459,21 +459,17 @@ def launch_backward(
         final_state: state gradients are gradients of the final states ``[*shape]``.
         grad_inputs, grad_states: the tensors the kernel writes, ``[T, *shape]``
             and ``[*shape]`` in ``order``.
-        input_shape: ``[T, *shape]`` of the input sequences, ``T > 0`` and
-            ``NCL > 0``.
+        input_shape: ``[T, *shape]`` of the input sequences, ``T > 0`` and ``NCL > 0``.
         dtype, device: of the gradients.
         bufs: ``step_buffers(input_shape[1:], dtype, device)`` when the caller
             holds it (one lookup per step).
         dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`, in ``order``).
         order: the launch's memory order (:func:`flexsn_runtime.layout.backward_order`);
             gradients and saved tensors in another are copied to it.
-        static_shapes, static_dtypes: the static inputs' layout forms and dtypes.
-        distinct: the static gradients may not share storage (a custom op's returns).
+        static_shapes, static_dtypes, distinct: the statics' layout forms and dtypes; gradients must not share storage.
 
     Returns:
-        The static inputs' gradients: summed over time and over the program's neurons
-        in the kernel, then over the broadcast dims
-        (:class:`flexsn_runtime.statics.StaticPartials`).
+        The static inputs' gradients (summed in the kernel, then by :class:`~flexsn_runtime.statics.StaticPartials`).
     """
     step = tuple(input_shape[1:])
     kernel_grads: list[torch.Tensor] = []
