@@ -483,14 +483,12 @@ def launch_backward(
             kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
     ref = grad_inputs[0]
     ncl = math.prod(step)
-    if not static_shapes:
-        f.launch([*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states], input_shape[0], ncl, ref)
+    args = [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states]
+    if not static_shapes:  # no launch configuration to look up for the partials' sizes
+        f.launch(args, input_shape[0], ncl, ref)
         return []
     partials = StaticPartials.allocate(dims, ncl, f.config(ref, ncl)["BLOCK_NCL"], device, distinct)
-    f.launch(
-        [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states, *partials.rows],
-        input_shape[0], ncl, ref, dims, reds=partials.modes,
-    )
+    f.launch([*args, *partials.rows], input_shape[0], ncl, ref, dims, reds=partials.modes)
     return partials.reduce(static_shapes, static_dtypes)
 
 

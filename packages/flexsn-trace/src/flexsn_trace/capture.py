@@ -144,12 +144,15 @@ class Captures:
         return lambda *args: torch.func.functional_call(holder, swap, args)
 
 
-def find_captures(core: Callable[..., Any]) -> Captures:
-    """Find the floating-point tensors ``core`` reads from outside its arguments (see the module docstring).
+def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
+    """The Python function a core runs and the object it is bound to: ``(function, owner)``.
 
-    Returns:
-        :class:`Captures` (empty when there are none, or for a callable of
-        another kind: a builtin, a ``functools.partial``).
+    A bound method gives its function and ``self``; an ``nn.Module`` its class's
+    ``forward`` and itself; another callable object its class's ``__call__`` and
+    itself; a plain function itself and ``None``. ``(None, None)`` for a callable
+    of another kind (a builtin, a ``functools.partial``). Shared by
+    :func:`find_captures` and :func:`flexsn_trace.find_constants`, which look in
+    the same places.
     """
     func: Any = core
     owner: Any = None
@@ -159,7 +162,18 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         func, owner = type(core).forward, core
     elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
         func, owner = getattr(type(core), "__call__", None), core
-    if not isinstance(func, types.FunctionType):
+    return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
+
+
+def find_captures(core: Callable[..., Any]) -> Captures:
+    """Find the floating-point tensors ``core`` reads from outside its arguments (see the module docstring).
+
+    Returns:
+        :class:`Captures` (empty when there are none, or for a callable of
+        another kind: a builtin, a ``functools.partial``).
+    """
+    func, owner = core_function(core)
+    if func is None:
         return Captures(core, [])
     items: list[Captured] = []
     modules: list[nn.Module] = []

@@ -22,7 +22,7 @@ import operator
 import types
 from typing import Any, Callable, NamedTuple
 
-from torch import nn
+from .capture import core_function
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
@@ -144,23 +144,17 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     Returns:
         :class:`Constants` (empty for a callable of another kind).
     """
-    func: Any = core
-    owner: Any = None
-    if isinstance(core, types.MethodType):
-        func, owner = core.__func__, core.__self__
-    elif isinstance(core, nn.Module):
-        func, owner = type(core).forward, core
-    elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
-        func, owner = getattr(type(core), "__call__", None), core
-    if not isinstance(func, types.FunctionType):
+    func, owner = core_function(core)
+    if func is None:
         return Constants([])
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
     free = func.__code__.co_freevars
     for i, cell in enumerate(func.__closure__ or ()):
-        value = _read(functools.partial(getattr, cell, "cell_contents"))
+        read = functools.partial(getattr, cell, "cell_contents")
+        value = _read(read)
         if _number(value):
-            items.append(Constant(f"closure {free[i]}", functools.partial(getattr, cell, "cell_contents"), value))
+            items.append(Constant(f"closure {free[i]}", read, value))
             reads.append((operator.attrgetter("cell_contents"), cell, False))
     names = [n for n in dict.fromkeys(func.__code__.co_names) if _number(func.__globals__.get(n, _MISSING))]
     for name in names:
