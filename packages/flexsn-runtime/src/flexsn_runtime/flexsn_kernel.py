@@ -11,7 +11,7 @@ from flexsn_trace import ScanContract, check_scan_args, find_constants, referenc
 
 from .call_cache import CallCache, call_key
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
-from .routing import Runner, fit_shapes, fused_runner, route, run_route, warn_fallback
+from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
@@ -298,7 +298,7 @@ class FlexSNKernel:
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
             key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)
             if key is not None:
-                self.calls.record(key, fused_runner(self, r))
+                self.calls.record(key, signature_runner(self, r))
         return run_route(self, r, fitted)
 
     def run_cached(

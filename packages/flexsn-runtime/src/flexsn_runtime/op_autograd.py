@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
+from .launch_plan import BackwardPlan, LaunchPlan
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
@@ -169,6 +170,11 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
             # SpikingJelly's rules for these calls live in flexsn_backward
             templates = [_template(s) for s in _specs(ctx)]
             return backward_impl(plan.handle, grads, saved, templates, plan.final_state)
+        fast: LaunchPlan | None = ctx.fast
+        if fast is not None:  # this signature's forward launched from a plan: try its backward's
+            done = _planned_backward(fast, ctx, grads, saved, bufs)
+            if done is not None:
+                return done
         specs = ctx.static_specs
         static_shapes = [w_shape for w_shape, _, _ in specs]
         order = backward_order([*saved, *grads], shape, static_shapes)  # the forward's memory order
@@ -188,23 +194,54 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
 
 
 
+def _planned_backward(
+    fast: LaunchPlan, ctx: Any, grads: list[torch.Tensor | None], saved: list[torch.Tensor], bufs: StepBuffers | None
+) -> list[torch.Tensor] | None:
+    """The backward through the :class:`~flexsn_runtime.launch_plan.BackwardPlan` of this pattern of missing gradients.
+
+    Built on the first backward of a pattern that finds the kernel's cached launcher (at most three tries);
+    ``None`` (nothing launched) when there is no plan or this backward does not fit it.
+    """
+    pattern = tuple([g is None for g in grads])
+    entry = fast.backwards.get(pattern, 0)
+    if isinstance(entry, int):
+        if entry >= 3:
+            return None
+        plan: TrainingPlan = ctx.plan
+        arity = (plan.n_outputs, plan.n_inputs, plan.n_states, plan.final_state, ctx.explicit)
+        built = BackwardPlan.build(plan.backward, grads, saved, ctx.meta, arity, ctx.static_specs)
+        fast.backwards[pattern] = built if built is not None else entry + 1
+        if built is None:
+            return None
+        entry = built
+    return entry.run(grads, saved, bufs)
+
+
 _unwrap_if_dead = torch._C._functorch.unwrap_if_dead
 _functorch_active = torch._C._are_functorch_transforms_active
 
 
-#: what :func:`launch_training` returns: the forward's outputs and the step buffers it used
-Launched = tuple[list[torch.Tensor], StepBuffers | None]
+#: what :func:`launch_training` returns: the forward's outputs, the step buffers for its backward,
+#: and the launch plan that launched it (``None``: the derived launch)
+Launched = tuple[list[torch.Tensor], StepBuffers | None, LaunchPlan | None]
 _set_grad_enabled = torch._C._set_grad_enabled
 
 
-def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor]) -> Launched:
-    """Allocate the forward's outputs and launch the training forward kernel (no autograd recorded)."""
+def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], fast: LaunchPlan | None = None) -> Launched:
+    """Allocate the forward's outputs and launch the training forward kernel (no autograd recorded).
+
+    ``fast``: the call signature's :class:`~flexsn_runtime.launch_plan.LaunchPlan`, tried first.
+    """
+    launched = fast.run(flat_args) if fast is not None else None
+    if launched is None:
+        fast = None
+        output = training_impl(plan.handle, flat_args, plan.final_state, plan)
+    else:
+        output = list(launched)
     x = flat_args[0]
-    # looked up here for the backward (held by ctx, so never freed before
-    # the backward has used them); the forward makes omitted zero states itself
-    bufs = step_buffers(tuple(x.shape[1:]), x.dtype, x.device)
-    output = training_impl(plan.handle, flat_args, plan.final_state, plan)
-    return output, bufs
+    # looked up after the launch (the GPU starts earlier) for the backward (held by ctx,
+    # so never freed before the backward has used them); the forward makes omitted zero states itself
+    return output, step_buffers(tuple(x.shape[1:]), x.dtype, x.device), fast
 
 
 class EagerTraining(torch.autograd.Function):
@@ -215,7 +252,7 @@ class EagerTraining(torch.autograd.Function):
     """
 
     @classmethod
-    def apply_unwrapped(cls, plan: TrainingPlan, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    def apply_unwrapped(cls, plan: TrainingPlan, *flat_args: torch.Tensor, fast: LaunchPlan | None = None) -> tuple[torch.Tensor, ...]:
         """Launch the forward kernel, then record the autograd node: ``apply`` minus its Python prologue.
 
         The kernel is launched before ``torch.autograd.Function``'s
@@ -224,7 +261,8 @@ class EagerTraining(torch.autograd.Function):
         earlier in host-bound steps. ``apply``'s prologue binds default
         arguments (this ``forward`` has none) and unwraps dead functorch
         wrappers (done here); under functorch transforms the full
-        :meth:`apply` runs and the forward launches inside it.
+        :meth:`apply` runs and the forward launches inside it. ``fast``: the
+        call signature's launch plan (:func:`launch_training`).
         """
         if _functorch_active():
             return cls.apply(plan, None, *flat_args)  # type: ignore[no-any-return, no-untyped-call]
@@ -232,7 +270,7 @@ class EagerTraining(torch.autograd.Function):
         grad = torch.is_grad_enabled()
         _set_grad_enabled(False)  # contiguous copies made by the launch are not part of the graph
         try:
-            launched = launch_training(plan, args)
+            launched = launch_training(plan, args, fast)
         finally:
             _set_grad_enabled(grad)
         return _C_apply(plan, launched, *args)  # type: ignore[no-any-return, no-untyped-call]
@@ -242,7 +280,7 @@ class EagerTraining(torch.autograd.Function):
         # Gradients we do not get stay None: the backward wrapper treats None
         # as zero without a [T, NCL] zero fill per output (SpikingJelly's ``flexsn_backward`` rule).
         ctx.set_materialize_grads(False)
-        output, ctx.bufs = launched if launched is not None else launch_training(plan, flat_args)
+        output, ctx.bufs, ctx.fast = launched if launched is not None else launch_training(plan, flat_args)
         setup(ctx, plan.handle, flat_args, output, plan.final_state, plan)
         # tensors saved for backward only are intermediates here, not outputs
         return tuple(output[: plan.n_grads])

@@ -25,6 +25,7 @@ import torch
 
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
+from .launch_plan import LaunchPlan
 from .launchers import launch_args, launch_inference
 from .op_autograd import EagerTraining
 from .op_impls import inference_kernel
@@ -36,7 +37,8 @@ from .statics import prepare_static, static_problem
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_route", "warn_fallback"]
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_route", "signature_runner",
+    "warn_fallback"]
 
 
 Path = Literal["eager", "inference", "training"]
@@ -251,6 +253,48 @@ def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
         runner = infer
     kernel.runners[key] = runner
     return runner
+
+
+def signature_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
+    """:func:`fused_runner` for the calls of one call signature (what the call cache records).
+
+    From its second call on, a :class:`~flexsn_runtime.launch_plan.LaunchPlan`
+    launches the inference or training-forward kernel without deriving the
+    launch again; a call the plan does not fit (non-contiguous or unaligned
+    tensors) runs :func:`fused_runner`'s call, as does every call when no plan
+    could be built in three tries.
+    """
+    generic = fused_runner(kernel, r)
+    fs = r.final_state
+    plans: list[LaunchPlan | None] = []  # [plan] once built; a None per failed try
+
+    if r.path == "training":
+        plan, n, apply = kernel.plan(fs), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+        f, stored = plan.forward, plan.stored
+
+        def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+            flat = _flat(seqs, states, lifted)
+            fast = plans[-1] if plans else None
+            if fast is None and len(plans) < 3:
+                fast = LaunchPlan.build(f, plan.info, flat, fs, stored)
+                plans.append(fast)
+            out: tuple[torch.Tensor, ...] = apply(plan, *flat, fast=fast)
+            return out[:n]
+
+        return train
+    assert kernel.handle is not None
+    fi, info = inference_kernel(lookup_flexsn_kernel_handle(kernel.handle), fs)
+
+    def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+        flat = _flat(seqs, states, lifted)
+        fast = plans[-1] if plans else None
+        if fast is None and len(plans) < 3:
+            fast = LaunchPlan.build(fi, info, flat, fs, None)
+            plans.append(fast)
+        out = fast.run(flat) if fast is not None else None
+        return out if out is not None else generic(seqs, states, lifted)
+
+    return infer
 
 
 def _flat(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -115,6 +117,18 @@ def _hooks_idle() -> bool:
         if hook is not None and getattr(hook, "calls", True):
             return False
     return True
+
+
+def _direct_key(
+    device: int, dtype: torch.dtype, T: int, ncl: int, dims: tuple[int, ...], zero_init: bool, reds: tuple[int, ...],
+    args: list[tuple[torch.dtype, bool]],
+) -> tuple[Any, ...]:
+    """The key of a cached launcher: everything Triton specialises the launch on (per argument its dtype and 16-byte alignment)."""
+    return (device, dtype, T, ncl, dims, zero_init, reds, *args)
+
+
+def _or(ints: list[int]) -> int:
+    return functools.reduce(operator.or_, ints, 0)
 
 
 def _red_kwargs(reds: Sequence[int]) -> dict[str, int]:
@@ -269,6 +283,8 @@ class ScanKernel:
     #: specialisation key -> launch(stream, pointers, T, ncl) of the CompiledKernel
     _direct: dict[tuple[Any, ...], "Callable[[int, list[int], int, int], None]"] = field(default_factory=dict, repr=False)
     _direct_off: bool = field(default=False, repr=False)
+    #: bumped whenever ``_direct`` is cleared: a launch from :meth:`prepared` checks it
+    _generation: int = field(default=0, repr=False)
 
     def output_dtype(self, k: int, like: torch.Tensor) -> torch.dtype:
         """The dtype of output sequence ``k`` for inputs like ``like``."""
@@ -317,8 +333,7 @@ class ScanKernel:
     def persist_config(self, ref: torch.Tensor, ncl: int, config: dict[str, int]) -> None:
         """Store ``config`` as the launch configuration for ``ref``'s device/dtype and NCL bucket."""
         self._fast[(ref.device.index, ref.dtype, ncl_bucket(ncl))] = dict(config)
-        with self._lock:
-            self._direct.clear()  # cached launchers carry the old block size
+        self._clear_direct()  # cached launchers carry the old block size
         store_launch_config(self.code, self._config_key(ref, ncl), config)
 
     def launch(
@@ -375,7 +390,7 @@ class ScanKernel:
         zero_init: bool = False, reds: tuple[int, ...] = (),
     ) -> None:
         ptrs = [a.data_ptr() for a in args]
-        key = (device, ref.dtype, T, ncl, dims, zero_init, reds, *[(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
+        key = _direct_key(device, ref.dtype, T, ncl, dims, zero_init, reds, [(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
         hit = self._direct.get(key)
         if hit is not None:
             try:
@@ -385,8 +400,7 @@ class ScanKernel:
                 return
             except Exception:  # noqa: BLE001 - a launcher convention we do not know: JIT path from now on
                 self._direct_off = True
-                with self._lock:
-                    self._direct.clear()
+                self._clear_direct()
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
@@ -398,7 +412,53 @@ class ScanKernel:
         direct = _direct_launcher(compiled, grid[0], (block, zero_init, *reds), dims)
         if direct is None:
             return
+        if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
+            self._clear_direct()
         with self._lock:
-            if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
-                self._direct.clear()
             self._direct[key] = direct
+
+    def _clear_direct(self) -> None:
+        with self._lock:
+            self._direct.clear()
+            self._generation += 1
+
+    def prepared(
+        self, dtypes: Sequence[torch.dtype], ref: torch.Tensor, T: int, ncl: int, dims: Sequence[int] = (), zero_init: bool = False,
+        reds: Sequence[int] = (),
+    ) -> "Callable[[list[torch.Tensor]], bool] | None":
+        """The launch of one specialisation, for later calls whose tensors are like the ones it was made for.
+
+        For :class:`flexsn_runtime.launch_plan.LaunchPlan`: ``dtypes`` are the
+        launch's tensor arguments' dtypes (:meth:`launch`'s ``args``), ``ref``
+        a tensor of the launch's device and input dtype (``launch``'s ``ref``), ``dims``,
+        ``zero_init`` and ``reds`` as :meth:`launch` takes them. On CUDA the result
+        calls the cached launcher :meth:`launch` made for this key, all
+        pointers 16-byte aligned, with the new tensors' pointers; it returns
+        ``False`` without launching when a pointer is not so aligned, the
+        current device is not the tensors', or the cached launchers were
+        dropped since (then the caller launches through :meth:`launch`).
+        ``None`` when no such launcher exists (yet). In Triton's interpreter
+        it is :meth:`launch` itself (the interpreter has no launcher to skip).
+        """
+        if not ref.is_cuda:
+            ref = ref.new_empty(0)  # its device and dtype, not the call's memory, for as long as the plan lives
+
+            def interpreted(tensors: list[torch.Tensor]) -> bool:
+                self.launch(tensors, T, ncl, ref, dims, zero_init, reds)
+                return True
+
+            return interpreted
+        device, generation = ref.get_device(), self._generation
+        key = _direct_key(device, ref.dtype, T, ncl, tuple(dims), zero_init, tuple(reds), [(d, True) for d in dtypes])
+        direct = self._direct.get(key)
+        if direct is None:
+            return None
+
+        def launch(tensors: list[torch.Tensor]) -> bool:
+            ptrs = [t.data_ptr() for t in tensors]
+            if _or(ptrs) & 15 or self._generation != generation or _current_device() != device:
+                return False
+            direct(_raw_stream(device), ptrs, T, ncl)
+            return True
+
+        return launch

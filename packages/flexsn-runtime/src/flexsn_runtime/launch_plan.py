@@ -1,0 +1,267 @@
+"""A call signature's launch, worked out once: the host-time fast path of repeated eager calls.
+
+:func:`~flexsn_runtime.launchers.launch_args`,
+:func:`~flexsn_runtime.launchers.launch_inference` and
+:func:`~flexsn_runtime.launchers.launch_forward` derive a launch from its
+tensors on every call: the memory order of each sequence
+(:mod:`flexsn_runtime.layout`), the static inputs' index ints, the output
+dtypes and allocations, the cached launcher's key (every argument's dtype
+and 16-byte alignment). For one call signature of the call cache
+(:mod:`flexsn_runtime.call_cache`: shapes, dtypes, devices) all of that is
+fixed as long as the tensors are contiguous and 16-byte aligned, which is
+how they nearly always come. A :class:`LaunchPlan` holds it; a call checks
+contiguity (one C getter per tensor) and alignment (an ``or`` of the
+pointers) and launches. A call that is not like that gets ``None`` and
+takes the derived path: same kernel, same results, a few microseconds more.
+
+Host-bound steps (short sequences, small layers) gain what the plan skips:
+about a third of the host time to the first launch (``tools/host_probe.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, NamedTuple, Sequence
+
+import torch
+
+from flexsn_trace import FlexSNInfo
+
+from .launchers import launch_args
+from .scan_kernel import ScanKernel
+from .statics import StaticPartials, static_dims
+from .step_buffers import StepBuffers
+
+__all__ = ["BackwardPlan", "LaunchPlan"]
+
+_empty_like = torch.empty_like
+_empty = torch.empty
+
+
+class LaunchPlan:
+    """The inference or training-forward launch of one kernel for one call signature.
+
+    Built by :meth:`build` from a call's flat arguments
+    ``[*input_seqs, *init_states?, *static_inputs]`` (as
+    :func:`~flexsn_runtime.launchers.launch_args` takes them); :meth:`run`
+    launches a later call of the same signature.
+    """
+
+    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_step", "_n_finals", "_split", "backwards")
+
+    def __init__(
+        self,
+        launch: Callable[[list[torch.Tensor]], bool],
+        n_body: int,
+        ns: int,
+        zero_init: bool,
+        seq_dtypes: tuple[torch.dtype | None, ...],
+        step: tuple[int, ...],
+        n_finals: int,
+        split: int,
+    ) -> None:
+        self._launch, self._n_body, self._ns, self._zero_init = launch, n_body, ns, zero_init
+        self._seq_dtypes, self._step, self._n_finals, self._split = seq_dtypes, step, n_finals, split
+        #: for a training forward: which incoming gradients are missing -> the backward's plan, or failed tries
+        self.backwards: dict[tuple[bool, ...], BackwardPlan | int] = {}
+
+    @classmethod
+    def build(
+        cls, f: ScanKernel, info: FlexSNInfo, flat: Sequence[torch.Tensor], final_state: bool, stored: Sequence[int] | None
+    ) -> "LaunchPlan | None":
+        """The plan of ``f``'s launch for calls like ``flat``, or ``None`` when calls like it take the derived path.
+
+        Args:
+            f: an inference kernel, or a training forward kernel (``stored`` given).
+            info: its :class:`FlexSNInfo`.
+            flat: a checked call's flat arguments, of one dtype and device
+                except the static inputs (layout form, :mod:`flexsn_runtime.statics`).
+            final_state: ``f`` is the final-state variant.
+            stored: for a training forward, the kernel returns stored as
+                sequences (:attr:`~flexsn_runtime.training_plan.TrainingPlan.stored`);
+                ``None`` for inference.
+
+        ``None`` for an empty call (``T == 0`` or no neuron), a tensor that is
+        not contiguous, or a CUDA launch whose cached launcher :meth:`ScanKernel.launch`
+        has not made yet (the caller launches through it and may build again later).
+        """
+        x = flat[0]
+        if x.shape[0] == 0 or x.numel() == 0 or not all(t.is_contiguous() for t in flat):
+            return None
+        la = launch_args(info, flat)
+        if la.order is not None:  # contiguous tensors launch contiguous; checked, not assumed
+            return None
+        no, ns = info.num_outputs, info.num_states
+        kinds: Sequence[int]
+        if stored is None:  # inference: outputs (and state sequences) then final states
+            kinds = range(no + (0 if final_state else ns))
+            split = len(kinds)
+        else:  # training forward: the final-state variant returns its stored sequences around the final states
+            kinds = stored if final_state else range(info.num_fwd_kernel_returns)
+            split = no if final_state else len(kinds)
+        seq_dtypes = tuple(None if f.output_dtype(k, x) is x.dtype else f.output_dtype(k, x) for k in kinds)
+        n_finals = ns if final_state else 0
+        dtypes = [t.dtype for t in la.tensors] + [d or x.dtype for d in seq_dtypes] + [x.dtype] * n_finals
+        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init)
+        if launch is None:
+            return None
+        n_body = len(flat) - info.num_static
+        return cls(launch, n_body, ns, la.zero_init, seq_dtypes, tuple(x.shape[1:]), n_finals, split)
+
+    def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:
+        """Allocate the outputs and launch for ``flat`` (a call of the plan's signature), or ``None`` (nothing launched).
+
+        Returns as the derived launch (:func:`~flexsn_runtime.launchers.launch_inference` or
+        :func:`~flexsn_runtime.launchers.launch_forward`); ``None`` when a tensor is not
+        contiguous or not 16-byte aligned, or the current CUDA device is not the tensors'.
+        """
+        for t in flat:
+            if not t.is_contiguous():
+                return None
+        x = flat[0]
+        # empty_like of a contiguous tensor is contiguous, and half the host time of torch.empty(shape, ...)
+        seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
+        n = self._n_body
+        if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
+            body = [*flat[:n], *(x for _ in range(self._ns)), *flat[n:]]
+            finals = [_empty(self._step, dtype=x.dtype, device=x.device) for _ in range(self._n_finals)]
+        else:
+            body = list(flat)
+            first = n - self._ns
+            finals = [_empty_like(flat[first + j]) for j in range(self._n_finals)]
+        if not self._launch([*body, *seqs, *finals]):
+            return None
+        k = self._split
+        return (*seqs[:k], *finals, *seqs[k:])
+
+
+class BackwardPlan:
+    """The BPTT launch of one call signature for one pattern of missing incoming gradients.
+
+    What :func:`~flexsn_runtime.launchers.launch_backward` and the training
+    op's autograd derive per call (the memory order, the zero gradients, the
+    static inputs' index ints and partial-sum modes, the cached launcher's
+    key), fixed while every tensor is contiguous and 16-byte aligned.
+    Built by :meth:`build` from a backward's tensors; :meth:`run` launches a
+    later backward of the same signature and pattern.
+    """
+
+    __slots__ = ("_launch", "_fill", "_grad_dtypes", "_seq", "_dtype", "_device", "_ni", "_ns", "_explicit", "_statics")
+
+    def __init__(
+        self,
+        launch: Callable[[list[torch.Tensor]], bool],
+        fill: tuple[str, ...],
+        grad_dtypes: tuple[torch.dtype, ...],
+        meta: tuple[tuple[int, ...], torch.dtype, torch.device],
+        arity: tuple[int, int, bool],
+        statics: "_Statics | None",
+    ) -> None:
+        self._launch, self._fill, self._grad_dtypes = launch, fill, grad_dtypes
+        (self._seq, self._dtype, self._device), (self._ni, self._ns, self._explicit) = meta, arity
+        self._statics = statics
+
+    @classmethod
+    def build(
+        cls,
+        f: ScanKernel,
+        grads: Sequence[torch.Tensor | None],
+        saved: Sequence[torch.Tensor],
+        meta: tuple[Sequence[int], torch.dtype, torch.device],
+        arity: tuple[int, int, int, bool, bool],
+        static_specs: Sequence[tuple[tuple[int, ...], torch.dtype, torch.device]],
+    ) -> "BackwardPlan | None":
+        """The plan of backward kernel ``f`` for backwards like this one, or ``None`` (they take the derived path).
+
+        Args:
+            f: the backward kernel (its final-state variant for final-state calls).
+            grads: the incoming gradients, outputs then states (``None`` = zero).
+            saved: the saved tensors the kernel reads, omitted zero initial states included.
+            meta: the forward's input sequence shape ``[T, *S]``, dtype and device.
+            arity: ``(num_outputs, num_inputs, num_states, final_state, explicit)``: with
+                ``final_state`` the state gradients are of the final states ``[*S]``; with
+                ``explicit`` the initial states were passed and get gradients
+                (else the kernel writes those to scratch).
+            static_specs: the static inputs' layout-form shapes, dtypes and devices.
+
+        ``None`` for an empty call, a tensor that is not contiguous, or no cached
+        launcher for this launch yet (the caller launches through
+        :meth:`ScanKernel.launch <flexsn_runtime.scan_kernel.ScanKernel.launch>` and may build again later).
+        """
+        shape, dtype, device = meta
+        seq = tuple(shape)
+        step, T = seq[1:], seq[0]
+        ncl = math.prod(step)
+        no, ni, ns, final_state, explicit = arity
+        if T == 0 or ncl == 0 or any(g is not None and not g.is_contiguous() for g in grads):
+            return None
+        if not all(t.is_contiguous() for t in saved):
+            return None
+        ref = torch.empty(0, dtype=dtype, device=device)
+        shapes = [tuple(w_shape) for w_shape, _, _ in static_specs]
+        dims: list[int] = static_dims(shapes, step, None) if shapes else []
+        statics: _Statics | None = None
+        reds: tuple[int, ...] = ()
+        rows = 0
+        if shapes:
+            block = f.config(ref, ncl)["BLOCK_NCL"]
+            trial = StaticPartials.allocate(dims, ncl, block, device)
+            if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
+                return None
+            statics = _Statics(tuple(dims), ncl, block, shapes, [w_dtype for _, w_dtype, _ in static_specs])
+            reds, rows = trial.modes, len(trial.rows)
+        fill = tuple("" if g is not None else ("step" if k >= no and final_state else "seq") for k, g in enumerate(grads))
+        grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
+        dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]
+        launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds)
+        if launch is None:
+            return None
+        return cls(launch, fill, grad_dtypes, (seq, dtype, device), (ni, ns, explicit), statics)
+
+    def run(
+        self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], bufs: StepBuffers | None
+    ) -> list[torch.Tensor] | None:
+        """``[*grad_input_seqs, *grad_init_states, *grad_statics]`` of a backward like the plan's, or ``None`` (nothing launched).
+
+        ``bufs``: the forward's :class:`~flexsn_runtime.step_buffers.StepBuffers` (shared zeros and
+        scratch), ``None`` where nothing is shared (CUDA-graph capture). Gradients of omitted
+        initial states are scratch, as in the derived path (the caller drops them).
+        """
+        for g, d in zip(grads, self._grad_dtypes):
+            if g is not None and (g.dtype is not d or not g.is_contiguous()):
+                return None
+        for t in saved:
+            if not t.is_contiguous():
+                return None
+        seq, dtype, device = self._seq, self._dtype, self._device
+        step = seq[1:]
+        kernel_grads: list[torch.Tensor] = []
+        for g, how in zip(grads, self._fill):
+            if g is not None:
+                kernel_grads.append(g)
+            elif how == "step":  # a missing final-state gradient: shared zeros the kernel only reads
+                kernel_grads.append(bufs.zeros if bufs is not None else torch.zeros(step, dtype=dtype, device=device))
+            else:
+                kernel_grads.append(torch.zeros(seq, dtype=dtype, device=device))
+        grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(self._ni)]
+        if self._explicit or bufs is None:
+            grad_states = [_empty(step, dtype=dtype, device=device) for _ in range(self._ns)]
+        else:
+            grad_states = [bufs.scratch(j) for j in range(self._ns)]
+        st = self._statics
+        partials = StaticPartials.allocate(st.dims, st.ncl, st.block, device) if st is not None else None
+        rows = partials.rows if partials is not None else []
+        if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states, *rows]):
+            return None
+        grad_statics = partials.reduce(st.shapes, st.dtypes) if partials is not None and st is not None else []
+        return [*grad_inputs, *grad_states, *grad_statics]
+
+
+class _Statics(NamedTuple):
+    """A backward plan's static inputs: index ints, neurons, ``BLOCK_NCL``, layout-form shapes and dtypes."""
+
+    dims: tuple[int, ...]
+    ncl: int
+    block: int
+    shapes: list[tuple[int, ...]]
+    dtypes: list[torch.dtype]

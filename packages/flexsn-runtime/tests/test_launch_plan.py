@@ -1,0 +1,146 @@
+"""Launch plans (#14, ``flexsn_runtime.launch_plan``): repeated calls of one signature launch from a plan,
+and give what the loop and autograd through it give; calls the plan does not fit take the derived path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from flexsn_runtime import FlexSNKernel
+from flexsn_runtime.launch_plan import BackwardPlan, LaunchPlan
+
+
+def plan_runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[bool]]:
+    """Per plan kind, whether each of its runs launched (``False``: it declined and the derived path ran)."""
+    runs: dict[str, list[bool]] = {"forward": [], "backward": []}
+    for cls, kind in ((LaunchPlan, "forward"), (BackwardPlan, "backward")):
+        real = cls.run
+
+        def run(self: Any, *args: Any, real: Any = real, kind: str = kind) -> Any:
+            out = real(self, *args)
+            runs[kind].append(out is not None)
+            return out
+
+        monkeypatch.setattr(cls, "run", run)
+    return runs
+
+
+def decay(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """PLIF-like: a learnable decay ``w`` (scalar) and a per-channel threshold ``th``."""
+    from flexsn_trace.testing import Spike
+
+    h = v + (x - v) * torch.sigmoid(w)
+    s: torch.Tensor = Spike.apply(h - th)  # type: ignore[no-untyped-call]
+    return s, h * (1.0 - s)
+
+
+def _check_call(k: FlexSNKernel, ref: Any, core: Any, xs: list[torch.Tensor], s0: list[torch.Tensor] | None,
+                final_state: bool, train: bool, statics: tuple[torch.Tensor, ...] = ()) -> None:
+    leaves = [x.detach().clone().requires_grad_(train) for x in xs]
+    states = [s.detach().clone().requires_grad_(train) for s in s0] if s0 is not None else []
+    stat = [w.detach().clone().requires_grad_(train) for w in statics]
+    run = k.final_state if final_state else k
+    out = run(*leaves, *states, *stat)
+    zero = [torch.zeros_like(xs[0][0]) for _ in range(core.ns)]
+    r_leaves = [x.detach().clone().requires_grad_(train) for x in xs]
+    r_states = [s.detach().clone().requires_grad_(train) for s in s0] if s0 is not None else zero
+    r_stat = [w.detach().clone().requires_grad_(train) for w in statics]
+    fn = (lambda *a: core.fn(*a, *r_stat)) if statics else core.fn
+    outs, seqs = ref.loop(ref.Core(fn, core.ni, core.ns, core.no), r_leaves, r_states)
+    expect = [*outs, *(s[-1] for s in seqs)] if final_state else [*outs, *seqs]
+    assert len(out) == len(expect)
+    for got, want in zip(out, expect):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+    if not train:
+        return
+    g = torch.Generator().manual_seed(1)
+    grads = [torch.randn(t.shape, generator=g).to(t) for t in expect]
+    grads[-1] = None if final_state else grads[-1]  # a missing final-state gradient: the shared-zeros pattern
+    pairs = [(o, gr) for o, gr in zip(out, grads) if gr is not None]
+    torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
+    r_pairs = [(o, gr) for o, gr in zip(expect, grads) if gr is not None]
+    torch.autograd.backward([o for o, _ in r_pairs], [gr for _, gr in r_pairs])
+    mine = [*leaves, *(states if s0 is not None else []), *stat]
+    theirs = [*r_leaves, *(r_states if s0 is not None else []), *r_stat]
+    for a, b in zip(mine, theirs):
+        assert a.grad is not None and b.grad is not None
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["lif", "two"])
+@pytest.mark.parametrize("final_state", [True, False])
+@pytest.mark.parametrize("train", [False, True])
+@pytest.mark.parametrize("explicit", [False, True])
+def test_repeated_calls_launch_from_plans_and_match_the_loop(
+    name: str, final_state: bool, train: bool, explicit: bool, device: torch.device, ref: Any, kernels: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    core, k = ref.CORES[name], kernels[name]
+    runs = plan_runs(monkeypatch)
+    for seed in range(4):
+        xs, s0 = ref.make_data(core, 5, (2, 3), device, seed=seed)
+        _check_call(k, ref, core, xs, s0 if explicit else None, final_state, train)
+    # the first call records the signature, the second builds the plan: every later call runs it
+    assert runs["forward"][-2:] == [True, True]
+    if train:
+        assert runs["backward"][-2:] == [True, True]
+
+
+@pytest.mark.parametrize("train", [False, True])
+def test_static_inputs_and_their_gradients_through_plans(train: bool, device: torch.device, ref: Any,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    core = ref.Core(decay, 1, 1, 1)
+    runs = plan_runs(monkeypatch)
+    for seed in range(4):
+        xs, _ = ref.make_data(ref.CORES["lif"], 6, (2, 3, 4), device, seed=seed)
+        w = torch.tensor(0.3 * seed - 0.2, device=device)
+        th = torch.linspace(0.8, 1.2, 3, device=device).view(3, 1)
+        _check_call(k, ref, core, xs, None, True, train, (w, th))
+    assert runs["forward"][-2:] == [True, True]
+    if train:
+        assert runs["backward"][-2:] == [True, True]
+
+
+def test_calls_the_plan_does_not_fit_take_the_derived_path(device: torch.device, ref: Any, kernels: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    core, k = ref.CORES["lif"], kernels["lif"]
+    runs = plan_runs(monkeypatch)
+    for seed in range(3):
+        xs, s0 = ref.make_data(core, 4, (3, 2), device, seed=seed)
+        _check_call(k, ref, core, xs, s0, True, True)
+    assert runs["forward"][-1] and runs["backward"][-1]
+    xs, s0 = ref.make_data(core, 4, (2, 3), device, seed=9)
+    strided = [x.transpose(1, 2) for x in xs]  # [4, 3, 2], same signature, not contiguous
+    assert not strided[0].is_contiguous()
+    _check_call(k, ref, core, strided, [s.t().contiguous() for s in s0], True, True)
+    assert runs["forward"][-1] is False  # declined: the derived path copied and launched
+    _check_call(k, ref, core, [x.contiguous() for x in strided], [s.t().contiguous() for s in s0], True, True)
+    assert runs["forward"][-1] is True  # the same signature contiguous again: the plan
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="16-byte alignment and cached launchers are CUDA's")
+def test_unaligned_tensors_and_dropped_launchers_take_the_derived_path(ref: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    device = torch.device("cuda")
+    core = ref.CORES["lif"]
+    k = FlexSNKernel(core.fn, 1, 1, 1)
+    runs = plan_runs(monkeypatch)
+    xs, _ = ref.make_data(core, 4, (8, 16), device)
+    for _ in range(3):
+        _check_call(k, ref, core, xs, None, True, False)
+    assert runs["forward"][-1] is True
+    flat = torch.empty(xs[0].numel() + 1, device=device)[1:]  # 4 bytes past an aligned address
+    unaligned = flat.view_as(xs[0]).copy_(xs[0])
+    assert unaligned.data_ptr() % 16 != 0
+    _check_call(k, ref, core, [unaligned], None, True, False)
+    assert runs["forward"][-1] is False
+    from flexsn_runtime.op_impls import inference_kernel
+    from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+
+    assert k.handle is not None
+    f, _ = inference_kernel(lookup_flexsn_kernel_handle(k.handle), True)
+    f._clear_direct()  # what persist_config does when a launch configuration changes
+    _check_call(k, ref, core, xs, None, True, False)
+    assert runs["forward"][-1] is False
