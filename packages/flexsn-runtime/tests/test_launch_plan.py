@@ -38,7 +38,8 @@ def decay(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, th: torch.Tensor) -
 
 def _check_call(k: FlexSNKernel, ref: Any, core: Any, xs: list[torch.Tensor], s0: list[torch.Tensor] | None,
                 final_state: bool, train: bool, statics: tuple[torch.Tensor, ...] = ()) -> None:
-    leaves = [x.detach().clone().requires_grad_(train) for x in xs]
+    # inference takes the tensors as they are (their memory is what a plan checks); training needs leaves
+    leaves = [x.detach().clone().requires_grad_() for x in xs] if train else list(xs)
     states = [s.detach().clone().requires_grad_(train) for s in s0] if s0 is not None else []
     stat = [w.detach().clone().requires_grad_(train) for w in statics]
     run = k.final_state if final_state else k

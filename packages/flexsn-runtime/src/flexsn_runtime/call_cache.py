@@ -3,7 +3,7 @@
 A host-bound call (a small layer, a short sequence) spends most of its host
 time proving what was proved on the previous call: the arity, the shapes,
 the dtypes and devices, the route. :class:`CallCache` remembers, per *call
-signature*, the fused call (:func:`flexsn_runtime.routing.fused_runner`) of
+signature*, the fused call (:func:`flexsn_runtime.routing.signature_runner`) of
 the route the full checks chose; a later call with the same signature runs
 it directly.
 

@@ -3,12 +3,7 @@
 # of the tree before the change (.ab = commit f06050f), alternated new / old / new / old, SpikingJelly's
 # LIFNode beside (wheel in .whl); then tools/host_probe.py on both trees.
 set -uo pipefail
-cd "$(dirname "$0")/../../../.."
-unset TRITON_INTERPRET
-export PYTHONUNBUFFERED=1
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl 2>&1 | tail -2
-NEW=/tmp/site:$(ls -d "$PWD"/packages/*/src | paste -sd: -)
-OLD=/tmp/site:$(ls -d "$PWD"/.ab/packages/*/src | paste -sd: -)
+source "$(dirname "$0")/../ab_env.sh"
 REP=${REP:-61}
 i=0
 for v in new old new old; do
