@@ -21,7 +21,7 @@ about a third of the host time to the first launch (``tools/host_probe.py``).
 from __future__ import annotations
 
 import math
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Generic, NamedTuple, Sequence, TypeVar
 
 import torch
 
@@ -30,12 +30,37 @@ from flexsn_trace import FlexSNInfo
 from .launchers import launch_args
 from .scan_kernel import ScanKernel
 from .statics import StaticPartials, static_dims
-from .step_buffers import StepBuffers
+from .step_buffers import StepBuffers, missing_grad, state_grad_targets
 
-__all__ = ["BackwardPlan", "LaunchPlan"]
+__all__ = ["BackwardPlan", "LaunchPlan", "PlanSlot"]
 
 _empty_like = torch.empty_like
 _empty = torch.empty
+
+P = TypeVar("P")
+
+
+class PlanSlot(Generic[P]):
+    """Where one signature's (or gradient pattern's) plan is kept once built.
+
+    A build that finds no plan (a non-contiguous first call, no cached launcher
+    yet) is tried again on later calls, three times in all: a call that can never
+    have a plan pays for a failed build only so often.
+    """
+
+    __slots__ = ("plan", "_tries")
+
+    def __init__(self) -> None:
+        self.plan: P | None = None
+        self._tries = 0
+
+    def retry(self, build: Callable[[], P | None]) -> P | None:
+        """``build()`` kept as :attr:`plan`, unless three builds were tried already (then ``None``)."""
+        if self._tries >= 3:
+            return None
+        self._tries += 1
+        self.plan = build()
+        return self.plan
 
 
 class LaunchPlan:
@@ -62,8 +87,8 @@ class LaunchPlan:
     ) -> None:
         self._launch, self._n_body, self._ns, self._zero_init = launch, n_body, ns, zero_init
         self._seq_dtypes, self._step, self._n_finals, self._split = seq_dtypes, step, n_finals, split
-        #: for a training forward: which incoming gradients are missing -> the backward's plan, or failed tries
-        self.backwards: dict[tuple[bool, ...], BackwardPlan | int] = {}
+        #: for a training forward: which incoming gradients are missing -> the backward's plan
+        self.backwards: dict[tuple[bool, ...], PlanSlot[BackwardPlan]] = {}
 
     @classmethod
     def build(
@@ -99,7 +124,7 @@ class LaunchPlan:
         else:  # training forward: the final-state variant returns its stored sequences around the final states
             kinds = stored if final_state else range(info.num_fwd_kernel_returns)
             split = no if final_state else len(kinds)
-        seq_dtypes = tuple(None if f.output_dtype(k, x) is x.dtype else f.output_dtype(k, x) for k in kinds)
+        seq_dtypes = tuple(d if d is not x.dtype else None for d in (f.output_dtype(k, x) for k in kinds))
         n_finals = ns if final_state else 0
         dtypes = [t.dtype for t in la.tensors] + [d or x.dtype for d in seq_dtypes] + [x.dtype] * n_finals
         launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init)
@@ -146,20 +171,18 @@ class BackwardPlan:
     later backward of the same signature and pattern.
     """
 
-    __slots__ = ("_launch", "_fill", "_grad_dtypes", "_seq", "_dtype", "_device", "_ni", "_ns", "_explicit", "_statics")
+    __slots__ = ("_launch", "_grad_dtypes", "_seq", "_dtype", "_device", "_arity", "_statics")
 
     def __init__(
         self,
         launch: Callable[[list[torch.Tensor]], bool],
-        fill: tuple[str, ...],
         grad_dtypes: tuple[torch.dtype, ...],
         meta: tuple[tuple[int, ...], torch.dtype, torch.device],
-        arity: tuple[int, int, bool],
+        arity: tuple[int, int, int, bool, bool],
         statics: "_Statics | None",
     ) -> None:
-        self._launch, self._fill, self._grad_dtypes = launch, fill, grad_dtypes
-        (self._seq, self._dtype, self._device), (self._ni, self._ns, self._explicit) = meta, arity
-        self._statics = statics
+        self._launch, self._grad_dtypes, self._arity, self._statics = launch, grad_dtypes, arity, statics
+        self._seq, self._dtype, self._device = meta
 
     @classmethod
     def build(
@@ -192,7 +215,7 @@ class BackwardPlan:
         seq = tuple(shape)
         step, T = seq[1:], seq[0]
         ncl = math.prod(step)
-        no, ni, ns, final_state, explicit = arity
+        ni, ns = arity[1], arity[2]
         if T == 0 or ncl == 0 or any(g is not None and not g.is_contiguous() for g in grads):
             return None
         if not all(t.is_contiguous() for t in saved):
@@ -210,13 +233,12 @@ class BackwardPlan:
                 return None
             statics = _Statics(tuple(dims), ncl, block, shapes, [w_dtype for _, w_dtype, _ in static_specs])
             reds, rows = trial.modes, len(trial.rows)
-        fill = tuple("" if g is not None else ("step" if k >= no and final_state else "seq") for k, g in enumerate(grads))
         grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
         dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]
         launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds)
         if launch is None:
             return None
-        return cls(launch, fill, grad_dtypes, (seq, dtype, device), (ni, ns, explicit), statics)
+        return cls(launch, grad_dtypes, (seq, dtype, device), arity, statics)
 
     def run(
         self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], bufs: StepBuffers | None
@@ -234,20 +256,12 @@ class BackwardPlan:
             if not t.is_contiguous():
                 return None
         seq, dtype, device = self._seq, self._dtype, self._device
-        step = seq[1:]
-        kernel_grads: list[torch.Tensor] = []
-        for g, how in zip(grads, self._fill):
-            if g is not None:
-                kernel_grads.append(g)
-            elif how == "step":  # a missing final-state gradient: shared zeros the kernel only reads
-                kernel_grads.append(bufs.zeros if bufs is not None else torch.zeros(step, dtype=dtype, device=device))
-            else:
-                kernel_grads.append(torch.zeros(seq, dtype=dtype, device=device))
-        grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(self._ni)]
-        if self._explicit or bufs is None:
-            grad_states = [_empty(step, dtype=dtype, device=device) for _ in range(self._ns)]
-        else:
-            grad_states = [bufs.scratch(j) for j in range(self._ns)]
+        no, ni, ns, final_state, explicit = self._arity
+        kernel_grads = [
+            g if g is not None else missing_grad(k, no, final_state, seq, dtype, device, bufs) for k, g in enumerate(grads)
+        ]
+        grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(ni)]
+        grad_states = state_grad_targets(explicit, ns, seq[1:], None, dtype, device, bufs)
         st = self._statics
         partials = StaticPartials.allocate(st.dims, st.ncl, st.block, device) if st is not None else None
         rows = partials.rows if partials is not None else []

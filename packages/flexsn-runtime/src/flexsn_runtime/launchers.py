@@ -24,7 +24,7 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 from .layout import Order, backward_order, empty_in_order, in_order, launch_order
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import StaticPartials, static_dims
-from .step_buffers import StepBuffers
+from .step_buffers import StepBuffers, missing_grad
 
 __all__ = [
     "LaunchArgs",
@@ -472,15 +472,10 @@ def launch_backward(
         The static inputs' gradients (summed in the kernel, then by :class:`~flexsn_runtime.statics.StaticPartials`).
     """
     step = tuple(input_shape[1:])
-    kernel_grads: list[torch.Tensor] = []
-    for k, g in enumerate(grads):
-        if g is not None:
-            kernel_grads.append(in_order(g, order))
-        elif k >= num_outputs and final_state:
-            # the caller's shared zeros, else a fresh tensor: nothing outlives the call (CUDA graphs)
-            kernel_grads.append(bufs.zeros if bufs is not None else torch.zeros(step, dtype=dtype, device=device))
-        else:
-            kernel_grads.append(torch.zeros(input_shape, dtype=dtype, device=device))
+    kernel_grads = [
+        in_order(g, order) if g is not None else missing_grad(k, num_outputs, final_state, input_shape, dtype, device, bufs)
+        for k, g in enumerate(grads)
+    ]
     ref = grad_inputs[0]
     ncl = math.prod(step)
     args = [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states]

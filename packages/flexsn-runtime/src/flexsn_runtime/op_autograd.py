@@ -14,13 +14,13 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from .launch_plan import BackwardPlan, LaunchPlan
+from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import static_dims
-from .step_buffers import StepBuffers, step_buffers
+from .step_buffers import StepBuffers, state_grad_targets, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
 __all__ = ["EagerTraining", "Launched", "backward", "launch_training", "setup", "Spec"]
@@ -179,11 +179,7 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
         static_shapes = [w_shape for w_shape, _, _ in specs]
         order = backward_order([*saved, *grads], shape, static_shapes)  # the forward's memory order
         grad_inputs = [empty_in_order(shape, order, dtype, device) for _ in range(plan.n_inputs)]
-        if ctx.explicit:
-            grad_states = [empty_in_order(step, order, dtype, device) for _ in range(plan.n_states)]
-        else:  # omitted (zero) initial states get no gradient: the kernel writes it to scratch (any layout)
-            # (bufs is None while a CUDA graph is captured or a tracer runs: then per-call tensors)
-            grad_states = [bufs.scratch(j) if bufs is not None else torch.empty(step, dtype=dtype, device=device) for j in range(plan.n_states)]
+        grad_states = state_grad_targets(ctx.explicit, plan.n_states, step, order, dtype, device, bufs)
         grad_statics = launch_backward(
             plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
             device, bufs, static_dims(static_shapes, step, order), order, static_shapes, [w_dtype for _, w_dtype, _ in specs],
@@ -199,22 +195,19 @@ def _planned_backward(
 ) -> list[torch.Tensor] | None:
     """The backward through the :class:`~flexsn_runtime.launch_plan.BackwardPlan` of this pattern of missing gradients.
 
-    Built on the first backward of a pattern that finds the kernel's cached launcher (at most three tries);
+    Built on the first backward of a pattern that finds the kernel's cached launcher (:class:`PlanSlot`);
     ``None`` (nothing launched) when there is no plan or this backward does not fit it.
     """
     pattern = tuple([g is None for g in grads])
-    entry = fast.backwards.get(pattern, 0)
-    if isinstance(entry, int):
-        if entry >= 3:
-            return None
+    slot = fast.backwards.get(pattern)
+    if slot is None:
+        slot = fast.backwards.setdefault(pattern, PlanSlot())
+    bplan = slot.plan
+    if bplan is None:
         plan: TrainingPlan = ctx.plan
         arity = (plan.n_outputs, plan.n_inputs, plan.n_states, plan.final_state, ctx.explicit)
-        built = BackwardPlan.build(plan.backward, grads, saved, ctx.meta, arity, ctx.static_specs)
-        fast.backwards[pattern] = built if built is not None else entry + 1
-        if built is None:
-            return None
-        entry = built
-    return entry.run(grads, saved, bufs)
+        bplan = slot.retry(lambda: BackwardPlan.build(plan.backward, grads, saved, ctx.meta, arity, ctx.static_specs))
+    return bplan.run(grads, saved, bufs) if bplan is not None else None
 
 
 _unwrap_if_dead = torch._C._functorch.unwrap_if_dead

@@ -25,7 +25,7 @@ import torch
 
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
 
-from .launch_plan import LaunchPlan
+from .launch_plan import LaunchPlan, PlanSlot
 from .launchers import launch_args, launch_inference
 from .op_autograd import EagerTraining
 from .op_impls import inference_kernel
@@ -261,38 +261,35 @@ def signature_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
     From its second call on, a :class:`~flexsn_runtime.launch_plan.LaunchPlan`
     launches the inference or training-forward kernel without deriving the
     launch again; a call the plan does not fit (non-contiguous or unaligned
-    tensors) runs :func:`fused_runner`'s call, as does every call when no plan
-    could be built in three tries.
+    tensors) takes the derived launch, as does every call when no plan
+    could be built (:class:`~flexsn_runtime.launch_plan.PlanSlot`).
     """
-    generic = fused_runner(kernel, r)
-    fs = r.final_state
-    plans: list[LaunchPlan | None] = []  # [plan] once built; a None per failed try
-
+    fs, slot = r.final_state, PlanSlot[LaunchPlan]()
     if r.path == "training":
         plan, n, apply = kernel.plan(fs), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
-        f, stored = plan.forward, plan.stored
+        f, info, stored = plan.forward, plan.info, plan.stored
+    else:
+        assert kernel.handle is not None
+        (f, info), stored = inference_kernel(lookup_flexsn_kernel_handle(kernel.handle), fs), None
+
+    def planned(flat: list[torch.Tensor]) -> LaunchPlan | None:
+        fast = slot.plan
+        return fast if fast is not None else slot.retry(lambda: LaunchPlan.build(f, info, flat, fs, stored))
+
+    if r.path == "training":
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
             flat = _flat(seqs, states, lifted)
-            fast = plans[-1] if plans else None
-            if fast is None and len(plans) < 3:
-                fast = LaunchPlan.build(f, plan.info, flat, fs, stored)
-                plans.append(fast)
-            out: tuple[torch.Tensor, ...] = apply(plan, *flat, fast=fast)
+            out: tuple[torch.Tensor, ...] = apply(plan, *flat, fast=planned(flat))
             return out[:n]
 
         return train
-    assert kernel.handle is not None
-    fi, info = inference_kernel(lookup_flexsn_kernel_handle(kernel.handle), fs)
 
     def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
         flat = _flat(seqs, states, lifted)
-        fast = plans[-1] if plans else None
-        if fast is None and len(plans) < 3:
-            fast = LaunchPlan.build(fi, info, flat, fs, None)
-            plans.append(fast)
+        fast = planned(flat)
         out = fast.run(flat) if fast is not None else None
-        return out if out is not None else generic(seqs, states, lifted)
+        return out if out is not None else launch_inference(f, info, launch_args(info, flat), fs)
 
     return infer
 

@@ -15,9 +15,10 @@ from collections import OrderedDict
 
 import torch
 
+from .layout import Order, empty_in_order
 from .scan_kernel import current_raw_stream
 
-__all__ = ["StepBuffers", "cached_scratch", "cached_zeros", "step_buffers"]
+__all__ = ["StepBuffers", "cached_scratch", "cached_zeros", "missing_grad", "state_grad_targets", "step_buffers"]
 
 class StepBuffers:
     """Per-step-shaped tensors shared between calls on one device, dtype and stream.
@@ -104,3 +105,35 @@ def cached_scratch(shape: tuple[int, ...], dtype: torch.dtype, device: torch.dev
     """
     bufs = step_buffers(shape, dtype, device)
     return bufs.scratch(slot) if bufs is not None else torch.empty(shape, dtype=dtype, device=device)
+
+
+def missing_grad(
+    k: int, num_outputs: int, final_state: bool, input_shape: tuple[int, ...], dtype: torch.dtype,
+    device: torch.device, bufs: StepBuffers | None,
+) -> torch.Tensor:
+    """The zeros the BPTT kernel reads for incoming gradient ``k`` (outputs, then states) when none came.
+
+    A final-state gradient is one step: ``bufs.zeros`` when the caller holds
+    step buffers, else a fresh ``[*S]`` zero tensor (nothing outlives the call
+    under CUDA-graph capture); any other is a fresh ``input_shape`` zero sequence.
+    """
+    if k >= num_outputs and final_state:
+        return bufs.zeros if bufs is not None else torch.zeros(input_shape[1:], dtype=dtype, device=device)
+    return torch.zeros(input_shape, dtype=dtype, device=device)
+
+
+def state_grad_targets(
+    explicit: bool, num_states: int, step: tuple[int, ...], order: Order, dtype: torch.dtype, device: torch.device,
+    bufs: StepBuffers | None,
+) -> list[torch.Tensor]:
+    """The tensors the BPTT kernel writes the initial states' gradients into.
+
+    Passed initial states (``explicit``) get new ``[*S]`` tensors in the launch's
+    ``order``; omitted (zero) ones get no gradient, so the kernel writes it to
+    scratch (``bufs``; per-call tensors while a CUDA graph is captured or a tracer runs).
+    """
+    if explicit:
+        return [empty_in_order(step, order, dtype, device) for _ in range(num_states)]
+    if bufs is None:
+        return [torch.empty(step, dtype=dtype, device=device) for _ in range(num_states)]
+    return [bufs.scratch(j) for j in range(num_states)]
