@@ -1,6 +1,6 @@
 # Sourced by the A/B run scripts here: from the repository root, with SpikingJelly's wheels (.whl)
-# installed to /tmp/site, NEW = this tree's packages and OLD = the tree before the change (.ab,
-# commit f06050f) as PYTHONPATHs.
+# installed to /tmp/site, NEW = this tree's packages and OLD = the tree before the change (.ab, the
+# commit each run script names) as PYTHONPATHs.
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 unset TRITON_INTERPRET
 export PYTHONUNBUFFERED=1

@@ -19,16 +19,16 @@ from .cache import (
 )
 from .codegen import check_graph_supported, generate_triton_code_str, sanitize_name
 from .lowering import LOWERINGS, UnsupportedOpError, supported_ops
+from .bptt import get_flexsn_backward_kernel, render_backward_kernel
 from .templates import (
     Hoisted,
+    Rebuild,
     SavedArg,
     backward_saved_args,
     final_state_forward_returns,
-    get_flexsn_backward_kernel,
     get_flexsn_forward_kernel,
     get_flexsn_inference_final_state_kernel,
     get_flexsn_inference_kernel,
-    render_backward_kernel,
     render_forward_kernel,
     render_inference_kernel,
 )
@@ -36,6 +36,7 @@ from .templates import (
 __all__ = [
     "Hoisted",
     "LOWERINGS",
+    "Rebuild",
     "SavedArg",
     "UnsupportedOpError",
     "__version__",

@@ -57,14 +57,13 @@ from .cache import compile_triton_code_str, interpreter_enabled
 from .lowering import STORAGE_CAST
 
 __all__ = [
+    "Rebuild",
     "SavedArg",
     "backward_saved_args",
     "final_state_forward_returns",
-    "get_flexsn_backward_kernel",
     "get_flexsn_forward_kernel",
     "get_flexsn_inference_final_state_kernel",
     "get_flexsn_inference_kernel",
-    "render_backward_kernel",
     "render_forward_kernel",
     "render_inference_kernel",
 ]
@@ -78,12 +77,16 @@ _JIT = '@triton.jit(do_not_specialize=["T"])'
 def _backward_saved_args(info: FlexSNInfo) -> tuple[SavedArg, ...]:
     out: list[SavedArg] = []
     for src in info.saved_sources:
-        if src.kind == "input":
+        if src.kind in ("input", "fallback_input"):
             need: list[SavedArg] = [("input", src.slot)]
         elif src.kind == "static":
             need = [("static", src.slot)]
         elif src.kind == "return":
             need = [("return", src.slot)]
+        elif src.kind == "restated_state":
+            need = [("return", info.carrier), ("init_state", src.slot)]
+        elif src.kind == "guard":
+            need = []
         else:
             need = [("return", info.num_outputs + src.slot), ("init_state", src.slot)]
         for item in need:
@@ -109,13 +112,15 @@ def _strip_header(step_code: str) -> str:
     ).strip("\n")
 
 
-def _module(step_code: str, kernel: str, hoisted: "Hoisted | None" = None) -> str:
-    extra = f"\n\n\n{_strip_header(hoisted[0])}" if hoisted is not None else ""
+def _module(step_code: str, kernel: str, hoisted: "Hoisted | None" = None, *more: str) -> str:
+    extra = "".join(f"\n\n\n{_strip_header(code)}" for code in [*([hoisted[0]] if hoisted else []), *more])
     return f"import triton\nimport triton.language as tl\n\n\n{_strip_header(step_code)}{extra}\n\n\n{kernel}"
 
 
 #: a step's loop-invariant prologue: ``(module source, function name, number of values it returns)``
 Hoisted = tuple[str, str, int]
+#: a carrier's helpers (:mod:`flexsn_trace.carrier`): ``((restate source, name), (guard source, name) or None)``
+Rebuild = tuple[tuple[str, str], "tuple[str, str] | None"]
 
 
 def _prologue_call(hoisted: Hoisted | None, args: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -373,101 +378,6 @@ def render_forward_kernel(
     return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 
-def render_backward_kernel(
-    step_code: str,
-    step_name: str,
-    info: FlexSNInfo,
-    tangent_mask: Sequence[bool],
-    final_state: bool = False,
-    hoisted: Hoisted | None = None,
-) -> tuple[str, str]:
-    """Render the reverse-time BPTT kernel.
-
-    The step function is the backward graph ``[*saved, *tangents] ->
-    [*grad_inputs, *grad_states]`` where ``tangents`` exist only for forward
-    results with ``tangent_mask[r]`` true. The kernel keeps the calling
-    convention of the template whatever the mask (SpikingJelly's "shim"):
-    it takes a gradient for every output and state and simply does not read
-    those the step function has no tangent for.
-
-    At step ``t`` the gradient reaching new state ``j`` is the incoming
-    state-sequence gradient plus the gradient carried back from step
-    ``t + 1``; after step 0 the carry is the initial-state gradient. With
-    ``final_state=True`` the state gradients are ``[NCL]`` gradients of the
-    final states only: they seed the carry and nothing else is read.
-
-    Returns:
-        ``(code, kernel_name)``.
-
-    Raises:
-        ValueError: ``tangent_mask`` has the wrong length.
-    """
-    n_vis = info.num_outputs + info.num_states
-    if len(tangent_mask) != n_vis:
-        raise ValueError(f"tangent_mask has {len(tangent_mask)} entries, expected {n_vis}")
-    gy = [f"gy{k}" for k in range(info.num_outputs)]
-    gs = [f"gf{j}" if final_state else f"gs{j}" for j in range(info.num_states)]
-    saved = backward_saved_args(info)
-    sv = [f"sv_{kind}{idx}" for kind, idx in saved]
-    gx = [f"gx{i}" for i in range(info.num_inputs)]
-    g0 = [f"g0_{j}" for j in range(info.num_states)]
-    gw = [f"gw{k}" for k in range(info.num_static)]
-    name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
-    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, info.num_static, reductions=True)
-    lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(info.num_static)]
-    if final_state:
-        lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
-    else:
-        lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(info.num_states)]
-    for (kind, idx), p in zip(saved, sv):
-        if kind == "init_state":
-            lines.append(f"    init{idx} = {_load(p)}")
-        elif kind == "static":
-            lines.append(f"    stat{idx} = {_static_load(p, idx)}")
-    loads: list[tuple[str, str, int]] = []
-    step_args: list[str] = []
-    post: list[str] = []
-    for s, src in enumerate(info.saved_sources):
-        if src.kind == "prev_state":
-            seq = sv[saved.index(("return", info.num_outputs + src.slot))]
-            loads.append((f"prev{s}", seq, -1))
-            post.append(f"        saved{s} = tl.where((offs * 0 + t) > 0, prev{s}, init{src.slot})")
-        elif src.kind == "static":
-            post.append(f"        saved{s} = stat{src.slot}")
-        else:
-            loads.append((f"saved{s}", sv[saved.index((src.kind, src.slot))], 0))
-        step_args.append(f"saved{s}")
-    for k in range(info.num_outputs):
-        if tangent_mask[k]:
-            loads.append((f"tan_y{k}", gy[k], 0))
-            step_args.append(f"tan_y{k}")
-    for j in range(info.num_states):
-        if tangent_mask[info.num_outputs + j]:
-            if final_state:
-                post.append(f"        tan_s{j} = carry{j}")
-            else:
-                loads.append((f"gseq{j}", gs[j], 0))
-                post.append(f"        tan_s{j} = gseq{j} + carry{j}")
-            step_args.append(f"tan_s{j}")
-    statics_read = [f"stat{src.slot}" for src in info.saved_sources if src.kind == "static"]
-    pro, invs = _prologue_call(hoisted, statics_read)
-    lines += pro
-    step_args += invs
-    _time_loop(lines, loads, reverse=True)
-    lines += post
-    n_grad = info.num_inputs + info.num_states
-    call, rets = _step_call(step_name, step_args, n_grad + info.num_static)
-    lines.append(call)
-    lines += [f"        {_store(p, rets[i])}" for i, p in enumerate(gx)]
-    lines += [f"        carry{j} = {rets[info.num_inputs + j]}" for j in range(info.num_states)]
-    # a static input's gradient: summed over time here, in fp32, then over the program's neurons
-    lines += [f"        acc{k} = acc{k} + {rets[n_grad + k]}" for k in range(info.num_static)]
-    lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
-    for k, p in enumerate(gw):
-        lines += _static_grad_store(p, k)
-    return _module(step_code, "\n".join(lines) + "\n", hoisted), name
-
-
 def get_flexsn_inference_kernel(
     step_code: str, step_name: str, num_inputs: int, num_states: int, num_outputs: int
 ) -> tuple[Any, str]:
@@ -489,12 +399,4 @@ def get_flexsn_forward_kernel(
 ) -> tuple[Any, str]:
     """Compile the training forward kernel; returns ``(JITFunction, source)``."""
     code, name = render_forward_kernel(step_code, step_name, info, final_state)
-    return compile_triton_code_str(code, name), code
-
-
-def get_flexsn_backward_kernel(
-    step_code: str, step_name: str, info: FlexSNInfo, tangent_mask: Sequence[bool], final_state: bool = False
-) -> tuple[Any, str]:
-    """Compile the BPTT backward kernel; returns ``(JITFunction, source)``."""
-    code, name = render_backward_kernel(step_code, step_name, info, tangent_mask, final_state)
     return compile_triton_code_str(code, name), code

@@ -138,11 +138,15 @@ def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, flo
     train = bundle.training_info
     if train is not None and bundle.forward_kernel is not None:
         args = backward_saved_args(train)
-        seqs = [a for a in args if a[0] in ("input", "return")]
-        saved = [f"{kind} {slot}" for kind, slot in args]
+        # an input the carrier recovers is read back only where its guard fails (flexsn_trace.carrier)
+        kinds = {(src.kind, src.slot) for src in train.saved_sources}
+        rare = {("input", i) for kind, i in kinds if kind == "fallback_input" and ("input", i) not in kinds}
+        seqs = [a for a in args if a[0] in ("input", "return") and a not in rare]
+        saved = [f"{kind} {slot}" + (" (where the guard fails)" if (kind, slot) in rare else "") for kind, slot in args]
         forward = train.num_inputs + len(final_state_forward_returns(train))
         backward = train.num_outputs + len(seqs) + train.num_inputs
-        moved["training"] = float((forward + backward) * element_size)
+        carrier = 2 * (4 - element_size) if train.carrier >= 0 else 0  # a float32 carrier, written and read
+        moved["training"] = float((forward + backward) * element_size + carrier)
     return moved, saved
 
 

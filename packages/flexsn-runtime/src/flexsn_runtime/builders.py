@@ -111,6 +111,20 @@ def output_dtypes(graph: Any, num_outputs: int) -> tuple[torch.dtype | None, ...
     return tuple(dtypes)
 
 
+def forward_dtypes(dtypes: Sequence[torch.dtype | None], info: FlexSNInfo) -> tuple[torch.dtype | None, ...]:
+    """The training forward kernel's return dtypes: ``dtypes`` (the outputs'), and float32 for a carrier.
+
+    The backward restates states and recovers inputs from the carrier
+    (:mod:`flexsn_trace.carrier`): stored in float32, it is the forward's own
+    value, so spikes and resets recomputed from it are the forward's in every dtype.
+    """
+    out = list(dtypes)
+    if info.carrier >= 0:
+        out += [None] * (info.carrier + 1 - len(out))
+        out[info.carrier] = torch.float32
+    return tuple(out)
+
+
 def _codegen(graph: Any, name: str, static_positions: Sequence[int]) -> tuple[str, str, Hoisted | None]:
     """Triton source of a step graph, with what it computes from static inputs alone hoisted into a prologue.
 
@@ -284,18 +298,26 @@ def build_training_kernels(
     graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
     info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs, num_static)
+    rebuild = None
+    if graphs.carrier is not None:
+        info = graphs.carrier.info(info)
+        guard = graphs.carrier.guard
+        rebuild = (
+            generate_triton_code_str(graphs.carrier.restate, _name(core_fn, "restate")),
+            None if guard is None else generate_triton_code_str(guard, _name(core_fn, "guard")),
+        )
     first = num_inputs + num_states
     fwd_code, fwd_name, fwd_pro = _codegen(graphs.fwd, _name(core_fn, "fwd_step"), range(first, first + num_static))
     bwd_statics = [s for s, src in enumerate(info.saved_sources) if src.kind == "static"]
     bwd_code, bwd_name, bwd_pro = _codegen(graphs.bwd, _name(core_fn, "bwd_step"), bwd_statics)
-    dtypes = output_dtypes(graphs.fwd, num_outputs)
+    dtypes = forward_dtypes(output_dtypes(graphs.fwd, num_outputs), info)
     fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, False, fwd_pro), "forward", output_dtypes=dtypes)
     fwd.final_state = ScanKernel(
         *render_forward_kernel(fwd_code, fwd_name, info, True, fwd_pro), "forward_final_state", output_dtypes=dtypes
     )
     mask = graphs.tangent_mask
-    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro), "backward")
+    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild), "backward")
     bwd.final_state = ScanKernel(
-        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro), "backward_final_state"
+        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild), "backward_final_state"
     )
     return fwd, bwd, info

@@ -18,7 +18,7 @@ import torch
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import Captures, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
 
-from .builders import build_inference_kernels, build_training_kernels, tracing_examples
+from .builders import build_inference_kernels, build_training_kernels, forward_dtypes, tracing_examples
 from .registry import TrainingBuild, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
 from .scan_kernel import ScanKernel
@@ -143,9 +143,14 @@ def _training_kernels(
     reason = build["training_unsupported"]
     if reason is not None:
         warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
-    fwd, bwd = _scan_kernel(build, "forward", output_dtypes), _scan_kernel(build, "backward", output_dtypes)
+    info = build["training_info"]
+    fwd_dtypes = output_dtypes
+    if info is not None and info.carrier >= 0:
+        typed = forward_dtypes([None if d is None else getattr(torch, d) for d in output_dtypes or []], info)
+        fwd_dtypes = [None if d is None else str(d).removeprefix("torch.") for d in typed]
+    fwd, bwd = _scan_kernel(build, "forward", fwd_dtypes), _scan_kernel(build, "backward", output_dtypes)
     if fwd is not None and bwd is not None:
-        fwd.final_state = _scan_kernel(build, "forward_final_state", output_dtypes)
+        fwd.final_state = _scan_kernel(build, "forward_final_state", fwd_dtypes)
         bwd.final_state = _scan_kernel(build, "backward_final_state", output_dtypes)
     return fwd, bwd, build["training_info"], reason
 

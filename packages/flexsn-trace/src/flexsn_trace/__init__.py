@@ -6,6 +6,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 """
 
 from .__about__ import __version__
+from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
 from .constants import Constant, Constants, find_constants
 from .hoist import SplitGraph, split_invariants
@@ -21,6 +22,7 @@ from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
 
 __all__ = [
+    "CarrierGraphs",
     "Constant",
     "Constants",
     "Captured",
@@ -28,6 +30,7 @@ __all__ = [
     "SplitGraph",
     "split_invariants",
     "find_captures",
+    "find_carrier",
     "find_constants",
     "used_arguments",
     "FlexSNInfo",

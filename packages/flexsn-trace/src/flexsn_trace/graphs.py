@@ -17,6 +17,7 @@ from typing import Any, Callable, ParamSpec, Sequence, TypeVar
 import torch
 from torch import fx
 
+from .carrier import CarrierGraphs, find_carrier
 from .contract import as_tensor_tuple
 from .saved import minimize_saved
 
@@ -159,6 +160,9 @@ class TrainingGraphs:
         grad_mask: for each example input, whether the backward graph
             produces a gradient (``False`` entries are ``None`` outputs).
         num_results: number of values ``fn`` returns.
+        carrier: when the pair saves one carrier sequence
+            (:func:`flexsn_trace.carrier.find_carrier`), its helper graphs;
+            ``fwd`` and ``bwd`` are then its pair.
     """
 
     fwd: fx.Graph
@@ -166,6 +170,7 @@ class TrainingGraphs:
     tangent_mask: tuple[bool, ...]
     grad_mask: tuple[bool, ...]
     num_results: int
+    carrier: CarrierGraphs | None = None
 
 
 @_serialized
@@ -191,7 +196,9 @@ def trace_training_graphs(
         num_inputs: how many leading arguments are per-step inputs (the rest
             are states); when given and ``minimize`` is true, saved values
             the backward graph can recompute are dropped
-            (:func:`flexsn_trace.saved.minimize_saved`).
+            (:func:`flexsn_trace.saved.minimize_saved`), and where one
+            stored carrier sequence can replace several, it does
+            (:func:`flexsn_trace.carrier.find_carrier`).
         minimize: see ``num_inputs``.
         num_static: how many trailing arguments are static inputs (the
             same tensor at every step); saved values computed from them
@@ -272,14 +279,20 @@ def trace_training_graphs(
         raise ValueError("AOTAutograd produced no forward/backward graph pair for the core function")
     grad_mask = tuple(leaf.grad is not None for leaf in leaves)
     fwd, bwd = _clean(captured["fwd"].graph), _clean(captured["bwd"].graph)
+    carrier = None
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
+        num_states = len(examples) - num_inputs - num_static
+        carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
+        if carrier is not None:
+            fwd, bwd = carrier.fwd, carrier.bwd
     return TrainingGraphs(
         fwd=fwd,
         bwd=bwd,
         tangent_mask=tangent_mask,
         grad_mask=grad_mask,
         num_results=len(probe),
+        carrier=carrier,
     )
 
 

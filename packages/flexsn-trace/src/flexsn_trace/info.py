@@ -8,7 +8,7 @@ from torch import fx
 
 __all__ = ["FlexSNInfo", "SavedSource", "extract_info", "graph_output_nodes", "placeholders"]
 
-SavedKind = Literal["input", "prev_state", "return", "static"]
+SavedKind = Literal["input", "prev_state", "return", "static", "restated_state", "fallback_input", "guard"]
 
 
 class SavedSource(NamedTuple):
@@ -21,6 +21,13 @@ class SavedSource(NamedTuple):
     ``kind == "return"``: forward-kernel return ``slot`` at step ``t``.
     ``kind == "static"``: static input ``slot``, the same at every step
     (read once per program, never stored per step).
+    With a carrier (:mod:`flexsn_trace.carrier`, ``FlexSNInfo.carrier``):
+    ``kind == "restated_state"``: the state ``slot`` before step ``t``,
+    recomputed from the carrier at step ``t - 1`` (the initial state at
+    ``t == 0``); ``kind == "fallback_input"``: input sequence ``slot`` at
+    step ``t`` where the guard is false, zero elsewhere (not read there);
+    ``kind == "guard"``: where the carrier's inversion may be used (a
+    boolean computed from the static inputs).
     """
 
     kind: SavedKind
@@ -50,6 +57,8 @@ class FlexSNInfo(NamedTuple):
         num_static: static inputs (SpikingJelly 2.0's ``static_inputs``):
             trailing placeholders after the states, the same tensor at
             every step (a parameter such as a decay or a threshold).
+        carrier: the forward-kernel return the backward restates states and
+            recovers inputs from (:mod:`flexsn_trace.carrier`), or -1.
     """
 
     num_inputs: int
@@ -63,6 +72,7 @@ class FlexSNInfo(NamedTuple):
     c2k_return_mapping: tuple[int, ...]
     saved_sources: tuple[SavedSource, ...] = ()
     num_static: int = 0
+    carrier: int = -1
 
 
 def placeholders(graph: fx.Graph) -> list[fx.Node]:
