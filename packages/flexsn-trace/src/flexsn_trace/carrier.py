@@ -134,8 +134,12 @@ def _inversion_path(c: fx.Node, x: fx.Node, deps: dict[fx.Node, frozenset[fx.Nod
     return path
 
 
-def _inverse(g: fx.Graph, op: str, pos: int, y: fx.Node, other: Any) -> fx.Node:
-    """The argument at ``pos`` of ``op(..)`` given its result ``y`` and its other argument."""
+def _inverse(g: fx.Graph, op: str, pos: int, y: fx.Node, other: Any, guard: fx.Node | None = None) -> fx.Node:
+    """The argument at ``pos`` of ``op(..)`` given its result ``y`` and its other argument.
+
+    A multiplier is replaced by 1 where ``guard`` is false: those lanes take the input read back,
+    and dividing by a zero or tiny multiplier there would only make infinities and NaNs.
+    """
     if op == "add":
         r = g.call_function(_aten.sub.Tensor, (y, other))
     elif op == "sub":
@@ -143,6 +147,9 @@ def _inverse(g: fx.Graph, op: str, pos: int, y: fx.Node, other: Any) -> fx.Node:
     elif op == "rsub":  # rsub(a, b) = b - a
         r = g.call_function(_aten.sub.Tensor, (other, y)) if pos == 0 else g.call_function(_aten.add.Tensor, (y, other))
     elif op == "mul":
+        if guard is not None and isinstance(other, fx.Node):
+            other = g.call_function(_aten.where.ScalarOther, (guard, other, 1.0))
+            _meta_like(other, y)
         r = g.call_function(_aten.div.Tensor, (y, other))
     elif op == "div":
         r = g.call_function(_aten.mul.Tensor, (y, other))
@@ -284,7 +291,8 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         vals = {c: c_ph}
         for n, pos in path:
             other = n.args[1 - pos] if len(n.args) == 2 else None
-            vals[n.args[pos]] = _inverse(g, _packet(n), pos, vals[n], get(other) if isinstance(other, fx.Node) else other)  # type: ignore[index]
+            other_value = get(other) if isinstance(other, fx.Node) else other
+            vals[n.args[pos]] = _inverse(g, _packet(n), pos, vals[n], other_value, guard_ph)  # type: ignore[index]
         lower = [cast(fx.Node, p.args[pos]) for p, pos in reversed(path)][1:]
         for n in [inputs[i], *lower]:  # x, then the path upwards
             value = vals[n]
