@@ -3,7 +3,7 @@
 Run on a CUDA machine: ``PYTHONPATH=<packages' src> python3 tools/static_sweep.py --out DIR``.
 For LIF with a constant decay, PLIF (a learnable scalar or per-channel decay
 ``w``, ``k = sigmoid(w)``) and LIF with a learnable per-channel threshold, on
-``[T, B, C, L]`` fp32 sequences, times a final-state training step (forward +
+``[T, B, C, L]`` sequences (fp32, or ``--dtype``), times a final-state training step (forward +
 backward, back to back, ``triton.testing.do_bench`` median) for a grid of
 ``BLOCK_NCL`` / ``num_warps`` of the forward kernel (backward at its
 default), then of the backward kernel (forward at its default), and writes
@@ -63,6 +63,8 @@ def main() -> None:
     p.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "out")))
     p.add_argument("--T", type=int, nargs="+", default=[8, 32])
     p.add_argument("--shape", type=int, nargs=3, default=[16, 64, 4096], metavar=("B", "C", "L"))
+    p.add_argument("--dtype", choices=["float32", "bfloat16", "float16"], default="float32",
+                   help="the sequences' dtype (static inputs stay float32)")
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     B, C, L = a.shape
@@ -74,7 +76,7 @@ def main() -> None:
         fwd, bwd = bundle.forward_kernel.final_state, bundle.backward_kernel.final_state
         assert fwd is not None and bwd is not None
         for T in a.T:
-            x = torch.randn(T, B, C, L, device="cuda")
+            x = torch.randn(T, B, C, L, device="cuda", dtype=getattr(torch, a.dtype))
             ncl = B * C * L
             t_clone = tt.do_bench(lambda: x.clone(), warmup=25, rep=100, return_mode="median")
             xr = x.clone().requires_grad_()
@@ -99,7 +101,7 @@ def main() -> None:
             fwd.persist_config(x, ncl, default)
             bwd.persist_config(x, ncl, default)
             torch.cuda.empty_cache()
-    (a.out / "static_sweep.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+    (a.out / "static_sweep.json").write_text(json.dumps({"device": torch.cuda.get_device_name(), "dtype": a.dtype, "rows": rows}, indent=1))
     print("\nbest per case, T and kernel (ratio; default 1024/4):")
     for name in cases(C, "cpu"):
         for T in a.T:

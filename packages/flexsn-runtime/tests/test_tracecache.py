@@ -123,9 +123,10 @@ def test_every_source_that_shapes_a_build_is_in_the_key() -> None:
 
 def test_template_switches_change_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     base = core_fingerprint(make_core(0.9), ARITY, None, None)
-    monkeypatch.setenv("FLEXSN_PREFETCH", "0")
-    assert core_fingerprint(make_core(0.9), ARITY, None, None) != base
-    monkeypatch.delenv("FLEXSN_PREFETCH")
+    for switch in ("FLEXSN_PREFETCH", "FLEXSN_CARRIER"):
+        monkeypatch.setenv(switch, "0")
+        assert core_fingerprint(make_core(0.9), ARITY, None, None) != base, switch
+        monkeypatch.delenv(switch)
     interp = os.environ.get("TRITON_INTERPRET", "0")
     monkeypatch.setenv("TRITON_INTERPRET", "0" if interp == "1" else "1")
     assert core_fingerprint(make_core(0.9), ARITY, None, None) != base

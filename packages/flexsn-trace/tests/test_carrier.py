@@ -96,3 +96,9 @@ def test_the_rewritten_backward_equals_autograd_through_the_step(core: Callable[
 def test_no_carrier_where_it_would_round_a_jump_divide_by_a_state_or_save_nothing(core: Callable[..., Any], statics: int) -> None:
     graphs = trace_training_graphs(core, _examples(statics), num_inputs=1, num_static=statics)
     assert graphs.carrier is None
+
+
+def test_flexsn_carrier_0_keeps_the_saved_sequences(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLEXSN_CARRIER", "0")
+    graphs = trace_training_graphs(plif, _examples(1), num_inputs=1, num_static=1)
+    assert graphs.carrier is None and len(graphs.bwd.find_nodes(op="placeholder")) == 3 + 2  # x, v, w; two tangents

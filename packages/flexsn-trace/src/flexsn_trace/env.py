@@ -101,6 +101,14 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "specialisation (for debugging; costs about 5-10 µs per launch)",
     ),
     EnvVar(
+        "FLEXSN_CARRIER",
+        "flag",
+        "1",
+        "`0`: training kernels traced afterwards never save one float32 carrier in place of several "
+        "sequences (`flexsn_trace.carrier`): faster for PLIF-like neurons on bf16/fp16 sequences, slower on "
+        "fp32 (part of the trace-cache key)",
+    ),
+    EnvVar(
         "FLEXSN_PREFETCH",
         "flag",
         "1",

@@ -19,6 +19,7 @@ from torch import fx
 
 from .carrier import CarrierGraphs, find_carrier
 from .contract import as_tensor_tuple
+from .env import env_flag
 from .saved import minimize_saved
 
 __all__ = [
@@ -198,7 +199,8 @@ def trace_training_graphs(
             the backward graph can recompute are dropped
             (:func:`flexsn_trace.saved.minimize_saved`), and where one
             stored carrier sequence can replace several, it does
-            (:func:`flexsn_trace.carrier.find_carrier`).
+            (:func:`flexsn_trace.carrier.find_carrier`; not with
+            ``FLEXSN_CARRIER=0``).
         minimize: see ``num_inputs``.
         num_static: how many trailing arguments are static inputs (the
             same tensor at every step); saved values computed from them
@@ -283,7 +285,8 @@ def trace_training_graphs(
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
         num_states = len(examples) - num_inputs - num_static
-        carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
+        if env_flag("FLEXSN_CARRIER"):
+            carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
         if carrier is not None:
             fwd, bwd = carrier.fwd, carrier.bwd
     return TrainingGraphs(
