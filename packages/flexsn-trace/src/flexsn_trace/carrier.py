@@ -286,7 +286,8 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         env[t].meta = dict(t.meta)
     get = _copier(g, env)
     approx: set[fx.Node] = set()
-    exact: dict[fx.Node, fx.Node] = {c: c_ph}
+    # forward nodes whose value the backward has: the carrier, and the recovered chain below it
+    known: dict[fx.Node, fx.Node] = {c: c_ph}
     for i, path in paths.items():
         vals = {c: c_ph}
         for n, pos in path:
@@ -301,7 +302,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
                 value = g.call_function(_aten.where.self, (guard_ph, value, recomputed))
                 _meta_like(value, c)
             env[n] = value
-            exact[n] = value
+            known[n] = value
             approx.add(value)
     old_env: dict[fx.Node, fx.Node] = {}
     for ph, s in zip(bwd_phs, saved):
@@ -309,7 +310,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
     for t in tangents:
         old_env[t] = env[t]
     fkeys = _structural_keys(fwd, {p: ("ph", k) for k, p in enumerate(phs)})
-    replace = {fkeys[n]: v for n, v in exact.items()}
+    replace = {fkeys[n]: v for n, v in known.items()}
     bkeys = _structural_keys(bwd, {ph: fkeys[s] for ph, s in zip(bwd_phs, saved)})
     for n in bwd.nodes:
         if n.op == "placeholder":
@@ -381,7 +382,9 @@ def _rounding_reaches_threshold(g: fx.Graph, approx: set[fx.Node]) -> bool:
     return False
 
 
-def find_carrier(fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_outputs: int, num_states: int) -> CarrierGraphs | None:
+def find_carrier(
+    fwd: fx.Graph, bwd: fx.Graph, num_inputs: int, num_outputs: int, num_states: int
+) -> CarrierGraphs | None:
     """Rewrite a minimised forward/backward pair to save one carrier sequence, when that reads less.
 
     Args:
