@@ -25,6 +25,14 @@ def lif_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tens
     return s, h * (1.0 - s)
 
 
+def plif_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Parametric LIF (Fang et al. 2021) with a static input ``w`` of any broadcasting shape:
+    ``tau = 1 / sigmoid(w)``, threshold 1, hard reset to 0."""
+    h = v + (x - v) * torch.sigmoid(w)
+    s = SG(h - 1.0)
+    return s, h * (1.0 - s)
+
+
 def two_core(
     x1: torch.Tensor, x2: torch.Tensor, a: torch.Tensor, b: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:

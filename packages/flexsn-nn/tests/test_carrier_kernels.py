@@ -13,34 +13,17 @@ from torch import nn
 import flexsn_nn as fn
 from flexsn_nn import FlexSN
 from flexsn_nn.explain import explain
-from flexsn_nn.surrogate import Sigmoid
+from nn_reference import plif_core, python_loop
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 T, B, C, H = 7, 2, 4, 5
-spike = Sigmoid(alpha=4.0)
-
-
-def plif(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Parametric LIF with a per-channel ``w``: ``tau = 1 / sigmoid(w)``, hard reset to 0."""
-    h = v + (x - v) * torch.sigmoid(w)
-    s = spike(h - 1.0)
-    return s, h * (1.0 - s)
-
-
-def loop(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    ys, vs = [], []
-    for t in range(x.shape[0]):
-        y, v = plif(x[t], v, w)
-        ys.append(y)
-        vs.append(v)
-    return torch.stack(ys), torch.stack(vs), v
 
 
 @pytest.mark.parametrize("store", [False, True], ids=["final-state", "state-seqs"])
 def test_decays_on_both_sides_of_the_guard_match_the_loop(store: bool) -> None:
     # sigmoid(-6) = 0.0025 and sigmoid(-2.8) = 0.057 are read back (below 1/16); the others recovered
     w = nn.Parameter(torch.tensor([-6.0, -2.8, -2.6, 1.5], device=DEVICE).view(C, 1))
-    m = FlexSN(plif, 1, 1, 1, store_state_seqs=store, static_inputs=[w])
+    m = FlexSN(plif_core, 1, 1, 1, store_state_seqs=store, static_inputs=[w])
     g = torch.Generator().manual_seed(7)
     x = (torch.randn(T, B, C, H, generator=g) * 2.0).to(DEVICE).requires_grad_()
     v0 = (torch.rand(B, C, H, generator=g) * 0.5).to(DEVICE)
@@ -54,7 +37,7 @@ def test_decays_on_both_sides_of_the_guard_match_the_loop(store: bool) -> None:
     extra = m.state_seqs[0].sum() * 0.3 if store else final.sum() * 0.3  # type: ignore[index]
     ((y * weights).sum() + extra).backward()
     xr, wr = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
-    yr, vs, vr = loop(xr, v0, wr)
+    (yr,), (vs,), (vr,) = python_loop(lambda xt, v: plif_core(xt, v, wr), 1, [xr], [v0])
     ((yr * weights).sum() + (vs.sum() if store else vr.sum()) * 0.3).backward()
     torch.testing.assert_close(y, yr)
     torch.testing.assert_close(final, vr)

@@ -20,19 +20,13 @@ from torch import nn
 import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_nn import FlexSN, hop_available
 from flexsn_nn.surrogate import Sigmoid
+from nn_reference import plif_core as plif
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 needs_hop = pytest.mark.skipif(not hop_available(), reason="flexsn_hop is not importable")
 BACKENDS = ["torch", "triton", "inductor", pytest.param("hop", marks=needs_hop)]
 T, B, C, H = 5, 2, 3, 4
 spike = Sigmoid(alpha=4.0)
-
-
-def plif(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Parametric LIF (Fang et al. 2021): ``tau = 1 / sigmoid(w)``, hard reset to 0."""
-    h = v + (x - v) * torch.sigmoid(w)
-    s = spike(h - 1.0)
-    return s, h * (1.0 - s)
 
 
 def adaptive_threshold(

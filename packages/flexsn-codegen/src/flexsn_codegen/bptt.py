@@ -127,8 +127,6 @@ def render_backward_kernel(
     step_args += invs
     _time_loop(lines, loads, reverse=True)
     lines += post
-    if carried:
-        lines.append("        ccar = cprev")
     n_grad = info.num_inputs + info.num_states
     call, rets = _step_call(step_name, step_args, n_grad + info.num_static)
     lines.append(call)
@@ -174,6 +172,8 @@ def _carrier_lines(
             )
         elif src.kind == "guard":
             post.append(f"        saved{s} = ok")
+    if carried:
+        post.append("        ccar = cprev")  # for step t - 1, after everything above read this step's values
     return carried, [restate_code, *([guard[0]] if guard else [])]
 
 

@@ -145,7 +145,9 @@ def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, flo
         saved = [f"{kind} {slot}" + (" (where the guard fails)" if (kind, slot) in rare else "") for kind, slot in args]
         forward = train.num_inputs + len(final_state_forward_returns(train))
         backward = train.num_outputs + len(seqs) + train.num_inputs
-        carrier = 2 * (4 - element_size) if train.carrier >= 0 else 0  # a float32 carrier, written and read
+        # a carrier keeps its own dtype (float32) whatever the sequences': written once, read once
+        fixed = bundle.forward_kernel.output_dtypes[train.carrier] if train.carrier >= 0 else None
+        carrier = 0 if fixed is None else 2 * (fixed.itemsize - element_size)
         moved["training"] = float((forward + backward) * element_size + carrier)
     return moved, saved
 

@@ -55,7 +55,7 @@ def build_handle(
             store_build(key, build)
     if build["unsupported"] is not None:
         return None, str(build["unsupported"])
-    dtypes = build["output_dtypes"]
+    dtypes = tuple(None if d is None else getattr(torch, d) for d in build["output_dtypes"] or ())
     handle = register_flexsn_kernel_handle(
         inference_kernel=_scan_kernel(build, "inference", dtypes),
         inference_info=build["inference_info"],
@@ -126,7 +126,7 @@ def _build_training(
 
 def _training_kernels(
     core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
-    requires_grad: Sequence[bool] | None, num_static: int, key: str | None, output_dtypes: list[str | None] | None,
+    requires_grad: Sequence[bool] | None, num_static: int, key: str | None, output_dtypes: tuple[torch.dtype | None, ...],
 ) -> TrainingBuild:
     """A handle's training builder (:func:`flexsn_runtime.registry.ensure_training_kernels`): from the trace cache, else traced.
 
@@ -144,10 +144,7 @@ def _training_kernels(
     if reason is not None:
         warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
     info = build["training_info"]
-    fwd_dtypes = output_dtypes
-    if info is not None and info.carrier >= 0:
-        typed = forward_dtypes([None if d is None else getattr(torch, d) for d in output_dtypes or []], info)
-        fwd_dtypes = [None if d is None else str(d).removeprefix("torch.") for d in typed]
+    fwd_dtypes = output_dtypes if info is None else forward_dtypes(output_dtypes, info)
     fwd, bwd = _scan_kernel(build, "forward", fwd_dtypes), _scan_kernel(build, "backward", output_dtypes)
     if fwd is not None and bwd is not None:
         fwd.final_state = _scan_kernel(build, "forward_final_state", fwd_dtypes)
@@ -233,10 +230,9 @@ def _plain(exc: BaseException) -> str:
     return text
 
 
-def _scan_kernel(build: dict[str, Any], name: str, output_dtypes: list[str | None] | None) -> ScanKernel | None:
+def _scan_kernel(build: dict[str, Any], name: str, output_dtypes: tuple[torch.dtype | None, ...]) -> ScanKernel | None:
     entry = build.get(name)
     if entry is None:
         return None
     code, fn_name = entry
-    dtypes = tuple(None if d is None else getattr(torch, d) for d in (output_dtypes or ()))
-    return ScanKernel(str(code), str(fn_name), name, output_dtypes=dtypes)
+    return ScanKernel(str(code), str(fn_name), name, output_dtypes=output_dtypes)

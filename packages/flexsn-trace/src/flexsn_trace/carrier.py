@@ -32,12 +32,13 @@ a chain multiplied by anything else (a state, an input) is not inverted.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
 import torch
 from torch import fx
 
 from .info import FlexSNInfo, SavedSource, graph_output_nodes, placeholders
+from .saved import cone, node_copier
 
 __all__ = ["CarrierGraphs", "find_carrier"]
 
@@ -159,19 +160,6 @@ def _inverse(g: fx.Graph, op: str, pos: int, y: fx.Node, other: Any, guard: fx.N
     return r
 
 
-def _copier(g: fx.Graph, env: dict[fx.Node, fx.Node]) -> Callable[[fx.Node], fx.Node]:
-    """Recompute forward nodes in ``g`` from what ``env`` already maps (placeholders must be mapped)."""
-
-    def get(n: fx.Node) -> fx.Node:
-        if n not in env:
-            if n.op == "placeholder":
-                raise KeyError(n.name)
-            env[n] = g.node_copy(n, get)
-        return env[n]
-
-    return get
-
-
 def _key(n: Any, keys: dict[fx.Node, Any]) -> Any:
     if isinstance(n, fx.Node):
         return keys[n]
@@ -203,7 +191,7 @@ def _guard_graph(multipliers: list[tuple[fx.Node, bool]], statics: list[fx.Node]
     env = {s: g.placeholder(s.name) for s in statics}
     for s in statics:
         env[s].meta = dict(s.meta)
-    get = _copier(g, env)
+    get = node_copier(g, env)
     cond: fx.Node | None = None
     for m, divisor in multipliers:
         a = g.call_function(_aten.abs.default, (get(m),))
@@ -237,7 +225,8 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
     static_set = frozenset(statics)
     for j in restated:
         new = outs[n_out + j]
-        if new.op == "placeholder" or not _reaches_only(new, c, static_set):
+        found = cone(new, {c})  # the new state from the carrier and static inputs alone
+        if new.op == "placeholder" or found is None or not found[1] <= static_set:
             return None
     paths = {}
     for i in recovered:
@@ -284,7 +273,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
     for t in tangents:
         env[t] = g.placeholder(t.name)
         env[t].meta = dict(t.meta)
-    get = _copier(g, env)
+    get = node_copier(g, env)
     approx: set[fx.Node] = set()
     # forward nodes whose value the backward has: the carrier, and the recovered chain below it
     known: dict[fx.Node, fx.Node] = {c: c_ph}
@@ -330,7 +319,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
     for s in statics:
         renv[s] = restate.placeholder(s.name)
         renv[s].meta = dict(s.meta)
-    rget = _copier(restate, renv)
+    rget = node_copier(restate, renv)
     restate.output(tuple(rget(outs[n_out + j]) for j in restated))
     restate.eliminate_dead_code()
 
@@ -346,24 +335,6 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         graph.lint()
     guard = _guard_graph(multipliers, statics) if guarded else None
     return CarrierGraphs(new_fwd, g, restate, guard, tuple(restated), tuple(recovered))
-
-
-def _reaches_only(node: fx.Node, c: fx.Node, allowed: frozenset[fx.Node]) -> bool:
-    """``node`` is computable from ``c`` and ``allowed`` placeholders."""
-    todo, seen = [node], set()
-    while todo:
-        n = todo.pop()
-        if n is c or n in seen:
-            continue
-        seen.add(n)
-        if n.op == "placeholder":
-            if n not in allowed:
-                return False
-            continue
-        if n.op not in ("call_function", "get_attr"):
-            return False
-        todo.extend(n.all_input_nodes)
-    return True
 
 
 def _rounding_reaches_threshold(g: fx.Graph, approx: set[fx.Node]) -> bool:

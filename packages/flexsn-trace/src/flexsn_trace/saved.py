@@ -15,14 +15,16 @@ therefore always recomputed from them, never stored per step.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from torch import fx
 
 from .info import graph_output_nodes, placeholders
 
-__all__ = ["minimize_saved"]
+__all__ = ["cone", "minimize_saved", "node_copier"]
 
 
-def _cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]] | None:
+def cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]] | None:
     """Nodes needed to recompute ``node`` from ``stop``; ``None`` if impossible.
 
     Returns ``(cone, placeholders_reached)``.
@@ -42,6 +44,23 @@ def _cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]
         cone.add(n)
         todo.extend(a for a in n.all_input_nodes)
     return cone, reached
+
+
+def node_copier(g: fx.Graph, env: dict[fx.Node, fx.Node]) -> Callable[[fx.Node], fx.Node]:
+    """Recompute nodes of another graph in ``g``, once each, from what ``env`` maps (placeholders must be mapped).
+
+    The returned function copies a node with its inputs (memoised in ``env``);
+    an unmapped placeholder raises ``KeyError``.
+    """
+
+    def get(n: fx.Node) -> fx.Node:
+        if n not in env:
+            if n.op == "placeholder":
+                raise KeyError(n.name)
+            env[n] = g.node_copy(n, get)
+        return env[n]
+
+    return get
 
 
 def minimize_saved(
@@ -80,7 +99,7 @@ def minimize_saved(
         if n.op == "placeholder":
             continue
         others = [m for m in current if m is not n]
-        found = _cone(n, set(others))
+        found = cone(n, set(others))
         if found is None:
             continue
         _, reached = found
@@ -103,15 +122,7 @@ def minimize_saved(
     for ph in bwd_ph[len(saved) :]:
         env[ph] = new_bwd.placeholder(ph.name)
         env[ph].meta = dict(ph.meta)
-    memo: dict[fx.Node, fx.Node] = {}
-
-    def recompute(n: fx.Node) -> fx.Node:
-        if n in new_ph:
-            return new_ph[n]
-        if n not in memo:
-            memo[n] = new_bwd.node_copy(n, recompute)
-        return memo[n]
-
+    recompute = node_copier(new_bwd, dict(new_ph))
     for ph, n in zip(bwd_ph[: len(saved)], saved):
         env[ph] = recompute(n)
     for node in bwd.nodes:
