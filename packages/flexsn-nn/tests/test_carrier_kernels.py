@@ -5,6 +5,7 @@ only where the decay is below the guard. Checked against a Python loop with auto
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -13,6 +14,10 @@ from torch import nn
 import flexsn_nn as fn
 from flexsn_nn import FlexSN
 from flexsn_nn.explain import explain
+from flexsn_runtime import FlexSNKernel, lookup_flexsn_kernel_handle
+from flexsn_runtime import kernel_build
+from flexsn_runtime.op_autograd import EagerTraining
+from flexsn_runtime.training_plan import plan_for
 from nn_reference import plif_core, python_loop
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -54,3 +59,83 @@ def test_a_learnable_decay_moves_as_many_bytes_as_a_constant_one() -> None:
     moved = explain(plif_core, 1, 1, 1, example_inputs=[*example, torch.tensor(0.0)], num_static=1)
     assert moved.saved_per_step[:2] == ["return 2", "init_state 0"]
     assert moved.bytes_per_element_step["training"] == explain(lif_core, 1, 1, 1, example_inputs=example).bytes_per_element_step["training"]
+
+
+def _plif_kernel(w: torch.Tensor) -> FlexSNKernel:
+    k = FlexSNKernel(plif_core, 1, 1, 1, [torch.zeros(4), torch.zeros(4), w.detach()], num_static=1)
+    assert k.handle is not None and k.has_training_kernels
+    return k
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_half_sequences_train_on_the_pair_without_the_carrier(dtype: torch.dtype) -> None:
+    """A float32 carrier moves more bytes than the two 16-bit sequences it replaces: 16-bit calls take the other pair."""
+    k = _plif_kernel(torch.zeros(C, 1))
+    assert plan_for(k.handle, True, torch.float32).info.carrier >= 0  # type: ignore[arg-type]
+    half = plan_for(k.handle, True, dtype)  # type: ignore[arg-type]
+    assert half.info.carrier == -1 and {src.kind for src in half.info.saved_sources} <= {"input", "prev_state", "return", "static"}
+    assert half.forward.output_dtypes[-1] is None  # nothing stored in float32 whatever the sequences' dtype
+    # the pair's kernels on float32 tensors, against autograd through the loop (tight tolerances)
+    w = torch.tensor([-2.0, -0.5, 0.3, 1.5], device=DEVICE).view(C, 1)
+    g = torch.Generator().manual_seed(3)
+    x = (torch.randn(T, B, C, H, generator=g) * 2.0).to(DEVICE)
+    v0 = (torch.rand(B, C, H, generator=g) * 0.5).to(DEVICE)
+    weights = torch.rand(T, B, C, H, generator=g).to(DEVICE)
+    leaves = [t.clone().requires_grad_() for t in (x, v0, w)]
+    y, final = EagerTraining.apply_unwrapped(plan_for(k.handle, True, dtype), *leaves)[:2]  # type: ignore[arg-type]
+    ((y * weights).sum() + final.sum() * 0.3).backward()
+    refs = [t.clone().requires_grad_() for t in (x, v0, w)]
+    (yr,), _, (vr,) = python_loop(lambda xt, v: plif_core(xt, v, refs[2]), 1, [refs[0]], [refs[1]])
+    ((yr * weights).sum() + vr.sum() * 0.3).backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(final, vr)
+    for got, want in zip(leaves, refs):
+        torch.testing.assert_close(got.grad, want.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_compiled_calls_take_the_pair_of_their_dtype(dtype: torch.dtype) -> None:
+    """The training op's fake registration allocates what the implementation returns for this dtype."""
+    w = nn.Parameter(torch.full((C, 1), -0.3, device=DEVICE))
+    m = FlexSN(plif_core, 1, 1, 1, static_inputs=[w])
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        m.reset()
+        return m(x)
+
+    x = (torch.randn(T, B, C, H) * 2.0).to(DEVICE, dtype).requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback to the eager loop
+        compiled = torch.compile(step, fullgraph=True, backend="aot_eager")
+        y = compiled(x)
+    y.float().sum().backward()
+    got = (y.detach(), x.grad.clone(), w.grad.clone())  # type: ignore[union-attr]
+    x.grad, w.grad = None, None
+    ye = step(x)
+    ye.float().sum().backward()
+    torch.testing.assert_close(got[0], ye)
+    torch.testing.assert_close(got[1], x.grad)
+    torch.testing.assert_close(got[2], w.grad)
+
+
+def test_the_half_pair_comes_back_from_the_trace_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    k_cold = _plif_kernel(torch.zeros(C, 1))  # kept: the handle goes with its kernel
+    cold = lookup_flexsn_kernel_handle(k_cold.handle)
+    assert cold.half_training is not None
+    monkeypatch.setattr(kernel_build, "build_training_variants", lambda *a, **k: pytest.fail("a warm build must not trace"))
+    k_warm = _plif_kernel(torch.zeros(C, 1))
+    warm = lookup_flexsn_kernel_handle(k_warm.handle)
+    assert warm.half_training is not None and warm.half_training.info == cold.half_training.info
+    assert warm.half_training.backward.code == cold.half_training.backward.code
+
+
+def test_explain_counts_the_pair_of_the_element_size() -> None:
+    example = [torch.randn(8), torch.randn(8), torch.tensor(0.0)]
+    core = fn.ParametricLIFNode().core
+    fp32 = explain(core, 1, 1, 1, example_inputs=example, num_static=1)
+    half = explain(core, 1, 1, 1, example_inputs=example, num_static=1, element_size=2)
+    assert "return 2" in fp32.saved_per_step and "return 2" not in half.saved_per_step
+    # without the carrier: the input and the membrane before the step are read back (seven passes)
+    assert half.bytes_per_element_step["training"] == 7 * 2
+    assert fp32.bytes_per_element_step["training"] == 6 * 4

@@ -23,7 +23,7 @@ from flexsn_trace.testing import count_calls, lif_core, unrolled_loop
 
 
 def counting_training_traces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    return count_calls(monkeypatch, kernel_build, "build_training_kernels")
+    return count_calls(monkeypatch, kernel_build, "build_training_variants")
 
 
 def check_against_loop(k: FlexSNKernel, x: torch.Tensor, v0: torch.Tensor) -> None:

@@ -172,7 +172,7 @@ def test_warm_build_skips_tracing_and_computes_the_same(monkeypatch: pytest.Monk
         raise AssertionError("a warm build must not trace")
 
     monkeypatch.setattr(kernel_mod, "build_inference_kernels", no_tracing)
-    monkeypatch.setattr(kernel_mod, "build_training_kernels", no_tracing)
+    monkeypatch.setattr(kernel_mod, "build_training_variants", no_tracing)
     warm = FlexSNKernel(core, *ARITY)
     assert warm.handle is not None and warm.has_training_kernels
     assert warm.uses_kernels(torch.zeros(2, 3, device=device))

@@ -21,7 +21,7 @@ from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
-from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, ensure_training_kernels
+from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, ensure_training_kernels, training_kernels
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
@@ -135,8 +135,10 @@ def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, flo
         return moved, saved
     info = bundle.inference_info
     moved["inference"] = float((info.num_inputs + info.num_outputs) * element_size)
-    train = bundle.training_info
-    if train is not None and bundle.forward_kernel is not None:
+    # the pair sequences of this element size run (16-bit ones may have their own: registry.training_kernels)
+    pair = training_kernels(bundle, torch.float16 if element_size < 4 else torch.float32)
+    if pair is not None:
+        train = pair.info
         args = backward_saved_args(train)
         # an input the carrier recovers is read back only where its guard fails (flexsn_trace.carrier)
         kinds = {(src.kind, src.slot) for src in train.saved_sources}
@@ -146,7 +148,7 @@ def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, flo
         forward = train.num_inputs + len(final_state_forward_returns(train))
         backward = train.num_outputs + len(seqs) + train.num_inputs
         # a carrier keeps its own dtype (float32) whatever the sequences': written once, read once
-        fixed = bundle.forward_kernel.output_dtypes[train.carrier] if train.carrier >= 0 else None
+        fixed = pair.forward.output_dtypes[train.carrier] if train.carrier >= 0 else None
         carrier = 0 if fixed is None else 2 * (fixed.itemsize - element_size)
         moved["training"] = float((forward + backward) * element_size + carrier)
     return moved, saved

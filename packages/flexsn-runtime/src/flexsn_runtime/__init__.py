@@ -12,6 +12,7 @@ from .builders import (
     build_inference_kernel,
     build_inference_kernels,
     build_training_kernels,
+    build_training_variants,
     default_example_inputs,
 )
 from .flexsn_kernel import FlexSNKernel, eager_loop, validate_scan_args
@@ -26,6 +27,7 @@ from .ops import (
 from .routing import KERNEL_DTYPES, Route, call_reason, fit_shapes, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
+    TrainingKernels,
     attach_flexsn_handle_finalizer,
     ensure_training_kernels,
     lookup_flexsn_kernel_handle,
@@ -36,6 +38,7 @@ from .registry import (
     retain_flexsn_kernel_handle,
     retain_owner_flexsn_kernel_handle,
     revive_flexsn_kernel_handle,
+    training_kernels,
 )
 from .tracecache import core_fingerprint
 from .launchers import (
@@ -53,12 +56,14 @@ __all__ = [
     "FlexSNKernel",
     "FlexSNKernelHandle",
     "ScanKernel",
+    "TrainingKernels",
     "__version__",
     "attach_flexsn_handle_finalizer",
     "build_inference_final_state_kernel",
     "build_inference_kernel",
     "build_inference_kernels",
     "build_training_kernels",
+    "build_training_variants",
     "call_reason",
     "core_fingerprint",
     "default_example_inputs",
@@ -85,6 +90,7 @@ __all__ = [
     "retain_owner_flexsn_kernel_handle",
     "revive_flexsn_kernel_handle",
     "route",
+    "training_kernels",
     "run_route",
     "run_inference",
     "run_training",

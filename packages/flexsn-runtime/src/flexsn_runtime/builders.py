@@ -16,6 +16,7 @@ from flexsn_codegen import (
     sanitize_name,
 )
 from flexsn_trace import (
+    CarrierGraphs,
     FlexSNInfo,
     check_counts,
     check_tensor_list,
@@ -26,6 +27,7 @@ from flexsn_trace import (
     trace_training_graphs,
 )
 
+from .registry import TrainingKernels
 from .scan_kernel import ScanKernel
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "build_inference_kernel",
     "build_inference_kernels",
     "build_training_kernels",
+    "build_training_variants",
     "default_example_inputs",
     "tracing_examples",
 ]
@@ -274,14 +277,38 @@ def build_training_kernels(
         num_static: as in :func:`build_inference_kernels`.
 
     Returns:
-        ``(forward_kernel, backward_kernel, info)``. The kernels carry their
-        final-state variants (``.final_state``) used when state sequences
-        are not stored.
+        ``(forward_kernel, backward_kernel, info)``, for sequences of any
+        dtype. The kernels carry their final-state variants
+        (``.final_state``) used when state sequences are not stored.
+        :func:`build_training_variants` also gives the pair 16-bit
+        sequences run faster on.
 
     Raises:
         TypeError / ValueError: as :func:`build_inference_kernel`, or no
             output is differentiable.
         flexsn_codegen.UnsupportedOpError: an op has no lowering.
+    """
+    full, _ = build_training_variants(core_fn, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static)
+    return full.forward, full.backward, full.info
+
+
+def build_training_variants(
+    core_fn: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
+    example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
+    num_static: int = 0,
+) -> tuple[TrainingKernels, TrainingKernels | None]:
+    """:func:`build_training_kernels` from one trace, with the variant for 16-bit sequences.
+
+    Returns:
+        ``(kernels, half)``: ``kernels`` as :func:`build_training_kernels`
+        returns them; ``half`` is ``None``, or, when ``kernels`` save a
+        float32 carrier (:mod:`flexsn_trace.carrier`), the pair that saves
+        the sequences it replaces as they are: on float16 / bfloat16
+        sequences those move fewer bytes than the carrier
+        (:func:`flexsn_runtime.registry.training_kernels` picks).
+
+    Raises:
+        As :func:`build_training_kernels`.
     """
     _check_arity(num_inputs, num_states, num_outputs)
     examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
@@ -297,27 +324,40 @@ def build_training_kernels(
             flags += [w.is_floating_point() for w in examples[len(flags) :]]
     graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
-    info = extract_info(graphs.fwd, num_inputs, num_states, num_outputs, num_static)
+    arity = (num_inputs, num_states, num_outputs, num_static)
+    full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier)
+    half = None
+    if graphs.uncarried is not None:
+        half = _render_training(core_fn, *graphs.uncarried, graphs.tangent_mask, arity, None)
+    return full, half
+
+
+def _render_training(
+    core_fn: Callable[..., Any], fwd_graph: Any, bwd_graph: Any, mask: tuple[bool, ...],
+    arity: tuple[int, int, int, int], carrier: CarrierGraphs | None,
+) -> TrainingKernels:
+    """Render one forward/backward graph pair (``carrier``: its helper graphs, when it saves one) as BPTT kernels."""
+    num_inputs, num_states, num_outputs, num_static = arity
+    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)
     rebuild = None
-    if graphs.carrier is not None:
-        info = graphs.carrier.info(info)
-        guard = graphs.carrier.guard
+    if carrier is not None:
+        info = carrier.info(info)
+        guard = carrier.guard
         rebuild = (
-            generate_triton_code_str(graphs.carrier.restate, _name(core_fn, "restate")),
+            generate_triton_code_str(carrier.restate, _name(core_fn, "restate")),
             None if guard is None else generate_triton_code_str(guard, _name(core_fn, "guard")),
         )
     first = num_inputs + num_states
-    fwd_code, fwd_name, fwd_pro = _codegen(graphs.fwd, _name(core_fn, "fwd_step"), range(first, first + num_static))
+    fwd_code, fwd_name, fwd_pro = _codegen(fwd_graph, _name(core_fn, "fwd_step"), range(first, first + num_static))
     bwd_statics = [s for s, src in enumerate(info.saved_sources) if src.kind == "static"]
-    bwd_code, bwd_name, bwd_pro = _codegen(graphs.bwd, _name(core_fn, "bwd_step"), bwd_statics)
-    dtypes = forward_dtypes(output_dtypes(graphs.fwd, num_outputs), info)
+    bwd_code, bwd_name, bwd_pro = _codegen(bwd_graph, _name(core_fn, "bwd_step"), bwd_statics)
+    dtypes = forward_dtypes(output_dtypes(fwd_graph, num_outputs), info)
     fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, False, fwd_pro), "forward", output_dtypes=dtypes)
     fwd.final_state = ScanKernel(
         *render_forward_kernel(fwd_code, fwd_name, info, True, fwd_pro), "forward_final_state", output_dtypes=dtypes
     )
-    mask = graphs.tangent_mask
     bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild), "backward")
     bwd.final_state = ScanKernel(
         *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild), "backward_final_state"
     )
-    return fwd, bwd, info
+    return TrainingKernels(fwd, bwd, info)

@@ -113,13 +113,13 @@ class FlexSNKernel:
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
-        self._plans: dict[bool, TrainingPlan] = {}
+        self._plans: dict[tuple[bool, torch.dtype], TrainingPlan] = {}
         #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
         self.calls = CallCache()
-        #: (path, final_state) -> the eager fused call of that route (routing.fused_runner)
-        self.runners: dict[tuple[str, bool], Runner] = {}
+        #: (path, final_state, dtype) -> the eager fused call of that route (routing.fused_runner)
+        self.runners: dict[tuple[str, bool, torch.dtype], Runner] = {}
         #: numbers the core reads from outside its arguments, traced into the kernels as literals
         self.constants = find_constants(core)
         arity = (self.num_inputs, self.num_states, self.num_outputs)
@@ -205,17 +205,17 @@ class FlexSNKernel:
         memo[id(self)] = new
         return new
 
-    def plan(self, final_state: bool) -> TrainingPlan:
-        """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` (cached here).
+    def plan(self, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan:
+        """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` and sequences of ``dtype`` (cached here).
 
         Raises:
             RuntimeError: no training kernels (see :func:`flexsn_runtime.training_plan.plan_for`).
         """
-        p = self._plans.get(final_state)
+        p = self._plans.get((final_state, dtype))
         if p is None:
             if self.handle is None:
                 raise RuntimeError("the FlexSN training kernels are unavailable: this core runs on the eager loop")
-            p = self._plans[final_state] = plan_for(self.handle, final_state)
+            p = self._plans[final_state, dtype] = plan_for(self.handle, final_state, dtype)
         return p
 
     def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
@@ -298,7 +298,7 @@ class FlexSNKernel:
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
             key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)
             if key is not None:
-                self.calls.record(key, signature_runner(self, r))
+                self.calls.record(key, signature_runner(self, r, full.input_seqs[0].dtype))
         return run_route(self, r, fitted)
 
     def run_cached(

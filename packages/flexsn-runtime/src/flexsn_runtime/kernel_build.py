@@ -18,11 +18,11 @@ import torch
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import Captures, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
 
-from .builders import build_inference_kernels, build_training_kernels, forward_dtypes, tracing_examples
-from .registry import TrainingBuild, ensure_training_kernels, register_flexsn_kernel_handle
+from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
+from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
 from .scan_kernel import ScanKernel
-from .tracecache import core_fingerprint, load_build, store_build
+from .tracecache import BUILD_PARTS, core_fingerprint, load_build, store_build
 
 __all__ = ["build_handle", "trains_fused", "training_reason", "used_captures"]
 
@@ -97,11 +97,10 @@ def _build_training(
     requires_grad: Sequence[bool] | None, num_static: int,
 ) -> dict[str, Any]:
     """Trace and render the BPTT kernels of ``core`` (whose inference trace worked): the ``"training"`` part of a build."""
-    build: dict[str, Any] = dict(
-        forward=None, forward_final_state=None, backward=None, backward_final_state=None, training_unsupported=None, training_info=None
-    )
+    kernels, _, infos = BUILD_PARTS["training"]
+    build: dict[str, Any] = dict.fromkeys((*kernels, *infos, "training_unsupported"))
     try:
-        fwd, bwd, train_info = build_training_kernels(core, *arity, example_inputs, requires_grad, num_static)
+        full, half = build_training_variants(core, *arity, example_inputs, requires_grad, num_static)
     except UnsupportedOpError as exc:
         # inference still runs fused; calls that need gradients run the eager loop
         build["training_unsupported"] = f"{exc} (in the backward pass)"
@@ -113,14 +112,18 @@ def _build_training(
         # without an autograd formula, e.g. torch.heaviside), not a mistake in the core
         build["training_unsupported"] = f"the training trace failed ({_plain(exc)})"
         return build
-    assert fwd.final_state is not None and bwd.final_state is not None
-    build.update(
-        forward=[fwd.code, fwd.name],
-        forward_final_state=[fwd.final_state.code, fwd.final_state.name],
-        backward=[bwd.code, bwd.name],
-        backward_final_state=[bwd.final_state.code, bwd.final_state.name],
-        training_info=train_info,
-    )
+    for prefix, pair in (("", full), ("half_", half)):
+        if pair is None:
+            continue
+        fwd, bwd, info = pair
+        assert fwd.final_state is not None and bwd.final_state is not None
+        build.update({
+            f"{prefix}forward": [fwd.code, fwd.name],
+            f"{prefix}forward_final_state": [fwd.final_state.code, fwd.final_state.name],
+            f"{prefix}backward": [bwd.code, bwd.name],
+            f"{prefix}backward_final_state": [bwd.final_state.code, bwd.final_state.name],
+            f"{prefix}training_info": info,
+        })
     return build
 
 
@@ -143,13 +146,22 @@ def _training_kernels(
     reason = build["training_unsupported"]
     if reason is not None:
         warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
-    info = build["training_info"]
+    full, half = (_training_pair(build, prefix, output_dtypes) for prefix in ("", "half_"))
+    if full is None:
+        return None, None, None, reason, None
+    return *full, reason, half
+
+
+def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingKernels | None:
+    """The training pair stored under ``prefix`` in a build's training part (see ``BUILD_PARTS``), or ``None``."""
+    info = build[f"{prefix}training_info"]
     fwd_dtypes = output_dtypes if info is None else forward_dtypes(output_dtypes, info)
-    fwd, bwd = _scan_kernel(build, "forward", fwd_dtypes), _scan_kernel(build, "backward", output_dtypes)
-    if fwd is not None and bwd is not None:
-        fwd.final_state = _scan_kernel(build, "forward_final_state", fwd_dtypes)
-        bwd.final_state = _scan_kernel(build, "backward_final_state", output_dtypes)
-    return fwd, bwd, build["training_info"], reason
+    fwd, bwd = _scan_kernel(build, f"{prefix}forward", fwd_dtypes), _scan_kernel(build, f"{prefix}backward", output_dtypes)
+    if fwd is None or bwd is None or info is None:
+        return None
+    fwd.final_state = _scan_kernel(build, f"{prefix}forward_final_state", fwd_dtypes)
+    bwd.final_state = _scan_kernel(build, f"{prefix}backward_final_state", output_dtypes)
+    return TrainingKernels(fwd, bwd, info)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])

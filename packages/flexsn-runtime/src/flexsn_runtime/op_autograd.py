@@ -64,7 +64,7 @@ def setup(
     plan: TrainingPlan | None = None,
 ) -> None:
     if plan is None:
-        plan = plan_for(handle, final_state)
+        plan = plan_for(handle, final_state, flat_args[0].dtype)
     retain_flexsn_kernel_handle(handle)
     # Released by the backward, or when the graph is freed without one.
     ctx.active = _ActiveRef(handle)

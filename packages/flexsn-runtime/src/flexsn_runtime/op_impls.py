@@ -14,7 +14,7 @@ import torch
 from flexsn_trace import FlexSNInfo
 
 from .launchers import flexsn_backward, launch_args, launch_forward, launch_inference
-from .registry import FlexSNKernelHandle, ensure_training_kernels, lookup_flexsn_kernel_handle
+from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 
@@ -59,7 +59,7 @@ def training_impl(
 ) -> list[torch.Tensor]:
     """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel)."""
     if plan is None:
-        plan = plan_for(handle, final_state)
+        plan = plan_for(handle, final_state, flat_args[0].dtype)
     stored = plan.stored if final_state else None
     return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args), final_state, stored))
 
@@ -71,17 +71,14 @@ def backward_impl(
     templates: Sequence[torch.Tensor],
     final_state: bool,
 ) -> list[torch.Tensor]:
-    bundle = ensure_training_kernels(handle)  # a direct call may come before any training forward built them
-    info = op_info(bundle, "training")
-    bwd = bundle.backward_kernel
-    if bwd is None:
-        raise RuntimeError("the FlexSN backward kernel is unavailable for this handle")
-    kernel = bwd.final_state if final_state else bwd
-    assert kernel is not None
+    # a direct call may come before any training forward built the kernels; the input
+    # templates' dtype picks the pair the forward ran (registry.training_kernels)
+    plan = plan_for(handle, final_state, templates[0].dtype)
+    info = plan.info
     ni, ns = info.num_inputs, info.num_states
     return list(
         flexsn_backward(
-            kernel,
+            plan.backward,
             info,
             *grads,
             *saved,

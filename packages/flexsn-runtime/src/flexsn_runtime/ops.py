@@ -158,11 +158,9 @@ def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: 
 
 @flexsn_training_op.register_fake
 def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    bundle = lookup_flexsn_kernel_handle(handle)
-    info = op_info(bundle, "training")
-    fwd = bundle.forward_kernel
-    assert fwd is not None
     x = flat_args[0]
+    plan = plan_for(handle, final_state, x.dtype)  # the pair the implementation runs for this dtype
+    info, fwd = plan.info, plan.forward
     order = _fake_order(flat_args, info.num_static)
 
     def seq(dtype: torch.dtype) -> torch.Tensor:
@@ -246,7 +244,7 @@ def run_training(
     """Training forward with BPTT autograd, through the custom op when traced.
 
     ``tracing`` as in :func:`run_inference`; ``plan``: ``plan_for(handle,
-    final_state)`` when the caller holds it (saves a registry lookup). Returns
+    final_state, dtype)`` when the caller holds it (saves a registry lookup). Returns
     ``[*output_seqs, *state_seqs_or_final_states]``, followed, when traced,
     by the op's tensors saved for backward; callers keep the first
     ``num_outputs + num_states``.
@@ -254,6 +252,6 @@ def run_training(
     if _use_op(tracing):
         return list(flexsn_training_op(handle, list(flat_args), final_state))
     if plan is None:
-        plan = plan_for(handle, final_state)
+        plan = plan_for(handle, final_state, flat_args[0].dtype)
     out = EagerTraining.apply_unwrapped(plan, *flat_args)
     return list(out)

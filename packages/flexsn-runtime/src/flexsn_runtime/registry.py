@@ -29,7 +29,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import torch
 
@@ -39,8 +39,23 @@ from .scan_kernel import ScanKernel
 
 
 
-#: what a training builder returns: forward and backward kernels, their info, and why there are none
-TrainingBuild = tuple["ScanKernel | None", "ScanKernel | None", "FlexSNInfo | None", "str | None"]
+class TrainingKernels(NamedTuple):
+    """One BPTT kernel pair and the calling convention they share.
+
+    Attributes:
+        forward: the training forward kernel (``.final_state``: its final-state variant).
+        backward: the reverse-time backward kernel (``.final_state`` likewise).
+        info: what the forward saves and the backward reads.
+    """
+
+    forward: ScanKernel
+    backward: ScanKernel
+    info: FlexSNInfo
+
+
+#: what a training builder returns: forward and backward kernels, their info, why there are none,
+#: and the pair for 16-bit sequences when it differs (``FlexSNKernelHandle.half_training``)
+TrainingBuild = tuple["ScanKernel | None", "ScanKernel | None", "FlexSNInfo | None", "str | None", "TrainingKernels | None"]
 
 
 @dataclass
@@ -64,6 +79,9 @@ class FlexSNKernelHandle:
     training_builder: "Callable[[], TrainingBuild] | None" = field(default=None, repr=False)
     #: why calls that need gradients run the eager loop although inference is fused (known once built)
     training_unsupported: str | None = None
+    #: the training pair for float16 / bfloat16 sequences when it differs from the one above: without the
+    #: float32 carrier (``flexsn_trace.carrier``), which moves more bytes than the 16-bit sequences it replaces
+    half_training: TrainingKernels | None = None
     _build_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: per-call bookkeeping worked out once (``flexsn_runtime.training_plan``), keyed by its user
     plans: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -186,11 +204,27 @@ def ensure_training_kernels(handle: Any) -> FlexSNKernelHandle:
     with bundle._build_lock:
         builder = bundle.training_builder
         if builder is not None:
-            fwd, bwd, info, reason = builder()
+            fwd, bwd, info, reason, half = builder()
             bundle.forward_kernel, bundle.backward_kernel, bundle.training_info = fwd, bwd, info
-            bundle.training_unsupported = reason
+            bundle.training_unsupported, bundle.half_training = reason, half
             bundle.training_builder = None
     return bundle
+
+
+def training_kernels(bundle: FlexSNKernelHandle, dtype: torch.dtype) -> TrainingKernels | None:
+    """The training pair that runs sequences of ``dtype``: the one place that choice is made.
+
+    ``bundle.half_training`` for float16 / bfloat16 when it has one, else
+    the bundle's forward and backward kernels; ``None`` when it has no
+    training kernels (or they are still left for later:
+    :func:`ensure_training_kernels` first).
+    """
+    if bundle.half_training is not None and dtype.itemsize < 4:
+        return bundle.half_training
+    fwd, bwd, info = bundle.forward_kernel, bundle.backward_kernel, bundle.training_info
+    if fwd is None or bwd is None or info is None:
+        return None
+    return TrainingKernels(fwd, bwd, info)
 
 
 def registered_handles() -> list[int]:

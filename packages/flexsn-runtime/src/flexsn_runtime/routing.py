@@ -213,7 +213,7 @@ def run_route(
         raise ValueError("run_route runs the fused routes; the eager route runs flexsn_trace.reference_scan")
     seqs, states, lifted = contract.input_seqs, contract.init_states, contract.lifted_args
     if not (torch.compiler.is_compiling() if tracing is None else tracing):
-        return fused_runner(kernel, r)(seqs, states, lifted)
+        return fused_runner(kernel, r, seqs[0].dtype)(seqs, states, lifted)
     flat = _flat(seqs, states, lifted)
     if r.path == "training":
         return tuple(run_training(kernel.handle, flat, r.final_state, tracing=True)[: kernel.num_outputs + kernel.num_states])
@@ -224,19 +224,20 @@ def run_route(
 Runner = Callable[[Sequence[torch.Tensor], Sequence[torch.Tensor], Sequence[torch.Tensor]], tuple[torch.Tensor, ...]]
 
 
-def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
-    """The eager (untraced) fused call of route ``r``, its kernels looked up once (cached on ``kernel``).
+def fused_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner:
+    """The eager (untraced) fused call of route ``r`` on sequences of ``dtype``, its kernels looked up once (cached on ``kernel``).
 
     What :func:`run_route` runs outside tracers, and what the call cache
     (:mod:`flexsn_runtime.call_cache`) replays: the same function either way.
+    ``dtype`` picks the training pair (:func:`flexsn_runtime.registry.training_kernels`).
     """
-    key = (r.path, r.final_state)
+    key = (r.path, r.final_state, dtype)
     runner = kernel.runners.get(key)
     if runner is not None:
         return runner
     fs = r.final_state
     if r.path == "training":
-        plan, n, apply = kernel.plan(fs), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+        plan, n, apply = kernel.plan(fs, dtype), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
             out: tuple[torch.Tensor, ...] = apply(plan, *_flat(seqs, states, lifted))
@@ -255,7 +256,7 @@ def fused_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
     return runner
 
 
-def signature_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
+def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner:
     """:func:`fused_runner` for the calls of one call signature (what the call cache records).
 
     From its second call on, a :class:`~flexsn_runtime.launch_plan.LaunchPlan`
@@ -266,7 +267,7 @@ def signature_runner(kernel: "FlexSNKernel", r: Route) -> Runner:
     """
     fs, slot = r.final_state, PlanSlot[LaunchPlan]()
     if r.path == "training":
-        plan, n, apply = kernel.plan(fs), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+        plan, n, apply = kernel.plan(fs, dtype), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
         f, info, stored = plan.forward, plan.info, plan.stored
     else:
         assert kernel.handle is not None

@@ -328,14 +328,16 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
     return FlexSNInfo(**fields)
 
 
-#: part -> (the kernels it holds, each ``[source, function name]`` or ``None``; its reason field; its info field)
-BUILD_PARTS: dict[str, tuple[tuple[str, ...], str, str]] = {
-    "inference": (("inference", "inference_final_state"), "unsupported", "inference_info"),
-    "training": (("forward", "forward_final_state", "backward", "backward_final_state"), "training_unsupported", "training_info"),
+_TRAINING = ("forward", "forward_final_state", "backward", "backward_final_state")
+#: part -> (the kernels it holds, each ``[source, function name]`` or ``None``; its reason field; its info
+#: fields). ``half_*``: the pair for 16-bit sequences when it differs (``FlexSNKernelHandle.half_training``).
+BUILD_PARTS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
+    "inference": (("inference", "inference_final_state"), "unsupported", ("inference_info",)),
+    "training": ((*_TRAINING, *(f"half_{k}" for k in _TRAINING)), "training_unsupported", ("training_info", "half_training_info")),
 }
 #: every kernel of a build, inference part first
 BUILD_KERNELS = tuple(name for kernels, _, _ in BUILD_PARTS.values() for name in kernels)
-_FORMAT = 7  # entries of another format are rebuilt quietly (an upgrade, not damage)
+_FORMAT = 8  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
 
@@ -357,9 +359,10 @@ def _checked(data: Any, key: str, part: str) -> dict[str, Any] | None:
     """The build part in a decoded entry; ``None`` for another format. Raises ``ValueError`` for a damaged one."""
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, found {type(data).__name__}")
-    kernels, reason, info = BUILD_PARTS[part]
+    kernels, reason, infos = BUILD_PARTS[part]
     if data.get("format") != _FORMAT:
-        old = "format" not in data and all(name in data for name in BUILD_KERNELS)  # written before formats
+        # written before formats (and before the half_* kernels)
+        old = "format" not in data and all(name in data for name in BUILD_KERNELS if not name.startswith("half_"))
         if isinstance(data.get("format"), int) or old:
             return None
         raise ValueError("it has no kernel entries")
@@ -374,7 +377,8 @@ def _checked(data: Any, key: str, part: str) -> dict[str, Any] | None:
     if not (data[reason] is None or isinstance(data[reason], str)):
         raise ValueError(f"{reason!r} is not a string or null")
     build[reason] = data[reason]
-    build[info] = _info_from_json(data[info])
+    for info in infos:
+        build[info] = _info_from_json(data[info])
     if part == "inference":
         dtypes = data["output_dtypes"]
         if dtypes is not None and not (

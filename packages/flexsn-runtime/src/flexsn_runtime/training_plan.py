@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import torch
+
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo
 
 from .scan_kernel import ScanKernel
-from .registry import FlexSNKernelHandle, ensure_training_kernels
+from .registry import FlexSNKernelHandle, ensure_training_kernels, training_kernels
 
 __all__ = ["TrainingPlan", "final_state_extras", "plan_for"]
 
@@ -65,19 +67,24 @@ def final_state_extras(info: FlexSNInfo) -> list[int]:
     return [k for k in final_state_forward_returns(info) if k >= info.num_outputs]
 
 
-def plan_for(handle: int, final_state: bool) -> TrainingPlan:
-    """The (cached) :class:`TrainingPlan` of ``handle``.
+def plan_for(handle: int, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan:
+    """The (cached) :class:`TrainingPlan` of ``handle`` for sequences of ``dtype``.
+
+    The kernels are :func:`flexsn_runtime.registry.training_kernels`'
+    choice for ``dtype``.
 
     Raises:
         RuntimeError: unknown handle, or a handle without training kernels.
     """
     bundle = ensure_training_kernels(handle)
-    plan: TrainingPlan | None = bundle.plans.get(("training", final_state))
+    key = ("training", final_state, dtype)
+    plan: TrainingPlan | None = bundle.plans.get(key)
     if plan is not None:
         return plan
-    info, fwd, bwd = bundle.training_info, bundle.forward_kernel, bundle.backward_kernel
-    if info is None or fwd is None or bwd is None:
+    pair = training_kernels(bundle, dtype)
+    if pair is None:
         raise RuntimeError("the FlexSN training kernels are unavailable for this handle")
+    fwd, bwd, info = pair
     if final_state:
         assert fwd.final_state is not None and bwd.final_state is not None
         fwd, bwd = fwd.final_state, bwd.final_state
@@ -101,5 +108,5 @@ def plan_for(handle: int, final_state: bool) -> TrainingPlan:
         stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),
         bundle=bundle,
     )
-    bundle.plans[("training", final_state)] = plan
+    bundle.plans[key] = plan
     return plan

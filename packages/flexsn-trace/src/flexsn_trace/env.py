@@ -104,9 +104,9 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "FLEXSN_CARRIER",
         "flag",
         "1",
-        "`0`: training kernels traced afterwards never save one float32 carrier in place of several "
-        "sequences (`flexsn_trace.carrier`): faster for PLIF-like neurons on bf16/fp16 sequences, slower on "
-        "fp32 (part of the trace-cache key)",
+        "`0` (experiments): training kernels traced afterwards never save one float32 carrier in place of "
+        "several sequences (`flexsn_trace.carrier`; bf16/fp16 calls never use it, they run the pair traced "
+        "without it); slower for PLIF-like neurons on fp32 (part of the trace-cache key)",
     ),
     EnvVar(
         "FLEXSN_PREFETCH",

@@ -164,6 +164,10 @@ class TrainingGraphs:
         carrier: when the pair saves one carrier sequence
             (:func:`flexsn_trace.carrier.find_carrier`), its helper graphs;
             ``fwd`` and ``bwd`` are then its pair.
+        uncarried: with a carrier, the ``(fwd, bwd)`` pair without it (the
+            sequences it replaces saved as they are): the kernels for
+            16-bit sequences, where a float32 carrier moves more bytes than
+            the two 16-bit sequences it replaces.
     """
 
     fwd: fx.Graph
@@ -172,6 +176,7 @@ class TrainingGraphs:
     grad_mask: tuple[bool, ...]
     num_results: int
     carrier: CarrierGraphs | None = None
+    uncarried: tuple[fx.Graph, fx.Graph] | None = None
 
 
 @_serialized
@@ -281,14 +286,14 @@ def trace_training_graphs(
         raise ValueError("AOTAutograd produced no forward/backward graph pair for the core function")
     grad_mask = tuple(leaf.grad is not None for leaf in leaves)
     fwd, bwd = _clean(captured["fwd"].graph), _clean(captured["bwd"].graph)
-    carrier = None
+    carrier, uncarried = None, None
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
         num_states = len(examples) - num_inputs - num_static
         if env_flag("FLEXSN_CARRIER"):
             carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
         if carrier is not None:
-            fwd, bwd = carrier.fwd, carrier.bwd
+            uncarried, (fwd, bwd) = (fwd, bwd), (carrier.fwd, carrier.bwd)
     return TrainingGraphs(
         fwd=fwd,
         bwd=bwd,
@@ -296,6 +301,7 @@ def trace_training_graphs(
         grad_mask=grad_mask,
         num_results=len(probe),
         carrier=carrier,
+        uncarried=uncarried,
     )
 
 
