@@ -51,6 +51,30 @@ def test_decays_on_both_sides_of_the_guard_match_the_loop(store: bool) -> None:
     torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-5)
 
 
+def test_a_block_with_one_decay_below_the_guard_reads_the_input_back() -> None:
+    """The guard is answered per program: one channel per program here (16384 neurons, interpreter blocks
+    of 8192 on CPU). With v near 0.9 and sigmoid(-16) = 1.1e-7, h - v = (x - v) * m is about one ulp of h:
+    recovered from the carrier, x - v (and dL/dw) would be mostly rounding."""
+    w = nn.Parameter(torch.tensor([0.5, -16.0], device=DEVICE).view(2, 1))
+    m = FlexSN(plif_core, 1, 1, 1, static_inputs=[w])
+    g = torch.Generator().manual_seed(11)
+    x = (torch.randn(3, 2, 8192, generator=g) * 2.0).to(DEVICE).requires_grad_()
+    v0 = (0.85 + 0.1 * torch.rand(2, 8192, generator=g)).to(DEVICE)
+    weights = torch.rand(3, 2, 8192, generator=g).to(DEVICE)
+    m.states = [v0.clone()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback to the eager loop
+        y = m(x)
+    (y * weights).sum().backward()
+    xr, wr = x.detach().clone().requires_grad_(), w.detach().clone().requires_grad_()
+    (yr,), _, _ = python_loop(lambda xt, v: plif_core(xt, v, wr), 1, [xr], [v0])
+    (yr * weights).sum().backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    assert wr.grad is not None and float(wr.grad[1].abs()) > 1e-4
+    torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-7)
+
+
 def test_a_learnable_decay_moves_as_many_bytes_as_a_constant_one() -> None:
     """PLIF trains in six passes over the sequences, like LIF: one float32 carrier instead of two reads."""
     example = [torch.randn(8), torch.randn(8)]

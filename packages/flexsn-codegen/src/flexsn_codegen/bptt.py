@@ -58,8 +58,9 @@ def render_backward_kernel(
     ``rebuild`` holds its restate and guard functions: the carrier is read
     once per step (step ``t - 1``'s value is kept for step ``t - 1``), the
     states before step ``t`` are restated from it and rounded like the
-    stored states, and a recovered input is read from memory only where the
-    guard is false.
+    stored states, and a recovered input is read from memory only in
+    programs (blocks of ``BLOCK_NCL`` neurons) where the guard is false for
+    one of their neurons.
 
     Returns:
         ``(code, kernel_name)``.
@@ -121,7 +122,8 @@ def render_backward_kernel(
                 loads.append((f"gseq{j}", gs[j], 0))
                 post.append(f"        tan_s{j} = gseq{j} + carry{j}")
             step_args.append(f"tan_s{j}")
-    statics_read = [f"stat{src.slot}" for src in info.saved_sources if src.kind == "static"]
+    # the hoisted prologue's arguments (flexsn_runtime.builders): statics and a carrier's guard
+    statics_read = ["ok" if src.kind == "guard" else f"stat{src.slot}" for src in info.saved_sources if src.kind in ("static", "guard")]
     pro, invs = _prologue_call(hoisted, statics_read)
     lines += pro
     step_args += invs
@@ -151,7 +153,10 @@ def _carrier_lines(
     (restate_code, restate_fn), guard = rebuild
     ptr = sv[saved.index(("return", info.carrier))]
     if guard is not None:
-        lines.append(f"    ok = {guard[1]}({', '.join(stats)})")
+        # one answer per program: where any of its neurons fails the guard, all of them read the
+        # input back (exact). A per-neuron guard kept both paths live in every step, 144 registers
+        # a thread against 128 (PLIF on an H200: back to back 0.294 against 0.312; LIF's kernel 47)
+        lines.append(f"    ok = tl.min(tl.where(mask, {guard[1]}({', '.join(stats)}), 1).to(tl.int32), axis=0) != 0")
     # c[t] is the c[t - 1] of the step before (reverse time): one read of the carrier per step
     lines.append(f"    ccar = {_seq_load(ptr, 'T - 1', 0)}")
     loads.append(("cprev", ptr, -1))
@@ -168,7 +173,10 @@ def _carrier_lines(
         if src.kind == "fallback_input":
             x = sv[saved.index(("input", src.slot))]
             post.append(
-                f"        saved{s} = tl.load({x} + base + offs, mask=mask & (ok == 0), other=0.0).to(tl.float32)"
+                # ok is one scalar per program: broadcast to the neurons' mask (Triton's interpreter
+                # takes no scalar in a load mask)
+                f"        saved{s} = tl.load({x} + base + offs, mask=mask & ((offs * 0 + (ok == 0).to(tl.int32)) != 0), "
+                "other=0.0).to(tl.float32)"
             )
         elif src.kind == "guard":
             post.append(f"        saved{s} = ok")

@@ -24,9 +24,10 @@ in the backward are the forward's. A recovered input carries the rounding of
 the inversion: at most ``2**4`` ulps of ``c`` per element, because a
 multiplier ``m`` on the chain is used only where ``2**-4 <= |m| <= 2**64``
 (a divisor ``m``: ``2**-64 <= |m| <= 2**4``; the *guard*, computed from
-static inputs once per program); elsewhere the
-backward kernel reads the input back from memory (a masked load: no traffic
-where the guard holds). Multipliers that are Python numbers need no guard;
+static inputs once per program); in a program where it fails for any
+neuron the backward kernel reads the input back from memory for all of its
+neurons (a masked load: no traffic where the guard holds; one answer per
+program keeps one of the two paths live, not both). Multipliers that are Python numbers need no guard;
 a chain multiplied by anything else (a state, an input) is not inverted.
 """
 
@@ -149,9 +150,17 @@ def _inverse(g: fx.Graph, op: str, pos: int, y: fx.Node, other: Any, guard: fx.N
         r = g.call_function(_aten.sub.Tensor, (other, y)) if pos == 0 else g.call_function(_aten.add.Tensor, (y, other))
     elif op == "mul":
         if guard is not None and isinstance(other, fx.Node):
+            # 1 / m from the statics and the guard alone: hoisted out of the time loop
+            # (flexsn_trace.split_invariants), so each step multiplies instead of dividing
+            # (a correctly rounded division is a dozen instructions; one more rounding of 1 / m is
+            # far below the 16 ulps of h the guard allows)
             other = g.call_function(_aten.where.ScalarOther, (guard, other, 1.0))
             _meta_like(other, y)
-        r = g.call_function(_aten.div.Tensor, (y, other))
+            other = g.call_function(_aten.reciprocal.default, (other,))
+            _meta_like(other, y)
+            r = g.call_function(_aten.mul.Tensor, (y, other))
+        else:
+            r = g.call_function(_aten.div.Tensor, (y, other))
     elif op == "div":
         r = g.call_function(_aten.mul.Tensor, (y, other))
     else:  # neg

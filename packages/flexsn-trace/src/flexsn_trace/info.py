@@ -27,7 +27,8 @@ class SavedSource(NamedTuple):
     ``t == 0``); ``kind == "fallback_input"``: input sequence ``slot`` at
     step ``t`` where the guard is false, zero elsewhere (not read there);
     ``kind == "guard"``: where the carrier's inversion may be used (a
-    boolean computed from the static inputs).
+    boolean computed from the static inputs; the kernels answer it once per
+    program, false when it fails for any of the program's neurons).
     """
 
     kind: SavedKind
