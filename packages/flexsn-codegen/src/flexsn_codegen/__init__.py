@@ -19,7 +19,7 @@ from .cache import (
 )
 from .codegen import check_graph_supported, generate_triton_code_str, sanitize_name
 from .lowering import LOWERINGS, UnsupportedOpError, supported_ops
-from .bptt import get_flexsn_backward_kernel, render_backward_kernel
+from .bptt import backward_invariant_sources, get_flexsn_backward_kernel, render_backward_kernel
 from .templates import (
     Hoisted,
     Rebuild,
@@ -41,6 +41,7 @@ __all__ = [
     "UnsupportedOpError",
     "__version__",
     "atomic_write",
+    "backward_invariant_sources",
     "backward_saved_args",
     "cache_dir",
     "check_graph_supported",

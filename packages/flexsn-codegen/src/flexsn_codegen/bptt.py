@@ -27,7 +27,17 @@ from .templates import (
     backward_saved_args,
 )
 
-__all__ = ["get_flexsn_backward_kernel", "render_backward_kernel"]
+__all__ = ["backward_invariant_sources", "get_flexsn_backward_kernel", "render_backward_kernel"]
+
+
+def backward_invariant_sources(info: FlexSNInfo) -> list[int]:
+    """The saved sources (indices into ``info.saved_sources``) that are the same at every step.
+
+    Static inputs, and a carrier's guard (computed from them once per program): what
+    the backward step's hoisted prologue may take (:func:`flexsn_trace.split_invariants`
+    positions; the kernel passes them in this order).
+    """
+    return [s for s, src in enumerate(info.saved_sources) if src.kind in ("static", "guard")]
 
 
 def render_backward_kernel(
@@ -122,8 +132,8 @@ def render_backward_kernel(
                 loads.append((f"gseq{j}", gs[j], 0))
                 post.append(f"        tan_s{j} = gseq{j} + carry{j}")
             step_args.append(f"tan_s{j}")
-    # the hoisted prologue's arguments (flexsn_runtime.builders): statics and a carrier's guard
-    statics_read = ["ok" if src.kind == "guard" else f"stat{src.slot}" for src in info.saved_sources if src.kind in ("static", "guard")]
+    sources = info.saved_sources
+    statics_read = ["ok" if sources[s].kind == "guard" else f"stat{sources[s].slot}" for s in backward_invariant_sources(info)]
     pro, invs = _prologue_call(hoisted, statics_read)
     lines += pro
     step_args += invs

@@ -8,6 +8,7 @@ import torch
 
 from flexsn_codegen import (
     Hoisted,
+    backward_invariant_sources,
     UnsupportedOpError,
     generate_triton_code_str,
     render_backward_kernel,
@@ -349,9 +350,7 @@ def _render_training(
         )
     first = num_inputs + num_states
     fwd_code, fwd_name, fwd_pro = _codegen(fwd_graph, _name(core_fn, "fwd_step"), range(first, first + num_static))
-    # a carrier's guard is computed from the statics once per program: invariant like them
-    bwd_statics = [s for s, src in enumerate(info.saved_sources) if src.kind in ("static", "guard")]
-    bwd_code, bwd_name, bwd_pro = _codegen(bwd_graph, _name(core_fn, "bwd_step"), bwd_statics)
+    bwd_code, bwd_name, bwd_pro = _codegen(bwd_graph, _name(core_fn, "bwd_step"), backward_invariant_sources(info))
     dtypes = forward_dtypes(output_dtypes(fwd_graph, num_outputs), info)
     fwd = ScanKernel(*render_forward_kernel(fwd_code, fwd_name, info, False, fwd_pro), "forward", output_dtypes=dtypes)
     fwd.final_state = ScanKernel(

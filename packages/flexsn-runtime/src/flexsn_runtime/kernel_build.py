@@ -146,10 +146,7 @@ def _training_kernels(
     reason = build["training_unsupported"]
     if reason is not None:
         warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
-    full, half = (_training_pair(build, prefix, output_dtypes) for prefix in ("", "half_"))
-    if full is None:
-        return None, None, None, reason, None
-    return *full, reason, half
+    return _training_pair(build, "", output_dtypes), reason, _training_pair(build, "half_", output_dtypes)
 
 
 def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingKernels | None:

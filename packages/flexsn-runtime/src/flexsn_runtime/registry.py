@@ -53,9 +53,9 @@ class TrainingKernels(NamedTuple):
     info: FlexSNInfo
 
 
-#: what a training builder returns: forward and backward kernels, their info, why there are none,
+#: what a training builder returns: the training pair (``None``: none), why there is none,
 #: and the pair for 16-bit sequences when it differs (``FlexSNKernelHandle.half_training``)
-TrainingBuild = tuple["ScanKernel | None", "ScanKernel | None", "FlexSNInfo | None", "str | None", "TrainingKernels | None"]
+TrainingBuild = tuple["TrainingKernels | None", "str | None", "TrainingKernels | None"]
 
 
 @dataclass
@@ -204,8 +204,9 @@ def ensure_training_kernels(handle: Any) -> FlexSNKernelHandle:
     with bundle._build_lock:
         builder = bundle.training_builder
         if builder is not None:
-            fwd, bwd, info, reason, half = builder()
-            bundle.forward_kernel, bundle.backward_kernel, bundle.training_info = fwd, bwd, info
+            full, reason, half = builder()
+            if full is not None:
+                bundle.forward_kernel, bundle.backward_kernel, bundle.training_info = full
             bundle.training_unsupported, bundle.half_training = reason, half
             bundle.training_builder = None
     return bundle

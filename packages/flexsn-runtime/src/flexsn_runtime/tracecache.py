@@ -337,6 +337,8 @@ BUILD_PARTS: dict[str, tuple[tuple[str, ...], str, tuple[str, ...]]] = {
 }
 #: every kernel of a build, inference part first
 BUILD_KERNELS = tuple(name for kernels, _, _ in BUILD_PARTS.values() for name in kernels)
+#: the kernels an entry written before formats held (no half_* pair yet)
+_PRE_FORMAT_KERNELS = ("inference", "inference_final_state", *_TRAINING)
 _FORMAT = 8  # entries of another format are rebuilt quietly (an upgrade, not damage)
 _WARNED: set[str] = set()
 
@@ -361,8 +363,7 @@ def _checked(data: Any, key: str, part: str) -> dict[str, Any] | None:
         raise ValueError(f"expected a JSON object, found {type(data).__name__}")
     kernels, reason, infos = BUILD_PARTS[part]
     if data.get("format") != _FORMAT:
-        # written before formats (and before the half_* kernels)
-        old = "format" not in data and all(name in data for name in BUILD_KERNELS if not name.startswith("half_"))
+        old = "format" not in data and all(name in data for name in _PRE_FORMAT_KERNELS)
         if isinstance(data.get("format"), int) or old:
             return None
         raise ValueError("it has no kernel entries")
