@@ -105,6 +105,26 @@ def test_static_inputs_and_their_gradients_through_plans(train: bool, device: to
         assert runs["backward"][-2:] == [True, True]
 
 
+@pytest.mark.parametrize("expand", [False, True])
+def test_static_inputs_passed_as_they_are_or_brought_to_layout_form(expand: bool, device: torch.device, ref: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call signature decides once which statics the kernels read as they are; a non-contiguous static
+    of the same signature is still brought to layout form (its gradient mapped back), as is one to expand."""
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    core = ref.Core(decay, 1, 1, 1)
+    runs = plan_runs(monkeypatch)
+    for seed in range(5):
+        xs, _ = ref.make_data(ref.CORES["lif"], 6, (2, 3, 4), device, seed=seed)
+        # a scalar (read as it is), or [2, 1, 4] (expanded to [2, 3, 4] on every call)
+        w = torch.linspace(-1.0, 1.0, 8, device=device).view(2, 1, 4) if expand else torch.tensor(0.5, device=device)
+        th = torch.linspace(0.8, 1.2, 12, device=device) + 0.01 * seed
+        # [1, 3, 4] as it is, then (seed 3) a transposed view of the same shape, dtype and device
+        th = th.view(1, 4, 3).transpose(1, 2) if seed == 3 else th.view(1, 3, 4)
+        assert th.is_contiguous() == (seed != 3)
+        _check_call(k, ref, core, xs, None, True, True, (w + 0.1 * seed, th))
+    assert runs["forward"][-3:] == [True, True, True] and runs["backward"][-3:] == [True, True, True]
+
+
 def test_calls_the_plan_does_not_fit_take_the_derived_path(device: torch.device, ref: Any, kernels: Any,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     core, k = ref.CORES["lif"], kernels["lif"]

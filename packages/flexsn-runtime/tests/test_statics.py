@@ -118,7 +118,7 @@ def test_statics_of_one_layout_share_a_reduction_and_each_gets_its_own_sum() -> 
     values = torch.randn(len(shapes), *STEP)
     for distinct in (False, True):
         parts = StaticPartials.allocate(static_dims(shapes, STEP), 24, 32, torch.device("cpu"), distinct)
-        assert len(parts.rows) == len(shapes) and len(parts.groups) == (len(shapes) if distinct else 4)
+        assert len(parts.rows) == len(shapes) and len(parts.layout.groups) == (len(shapes) if distinct else 4)
         got = _reduced(values, shapes, STEP, 32, distinct)
         for g, v, shape in zip(got, values, shapes):
             torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum())

@@ -29,7 +29,7 @@ from flexsn_trace import FlexSNInfo
 
 from .launchers import launch_args
 from .scan_kernel import ScanKernel
-from .statics import StaticPartials, static_dims
+from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets
 
 __all__ = ["BackwardPlan", "LaunchPlan", "PlanSlot"]
@@ -227,12 +227,12 @@ class BackwardPlan:
         reds: tuple[int, ...] = ()
         rows = 0
         if shapes:
-            block = f.config(ref, ncl)["BLOCK_NCL"]
-            trial = StaticPartials.allocate(dims, ncl, block, device)
+            layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"])
+            trial = layout.allocate(device)
             if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
                 return None
-            statics = _Statics(tuple(dims), ncl, block, shapes, [w_dtype for _, w_dtype, _ in static_specs])
-            reds, rows = trial.modes, len(trial.rows)
+            statics = _Statics(layout, layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs]))
+            reds, rows = layout.modes, len(trial.rows)
         grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
         dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]
         launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds)
@@ -263,19 +263,18 @@ class BackwardPlan:
         grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(ni)]
         grad_states = state_grad_targets(explicit, ns, seq[1:], None, dtype, device, bufs)
         st = self._statics
-        partials = StaticPartials.allocate(st.dims, st.ncl, st.block, device) if st is not None else None
-        rows = partials.rows if partials is not None else []
-        if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states, *rows]):
+        if st is None:
+            if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states]):
+                return None
+            return [*grad_inputs, *grad_states]
+        partials = st.layout.allocate(device)
+        if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states, *partials.rows]):
             return None
-        grad_statics = partials.reduce(st.shapes, st.dtypes) if partials is not None and st is not None else []
-        return [*grad_inputs, *grad_states, *grad_statics]
+        return [*grad_inputs, *grad_states, *st.reduce(partials.bufs)]
 
 
 class _Statics(NamedTuple):
-    """A backward plan's static inputs: index ints, neurons, ``BLOCK_NCL``, layout-form shapes and dtypes."""
+    """A backward plan's static inputs: their partials' layout and the reduction to their gradients."""
 
-    dims: tuple[int, ...]
-    ncl: int
-    block: int
-    shapes: list[tuple[int, ...]]
-    dtypes: list[torch.dtype]
+    layout: PartialsLayout
+    reduce: Callable[[list[torch.Tensor]], list[torch.Tensor]]

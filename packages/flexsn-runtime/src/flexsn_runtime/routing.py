@@ -32,7 +32,7 @@ from .op_impls import inference_kernel
 from .ops import run_inference, run_training
 from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
-from .statics import prepare_static, static_problem
+from .statics import kept_as_is, prepare_static, static_problem
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
@@ -277,17 +277,29 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
         fast = slot.plan
         return fast if fast is not None else slot.retry(lambda: LaunchPlan.build(f, info, flat, fs, stored))
 
+    kept: list[bool] = []  # per static input: prepare_static passes it as is when contiguous (fixed by the signature)
+
+    def flat_of(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        if not lifted:
+            return [*seqs, *states]
+        if not kept:
+            x = seqs[0]
+            kept.extend(kept_as_is(w, x.shape[1:], x.device) for w in lifted)
+        if all(k and w.is_contiguous() for w, k in zip(lifted, kept)):
+            return [*seqs, *states, *lifted]
+        return _flat(seqs, states, lifted)
+
     if r.path == "training":
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            flat = _flat(seqs, states, lifted)
+            flat = flat_of(seqs, states, lifted)
             out: tuple[torch.Tensor, ...] = apply(plan, *flat, fast=planned(flat))
             return out[:n]
 
         return train
 
     def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-        flat = _flat(seqs, states, lifted)
+        flat = flat_of(seqs, states, lifted)
         fast = planned(flat)
         out = fast.run(flat) if fast is not None else None
         return out if out is not None else launch_inference(f, info, launch_args(info, flat), fs)

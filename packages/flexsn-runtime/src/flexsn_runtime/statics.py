@@ -26,13 +26,13 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import torch
 
 __all__ = [
-    "StaticPartials", "padded_shape", "partial_modes", "permuted", "prepare_static", "static_dims", "static_layout",
-    "static_problem",
+    "PartialsLayout", "StaticPartials", "padded_shape", "partial_modes", "partials_layout", "permuted", "prepare_static",
+    "kept_as_is", "static_dims", "static_layout", "static_problem",
 ]
 
 
@@ -131,14 +131,10 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     """
     step = tuple(step)
     shape = tuple(w.shape)
-    padded = padded_shape(shape, step)
-    if padded is None:
+    forms = _forms(shape, step)
+    if forms is None:
         raise ValueError(f"static input {index} of shape {shape} does not broadcast to the per-step shape {step}")
-    run = [d for d, p in enumerate(padded) if p != 1]
-    target = padded
-    if run:
-        a, b = run[0], run[-1] + 1
-        target = padded[:a] + step[a:b] + padded[b:]
+    padded, target = forms
     here = device is None or w.device == device
     if here and target == padded and w.is_contiguous():
         # already the kernels' memory (rank aside, which static_layout pads): no view node per call
@@ -147,6 +143,27 @@ def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device:
     if target != padded:
         v = v.expand(target)
     return v.contiguous()
+
+
+def kept_as_is(w: torch.Tensor, step: Sequence[int], device: torch.device) -> bool:
+    """Whether :func:`prepare_static` returns ``w`` itself for every contiguous tensor of ``w``'s shape and device.
+
+    Fixed by a call signature (shapes, devices): a launch plan asks once and then checks contiguity only.
+    """
+    forms = _forms(tuple(w.shape), tuple(step))
+    return forms is not None and forms[0] == forms[1] and w.device == device
+
+
+def _forms(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """``shape`` with the rank of ``step``, and its layout form (1-dims inside its run of non-1 dims expanded); ``None``: no broadcast."""
+    padded = padded_shape(shape, step)
+    if padded is None:
+        return None
+    run = [d for d, p in enumerate(padded) if p != 1]
+    if not run:
+        return padded, padded
+    a, b = run[0], run[-1] + 1
+    return padded, padded[:a] + step[a:b] + padded[b:]
 
 
 def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int], order: tuple[int, ...] | None = None) -> list[int]:
@@ -190,29 +207,123 @@ def partial_modes(dims: Sequence[int], block: int) -> tuple[int, ...]:
     return tuple(modes)
 
 
-@dataclass
-class StaticPartials:
-    """Fp32 buffers the backward kernel writes the static inputs' partial gradients into, and their reduction.
+class _Group(NamedTuple):
+    """Statics ``first .. first + n - 1`` of one layout and mode, sharing an ``[n, size]`` buffer and its sum."""
 
-    Build with :meth:`allocate`; pass :attr:`rows` and :attr:`modes` to the
-    launch, then :meth:`reduce`. Statics of one layout and mode in a row (a
+    first: int
+    n: int
+    size: int
+    #: the row viewed as ``[outer, mid, inner']`` and summed over dims 0 and 2; ``None``: the row is the ``[mid]`` sums
+    split: tuple[int, int, int] | None
+    mid: int
+
+
+@dataclass(frozen=True)
+class PartialsLayout:
+    """How a launch's static-input partials are laid out and summed: worked out once per launch signature.
+
+    Build with :func:`partials_layout`. Statics of one layout and mode in a row (a
     BatchNorm's per-channel mean, inverse standard deviation, weight and bias)
     share one ``[count, size]`` buffer and ONE reduction (a launch costs host
     time comparable to the reduction itself) unless ``distinct``.
 
     Attributes:
         modes: ``RED{k}`` per static (:func:`partial_modes`).
-        rows: the kernel's ``grad_static_partials``: ``[NCL]`` (mode 0),
-            ``[programs]`` (mode 1) or ``[programs * P]`` (mode ``P``), fp32.
+        groups: the runs sharing a buffer and a reduction.
     """
 
     dims: tuple[int, ...]
     ncl: int
     block: int
     modes: tuple[int, ...]
+    groups: tuple[_Group, ...]
+
+    def allocate(self, device: torch.device) -> "StaticPartials":
+        """Fresh (uninitialised: the kernel writes every element) fp32 buffers on ``device``."""
+        bufs = [_empty((g.n, g.size) if g.n > 1 else g.size, dtype=torch.float32, device=device) for g in self.groups]
+        rows: list[torch.Tensor] = []
+        for g, buf in zip(self.groups, bufs):
+            rows += buf.unbind(0) if g.n > 1 else (buf,)
+        return StaticPartials(self, bufs, rows)
+
+    def reducer(self, shapes: Sequence[Sequence[int]], dtypes: Sequence[torch.dtype]) -> "Callable[[list[torch.Tensor]], list[torch.Tensor]]":
+        """``bufs -> gradients``: each partial summed over its broadcast dims, in layout-form ``shapes`` and ``dtypes``.
+
+        The kernel holds the neurons in the launch's memory order; a static's non-1
+        dims keep their relative order in it, so its sums are in its own order.
+        For a launch plan, which sums every backward of its signature alike.
+        """
+        shapes = [tuple(sh) for sh in shapes]
+        casts = [d if d is not torch.float32 else None for d in dtypes]
+        steps = [(g, shapes[g.first : g.first + g.n], casts[g.first : g.first + g.n]) for g in self.groups]
+
+        def reduce(bufs: list[torch.Tensor]) -> list[torch.Tensor]:
+            grads: list[torch.Tensor] = []
+            for (g, g_shapes, g_casts), buf in zip(steps, bufs):
+                if g.n == 1:  # the usual case: one static of its layout, one sum, no unbind
+                    if g.split is None:
+                        sums = buf
+                    elif g.mid == 1:
+                        sums = buf.sum()
+                    else:
+                        sums = buf.view(g.split).sum((0, 2))
+                    rows: Sequence[torch.Tensor] = (sums,)
+                else:
+                    rows = (buf if g.split is None else buf.view(g.n, *g.split).sum((1, 3))).unbind(0)
+                for r, shape, cast in zip(rows, g_shapes, g_casts):
+                    r = r if r.shape == shape else r.view(shape)
+                    grads.append(r if cast is None else r.to(cast))
+            return grads
+
+        return reduce
+
+
+@functools.lru_cache(maxsize=256)
+def partials_layout(dims: tuple[int, ...], ncl: int, block: int, distinct: bool = False) -> PartialsLayout:
+    """The partials of statics with ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``.
+
+    ``distinct``: every static gets a buffer of its own (gradients a custom op
+    returns must not share storage).
+    """
+    modes = partial_modes(dims, block)
+    programs = -(-ncl // block)
+    keys = [(dims[2 * k], dims[2 * k + 1], m) for k, m in enumerate(modes)]
+    groups: list[_Group] = []
+    k = 0
+    while k < len(keys):
+        j = k + 1
+        while not distinct and j < len(keys) and keys[j] == keys[k]:
+            j += 1
+        inner, mid, mode = keys[k]
+        size = ncl if mode == 0 else programs * mode
+        split: tuple[int, int, int]
+        if mode == 0:  # per neuron: [outer, mid, inner]
+            split = (ncl // (inner * mid), mid, inner)
+        elif mode == 1:  # per program: [outer, mid, programs per inner run], or all of them for a scalar
+            split = (size, 1, 1) if mid == 1 else (ncl // (inner * mid), mid, inner // block)
+        else:  # one period per program: [programs, mid, inner]
+            split = (size // mode, mid, inner)
+        groups.append(_Group(k, j - k, size, None if split[0] * split[2] == 1 else split, mid))
+        k = j
+    return PartialsLayout(dims, ncl, block, modes, tuple(groups))
+
+
+class StaticPartials(NamedTuple):
+    """Fp32 buffers the backward kernel writes the static inputs' partial gradients into, and their reduction.
+
+    Build with :meth:`allocate` (or :meth:`PartialsLayout.allocate`); pass
+    :attr:`rows` and :attr:`modes` to the launch, then :meth:`reduce`.
+
+    Attributes:
+        layout: how the buffers are laid out and summed.
+        bufs: one buffer per group of :attr:`PartialsLayout.groups`.
+        rows: the kernel's ``grad_static_partials``: ``[NCL]`` (mode 0),
+            ``[programs]`` (mode 1) or ``[programs * P]`` (mode ``P``), fp32.
+    """
+
+    layout: PartialsLayout
+    bufs: list[torch.Tensor]
     rows: list[torch.Tensor]
-    #: (first static, [count, size] buffer) per run sharing a reduction
-    groups: list[tuple[int, torch.Tensor]]
 
     @classmethod
     def allocate(
@@ -223,44 +334,18 @@ class StaticPartials:
         ``distinct``: every static gets a buffer of its own (gradients a custom op
         returns must not share storage).
         """
-        dims, modes = tuple(dims), partial_modes(dims, block)
-        programs = -(-ncl // block)
-        keys = [(dims[2 * k], dims[2 * k + 1], m) for k, m in enumerate(modes)]
-        rows: list[torch.Tensor] = []
-        groups: list[tuple[int, torch.Tensor]] = []
-        k = 0
-        while k < len(keys):
-            j = k + 1
-            while not distinct and j < len(keys) and keys[j] == keys[k]:
-                j += 1
-            mode = keys[k][2]
-            size = ncl if mode == 0 else programs * mode
-            buf = torch.empty((j - k, size), dtype=torch.float32, device=device)
-            groups.append((k, buf))
-            rows += buf.unbind(0)
-            k = j
-        return cls(dims, ncl, block, modes, rows, groups)
+        return partials_layout(tuple(dims), ncl, block, distinct).allocate(device)
+
+    @property
+    def modes(self) -> tuple[int, ...]:
+        """``RED{k}`` per static (:func:`partial_modes`)."""
+        return self.layout.modes
 
     def reduce(self, shapes: Sequence[Sequence[int]], dtypes: Sequence[torch.dtype]) -> list[torch.Tensor]:
-        """The static inputs' gradients: each partial summed over its broadcast dims, in layout-form ``shapes`` and ``dtypes``.
-
-        The kernel holds the neurons in the launch's memory order; a static's non-1
-        dims keep their relative order in it, so its sums are in its own order.
-        """
-        grads: list[torch.Tensor] = []
-        for k, buf in self.groups:
-            inner, mid, mode = self.dims[2 * k], self.dims[2 * k + 1], self.modes[k]
-            count = buf.shape[0]
-            if mode == 0:  # per neuron: [outer, mid, inner]
-                split = (self.ncl // (inner * mid), mid, inner)
-            elif mode == 1:  # per program: [outer, mid, programs per inner run], or all of them for a scalar
-                split = (buf.shape[1], 1, 1) if mid == 1 else (self.ncl // (inner * mid), mid, inner // self.block)
-            else:  # one period per program: [programs, mid, inner]
-                split = (buf.shape[1] // mode, mid, inner)
-            sums = buf.view(count, mid) if split[0] * split[2] == 1 else buf.view(count, *split).sum((1, 3))
-            grads += [g.view(tuple(shapes[i])).to(dtypes[i]) for i, g in zip(range(k, k + count), sums.unbind(0))]
-        return grads
+        """The static inputs' gradients, in layout-form ``shapes`` and ``dtypes`` (:meth:`PartialsLayout.reducer`)."""
+        return self.layout.reducer(shapes, dtypes)(self.bufs)
 
 
+_empty = torch.empty
 _layout_cached = functools.lru_cache(maxsize=1024)(_layout)
 _padded_cached = functools.lru_cache(maxsize=1024)(_pad)
