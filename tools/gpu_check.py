@@ -94,7 +94,7 @@ def sweep(device: str, report: dict, ncl: int) -> None:
             t_clone = tt.do_bench(lambda: x.clone(), warmup=25, rep=100, return_mode="median")
             for mode, k in kernels.items():
                 bundle = ensure_training_kernels(k.handle)
-                ks = [bundle.inference_final_state_kernel, bundle.forward_kernel.final_state, bundle.backward_kernel.final_state]
+                ks = [bundle.inference_final_state_kernel, bundle.training.forward.final_state, bundle.training.backward.final_state]
                 for block, warps in ((1024, 4), (512, 4), (1024, 8)):
                     cfg = {"BLOCK_NCL": block, "num_warps": warps}
                     for kern in ks:
@@ -125,7 +125,7 @@ def sweep(device: str, report: dict, ncl: int) -> None:
                     print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in row.items()))
     for mode, k in kernels.items():
         bundle = ensure_training_kernels(k.handle)
-        for kern in (bundle.inference_final_state_kernel, bundle.forward_kernel.final_state, bundle.backward_kernel.final_state):
+        for kern in (bundle.inference_final_state_kernel, bundle.training.forward.final_state, bundle.training.backward.final_state):
             print(mode, kern.kind, _vector_ops(kern.jit_function()))
     report["sweep"] = rows
 

@@ -31,7 +31,7 @@ def main() -> None:
         x.grad = None
     torch.cuda.synchronize()
     b = lookup_flexsn_kernel_handle(k.handle)
-    for kern in (b.inference_final_state_kernel, b.forward_kernel.final_state, b.backward_kernel.final_state):  # type: ignore[union-attr]
+    for kern in (b.inference_final_state_kernel, b.training.forward.final_state, b.training.backward.final_state):  # type: ignore[union-attr]
         fn = kern.jit_function()  # type: ignore[union-attr]
         for dev in getattr(fn, "device_caches", {}).values():
             for ck in (dev[0] if isinstance(dev, tuple) else dev).values():

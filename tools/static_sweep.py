@@ -72,8 +72,8 @@ def main() -> None:
     for name, (core, w0) in cases(C, "cuda").items():
         k = FlexSNKernel(core, 1, 1, 1, num_static=0 if w0 is None else 1)
         bundle = ensure_training_kernels(k.handle)
-        assert bundle.forward_kernel is not None and bundle.backward_kernel is not None
-        fwd, bwd = bundle.forward_kernel.final_state, bundle.backward_kernel.final_state
+        assert bundle.training is not None
+        fwd, bwd = bundle.training.forward.final_state, bundle.training.backward.final_state
         assert fwd is not None and bwd is not None
         for T in a.T:
             x = torch.randn(T, B, C, L, device="cuda", dtype=getattr(torch, a.dtype))

@@ -71,7 +71,7 @@ def _kernels(k: Any) -> list[Any]:
 
     b = ensure_training_kernels(k.handle)
     out = [b.inference_kernel, b.inference_final_state_kernel]
-    for sk in (b.forward_kernel, b.backward_kernel):
+    for sk in (b.training.forward, b.training.backward):
         out += [sk, sk.final_state]
     return [s for s in out if s is not None]
 

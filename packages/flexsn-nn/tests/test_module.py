@@ -444,7 +444,7 @@ def test_training_kernels_first_needed_inside_torch_compile(backend: str) -> Non
 
     m = FlexSN(leaky, 1, 1, 1, backend=backend)
     if backend == "triton":
-        assert lookup_flexsn_kernel_handle(m.kernel.handle).forward_kernel is None
+        assert lookup_flexsn_kernel_handle(m.kernel.handle).training is None
     x = (torch.rand(T, 4, 5, device=DEV) * 2).requires_grad_()
     xr = x.detach().clone().requires_grad_()
     y = torch.compile(m, backend="aot_eager", fullgraph=True)(x)
@@ -455,4 +455,4 @@ def test_training_kernels_first_needed_inside_torch_compile(backend: str) -> Non
     (yr * g).sum().backward()
     torch.testing.assert_close(x.grad, xr.grad, **TOL)
     if backend == "triton":
-        assert lookup_flexsn_kernel_handle(m.kernel.handle).forward_kernel is not None
+        assert lookup_flexsn_kernel_handle(m.kernel.handle).training is not None

@@ -390,16 +390,16 @@ def test_backward_at_t0_without_state_templates_and_with_a_wrong_count() -> None
     from flexsn_runtime import flexsn_backward
 
     k, bundle = _lif_bundle()
-    info = bundle.training_info
+    info = bundle.training.info
     saved = [torch.zeros(0, 6, device=DEVICE) if kind != "init_state" else torch.zeros(6, device=DEVICE)
              for kind, _ in backward_saved_args(info)]
     gy, gv = torch.zeros(0, 6, device=DEVICE), torch.zeros(0, 6, device=DEVICE)
-    gx, gv0 = flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved)
+    gx, gv0 = flexsn_backward(bundle.training.backward, info, gy, gv, *saved)
     assert gx.shape == (0, 6) and gv0.shape == (6,) and not gv0.any()
     with pytest.raises(ValueError, match="saved tensors"):  # one gradient short: the count is off
-        flexsn_backward(bundle.backward_kernel, info, gy, *saved)
+        flexsn_backward(bundle.training.backward, info, gy, *saved)
     with pytest.raises(ValueError, match="2 gradients"):
-        flexsn_backward(bundle.backward_kernel, info, gy)
+        flexsn_backward(bundle.training.backward, info, gy)
 
 
 def test_arguments_are_checked_before_tracing_in_spikingjellys_words() -> None:

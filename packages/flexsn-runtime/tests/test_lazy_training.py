@@ -48,9 +48,9 @@ def test_construction_and_inference_do_not_trace_training(
     with torch.no_grad():
         k(x, v0)
     bundle = lookup_flexsn_kernel_handle(k.handle)
-    assert traces == [] and bundle.forward_kernel is None and bundle.training_builder is not None
+    assert traces == [] and bundle.training is None and bundle.training_builder is not None
     check_against_loop(k, x, v0)
-    assert traces == [1] and bundle.training_builder is None and bundle.forward_kernel is not None
+    assert traces == [1] and bundle.training_builder is None and bundle.training is not None
     check_against_loop(k, x, v0)
     check_against_loop(copy.deepcopy(k), x, v0)  # a deep copy shares the handle, and what it built
     assert traces == [1]
@@ -69,9 +69,10 @@ def test_a_second_kernel_of_the_same_core_loads_the_training_part_from_the_cache
 
 def test_the_ops_build_the_training_kernels_of_a_handle_they_are_given() -> None:
     k = FlexSNKernel(lif_core, 1, 1, 1)
-    assert lookup_flexsn_kernel_handle(k.handle).forward_kernel is None
+    assert lookup_flexsn_kernel_handle(k.handle).training is None
     plan = plan_for(k.handle, False)  # what flexsn::training and its fake registration look up
-    assert plan.forward is lookup_flexsn_kernel_handle(k.handle).forward_kernel is not None
+    pair = lookup_flexsn_kernel_handle(k.handle).training
+    assert pair is not None and plan.forward is pair.forward
 
 
 def test_a_failing_builder_raises_and_is_kept_for_the_next_call() -> None:
@@ -87,7 +88,7 @@ def test_a_failing_builder_raises_and_is_kept_for_the_next_call() -> None:
     bundle.training_builder = failing
     with pytest.raises(RuntimeError, match="disk on fire"):
         ensure_training_kernels(k.handle)
-    assert bundle.training_builder is failing and bundle.forward_kernel is None
+    assert bundle.training_builder is failing and bundle.training is None
     bundle.training_builder = real
     assert k.has_training_kernels and calls == [1]
 
@@ -136,5 +137,5 @@ def test_the_training_trace_runs_apart_from_a_tracer_of_the_caller(device: torch
         return x * 2
 
     make_fx(ask, tracing_mode="fake")(torch.rand(3, device=device))
-    assert lookup_flexsn_kernel_handle(k.handle).forward_kernel is not None
+    assert lookup_flexsn_kernel_handle(k.handle).training is not None
     check_against_loop(k, torch.rand(6, 5, device=device) * 2, torch.rand(5, device=device))

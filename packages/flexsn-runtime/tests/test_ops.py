@@ -45,7 +45,7 @@ def test_opcheck_backward_op(final_state: bool, kernels: dict[str, Any], ref: An
     k = kernels["two"]
     c = ref.CORES["two"]
     xs, s0 = ref.make_data(c, T, SHAPE, device)
-    info = ensure_training_kernels(k.handle).training_info
+    info = ensure_training_kernels(k.handle).training.info
     rets = torch.ops.flexsn.training(k.handle, [*xs, *s0], final_state)
     if final_state:
         from flexsn_codegen import final_state_forward_returns

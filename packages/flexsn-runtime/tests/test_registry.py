@@ -17,6 +17,7 @@ import torch
 
 from flexsn_runtime import (
     FlexSNKernel,
+    TrainingKernels,
     attach_flexsn_handle_finalizer,
     lookup_flexsn_kernel_handle,
     register_flexsn_kernel_handle,
@@ -44,9 +45,8 @@ def register(*kernels: Any, identity: str | None = None) -> int:
         inference_info=None,
         inference_final_state_kernel=ks[1],
         inference_final_state_info=None,
-        forward_kernel=ks[2],
-        backward_kernel=ks[3],
-        training_info=None,
+        # a training pair of stand-ins (no info: the registry only counts references and closes kernels)
+        training=None if ks[2] is None else TrainingKernels(ks[2], ks[3], None),  # type: ignore[arg-type]
     )
 
 
@@ -108,8 +108,9 @@ def test_kernels_of_one_core_get_handles_of_one_name(ref: Any) -> None:
 
 
 def test_release_when_owner_and_active_both_reach_zero() -> None:
-    kernels = [Closable() for _ in range(4)]
-    h = register(*kernels)
+    kernels = [Closable() for _ in range(6)]
+    h = register(*kernels[:4])
+    lookup_flexsn_kernel_handle(h).half_training = TrainingKernels(kernels[4], kernels[5], None)  # type: ignore[arg-type]
     retain_owner_flexsn_kernel_handle(h)
     assert counts(h) == (2, 0)
     retain_flexsn_kernel_handle(h)
@@ -120,7 +121,7 @@ def test_release_when_owner_and_active_both_reach_zero() -> None:
     assert all(k.closed == 0 for k in kernels)
     release_active_flexsn_kernel_handle(h)
     assert h not in registered_handles()
-    assert [k.closed for k in kernels] == [1, 1, 1, 1]
+    assert [k.closed for k in kernels] == [1] * 6  # the 16-bit pair too
 
 
 def test_active_release_first_then_owner() -> None:

@@ -155,8 +155,8 @@ def test_the_backward_kernel_reduces_static_gradients_in_every_mode(
     step = (5, 2, 8)  # NCL = 80: five programs of 16, or two of 64 (the second mostly masked)
     k = FlexSNKernel(core, 1, 1, 1, num_static=1)
     bundle = ensure_training_kernels(k.handle)
-    assert bundle.forward_kernel is not None and bundle.backward_kernel is not None
-    kernels += [bundle.forward_kernel, bundle.backward_kernel]
+    assert bundle.training is not None
+    kernels += [bundle.training.forward, bundle.training.backward]
     for kern in kernels:
         kern._direct.clear()
     assert partial_modes(static_dims([prepare_static(torch.zeros(w_shape), step).shape], step), block) == (mode,)
@@ -176,19 +176,19 @@ def test_the_backward_kernel_reduces_static_gradients_in_every_mode(
 def test_the_public_launchers_return_static_gradients(w_shape: tuple[int, ...], device: torch.device) -> None:
     k = FlexSNKernel(decay_core, 1, 1, 1, num_static=1)
     bundle = ensure_training_kernels(k.handle)
-    assert bundle.forward_kernel is not None and bundle.backward_kernel is not None and bundle.training_info is not None
-    info = bundle.training_info
+    assert bundle.training is not None
+    info = bundle.training.info
     x = torch.randn(6, *STEP, device=device)
     w = prepare_static(torch.randn(w_shape, device=device), STEP)
     v0 = torch.zeros(STEP, device=device)
     from flexsn_codegen import backward_saved_args
     from flexsn_runtime import flexsn_forward
 
-    rets = flexsn_forward(bundle.forward_kernel, info, x, v0, w)
+    rets = flexsn_forward(bundle.training.forward, info, x, v0, w)
     pool = {("input", 0): x, ("init_state", 0): v0, ("static", 0): w}
     saved = [pool[a] if a[0] != "return" else rets[a[1]] for a in backward_saved_args(info)]
     gy, gv = torch.randn(6, *STEP, device=device), torch.randn(6, *STEP, device=device)
-    gx, gv0, gw = flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved, input_templates=[x], state_templates=[v0],
+    gx, gv0, gw = flexsn_backward(bundle.training.backward, info, gy, gv, *saved, input_templates=[x], state_templates=[v0],
                                   static_templates=[w])
     xr, wr, vr = (t.detach().clone().requires_grad_() for t in (x, w, v0))
     y, vs = reference_scan(decay_core, ScanContract(1, 1, 1, (xr,), (vr,), (wr,)))
@@ -196,7 +196,7 @@ def test_the_public_launchers_return_static_gradients(w_shape: tuple[int, ...], 
     for got, want in ((gx, xr.grad), (gv0, vr.grad), (gw, wr.grad)):
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
     with pytest.raises(ValueError, match="static_templates must provide one tensor per static input"):
-        flexsn_backward(bundle.backward_kernel, info, gy, gv, *saved, input_templates=[x], state_templates=[v0])
+        flexsn_backward(bundle.training.backward, info, gy, gv, *saved, input_templates=[x], state_templates=[v0])
 
 
 def test_the_ops_check_static_inputs_before_a_launch(device: torch.device) -> None:

@@ -21,7 +21,7 @@ from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
-from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, ensure_training_kernels, training_kernels
+from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, TrainingKernels, ensure_training_kernels, training_kernels
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
@@ -127,16 +127,14 @@ def _where(core: Callable[..., Any], examples: Sequence[torch.Tensor], op: str) 
     return finder.where
 
 
-def _bytes(bundle: FlexSNKernelHandle, element_size: int) -> tuple[dict[str, float], list[str]]:
-    """Bytes per element and step of the final-state kernels, and what training saves per step."""
+def _bytes(bundle: FlexSNKernelHandle, pair: TrainingKernels | None, element_size: int) -> tuple[dict[str, float], list[str]]:
+    """Bytes per element and step of the final-state kernels (training: ``pair``), and what training saves per step."""
     moved: dict[str, float] = {}
     saved: list[str] = []
     if bundle.inference_info is None:
         return moved, saved
     info = bundle.inference_info
     moved["inference"] = float((info.num_inputs + info.num_outputs) * element_size)
-    # the pair sequences of this element size run (16-bit ones may have their own: registry.training_kernels)
-    pair = training_kernels(bundle, torch.float16 if element_size < 4 else torch.float32)
     if pair is not None:
         train = pair.info
         args = backward_saved_args(train)
@@ -206,9 +204,11 @@ def explain(
     )
     if kernel.handle is not None:
         bundle = ensure_training_kernels(kernel.handle)  # explain shows every kernel
-        for kind, k in (("inference", bundle.inference_kernel), ("forward", bundle.forward_kernel),
-                        ("backward", bundle.backward_kernel)):
+        # the pair sequences of this element size run (16-bit ones may have their own: registry.training_kernels)
+        pair = training_kernels(bundle, torch.float16 if element_size < 4 else torch.float32)
+        for kind, k in (("inference", bundle.inference_kernel), ("forward", pair.forward if pair else None),
+                        ("backward", pair.backward if pair else None)):
             if k is not None:
                 result.sources[kind] = (k.code, source_path(k.code))
-        result.bytes_per_element_step, result.saved_per_step = _bytes(bundle, element_size)
+        result.bytes_per_element_step, result.saved_per_step = _bytes(bundle, pair, element_size)
     return result

@@ -112,8 +112,6 @@ class FlexSNKernel:
         self.handle: int | None = None
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
-        #: final_state -> the handle's TrainingPlan (valid while this object holds the handle)
-        self._plans: dict[tuple[bool, torch.dtype], TrainingPlan] = {}
         #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
@@ -206,17 +204,16 @@ class FlexSNKernel:
         return new
 
     def plan(self, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan:
-        """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` and sequences of ``dtype`` (cached here).
+        """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` and sequences of ``dtype``.
+
+        Cached by the handle's bundle (:func:`~flexsn_runtime.training_plan.plan_for`); asked when a runner is built.
 
         Raises:
             RuntimeError: no training kernels (see :func:`flexsn_runtime.training_plan.plan_for`).
         """
-        p = self._plans.get((final_state, dtype))
-        if p is None:
-            if self.handle is None:
-                raise RuntimeError("the FlexSN training kernels are unavailable: this core runs on the eager loop")
-            p = self._plans[final_state, dtype] = plan_for(self.handle, final_state, dtype)
-        return p
+        if self.handle is None:
+            raise RuntimeError("the FlexSN training kernels are unavailable: this core runs on the eager loop")
+        return plan_for(self.handle, final_state, dtype)
 
     def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
         """Check a call's ``(*input_seqs, *init_states?, *statics)``: one dtype and device, per-step shapes that broadcast.

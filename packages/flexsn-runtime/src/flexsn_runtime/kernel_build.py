@@ -61,9 +61,7 @@ def build_handle(
         inference_info=build["inference_info"],
         inference_final_state_kernel=_scan_kernel(build, "inference_final_state", dtypes),
         inference_final_state_info=build["inference_info"],
-        forward_kernel=None,
-        backward_kernel=None,
-        training_info=None,
+        training=None,
         training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
         step_fn=step_fn,
         identity=key,  # graphs compiled in another process are reused only for the same trace
@@ -185,7 +183,7 @@ def trains_fused(handle: int) -> bool:
     A constant to ``torch.compile``: Dynamo runs it once while tracing
     instead of tracing into the build.
     """
-    return ensure_training_kernels(handle).forward_kernel is not None
+    return ensure_training_kernels(handle).training is not None
 
 
 @_constant_under_compile

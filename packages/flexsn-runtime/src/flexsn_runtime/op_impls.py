@@ -25,7 +25,7 @@ def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
     info = {
         "inference": bundle.inference_info,
         "inference_final_state": bundle.inference_final_state_info,
-        "training": bundle.training_info,
+        "training": bundle.training.info if bundle.training is not None else None,
     }[which]
     if info is None:
         raise RuntimeError(f"the FlexSN {which} kernel is unavailable for this handle")

@@ -70,12 +70,11 @@ class FlexSNKernelHandle:
     inference_info: FlexSNInfo | None
     inference_final_state_kernel: ScanKernel | None
     inference_final_state_info: FlexSNInfo | None
-    forward_kernel: ScanKernel | None
-    backward_kernel: ScanKernel | None
-    training_info: FlexSNInfo | None
+    #: the BPTT pair (``None``: not built, or left for later: ``training_builder``)
+    training: TrainingKernels | None
     owner_refs: int = 1
     active_refs: int = 0
-    #: builds ``(forward_kernel, backward_kernel, training_info, training_unsupported)`` on first need, then ``None``
+    #: builds ``TrainingBuild`` (``training``, ``training_unsupported``, ``half_training``) on first need, then ``None``
     training_builder: "Callable[[], TrainingBuild] | None" = field(default=None, repr=False)
     #: why calls that need gradients run the eager loop although inference is fused (known once built)
     training_unsupported: str | None = None
@@ -129,18 +128,15 @@ def register_flexsn_kernel_handle(
     inference_info: FlexSNInfo | None,
     inference_final_state_kernel: ScanKernel | None,
     inference_final_state_info: FlexSNInfo | None,
-    forward_kernel: ScanKernel | None,
-    backward_kernel: ScanKernel | None,
-    training_info: FlexSNInfo | None,
+    training: TrainingKernels | None,
     training_builder: "Callable[[], TrainingBuild] | None" = None,
     step_fn: "Callable[..., Any] | None" = None,
     identity: str | None = None,
 ) -> int:
     """Register a kernel bundle and return its new integer handle (one owner reference).
 
-    ``training_builder``: leaves the training kernels for later (the
-    ``forward_kernel`` / ``backward_kernel`` / ``training_info`` given are
-    then ``None``); :func:`ensure_training_kernels` calls it once.
+    ``training_builder``: leaves the training kernels for later (``training``
+    is then ``None``); :func:`ensure_training_kernels` calls it once.
     ``step_fn``: the function the kernels were traced from, kept for graph
     passes that compose it with its neighbours (``None``: not composable).
     ``identity``: a hex digest of everything the kernels were traced from
@@ -159,9 +155,7 @@ def register_flexsn_kernel_handle(
             inference_info,
             inference_final_state_kernel,
             inference_final_state_info,
-            forward_kernel,
-            backward_kernel,
-            training_info,
+            training,
             training_builder=training_builder,
             step_fn=step_fn,
         )
@@ -191,8 +185,8 @@ def ensure_training_kernels(handle: Any) -> FlexSNKernelHandle:
     """The bundle of ``handle`` with its training kernels built, if they were left for later.
 
     The first caller runs the bundle's ``training_builder`` (others wait for
-    it); after that the bundle's ``forward_kernel``, ``backward_kernel``,
-    ``training_info`` and ``training_unsupported`` are final.
+    it); after that the bundle's ``training``, ``half_training`` and
+    ``training_unsupported`` are final.
 
     Raises:
         TypeError / RuntimeError: as :func:`lookup_flexsn_kernel_handle`;
@@ -204,10 +198,7 @@ def ensure_training_kernels(handle: Any) -> FlexSNKernelHandle:
     with bundle._build_lock:
         builder = bundle.training_builder
         if builder is not None:
-            full, reason, half = builder()
-            if full is not None:
-                bundle.forward_kernel, bundle.backward_kernel, bundle.training_info = full
-            bundle.training_unsupported, bundle.half_training = reason, half
+            bundle.training, bundle.training_unsupported, bundle.half_training = builder()
             bundle.training_builder = None
     return bundle
 
@@ -216,16 +207,12 @@ def training_kernels(bundle: FlexSNKernelHandle, dtype: torch.dtype) -> Training
     """The training pair that runs sequences of ``dtype``: the one place that choice is made.
 
     ``bundle.half_training`` for float16 / bfloat16 when it has one, else
-    the bundle's forward and backward kernels; ``None`` when it has no
-    training kernels (or they are still left for later:
-    :func:`ensure_training_kernels` first).
+    ``bundle.training``; ``None`` when it has no training kernels (or they
+    are still left for later: :func:`ensure_training_kernels` first).
     """
     if bundle.half_training is not None and dtype.itemsize < 4:
         return bundle.half_training
-    fwd, bwd, info = bundle.forward_kernel, bundle.backward_kernel, bundle.training_info
-    if fwd is None or bwd is None or info is None:
-        return None
-    return TrainingKernels(fwd, bwd, info)
+    return bundle.training
 
 
 def registered_handles() -> list[int]:
@@ -248,12 +235,8 @@ def _change(handle: Any, owner: int, active: int) -> None:
         if dead:
             del _REGISTRY[key]
     if dead:
-        for kernel in (
-            bundle.inference_kernel,
-            bundle.inference_final_state_kernel,
-            bundle.forward_kernel,
-            bundle.backward_kernel,
-        ):
+        pairs = [pair for pair in (bundle.training, bundle.half_training) if pair is not None]
+        for kernel in (bundle.inference_kernel, bundle.inference_final_state_kernel, *(k for pair in pairs for k in pair[:2])):
             closer = getattr(kernel, "close", None)
             if callable(closer):
                 closer()
