@@ -221,17 +221,31 @@ def _guard_graph(multipliers: list[tuple[fx.Node, bool]], statics: list[fx.Node]
     return g
 
 
-def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: int) -> CarrierGraphs | None:
+class _Plan(NamedTuple):
+    """What a carrier candidate rebuilds, found by :func:`_plan` before any graph is written."""
+
+    inputs: list[fx.Node]
+    states: list[fx.Node]
+    statics: list[fx.Node]
+    outs: list[fx.Node]
+    #: states restated from the carrier (one step back) and inputs recovered from it
+    restated: list[int]
+    recovered: list[int]
+    #: input -> the chain from the carrier down to it: (node, position of the operand on the chain)
+    paths: dict[int, list[tuple[fx.Node, int]]]
+    #: the static multipliers on the chains (``True``: a divisor), answered by the guard
+    multipliers: list[tuple[fx.Node, bool]]
+
+
+def _plan(fwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: int) -> _Plan | None:
+    """Which states ``c`` restates and which inputs it recovers, or ``None`` when it cannot rebuild what is saved."""
     phs, outs = placeholders(fwd), [o for o in graph_output_nodes(fwd) if isinstance(o, fx.Node)]
     inputs, states, statics = phs[:n_in], phs[n_in : n_in + n_st], phs[n_in + n_st :]
-    vis = n_out + n_st
-    saved = outs[vis:]
     deps = _deps(fwd)
-    needed = frozenset().union(*(deps[s] for s in saved))
-    per_step = frozenset(inputs)
+    needed = frozenset().union(*(deps[s] for s in outs[n_out + n_st :]))
+    per_step, static_set = frozenset(inputs), frozenset(statics)
     restated = [j for j in range(n_st) if states[j] in needed]
     recovered = [i for i in range(n_in) if inputs[i] in needed]
-    static_set = frozenset(statics)
     for j in restated:
         new = outs[n_out + j]
         found = cone(new, {c})  # the new state from the carrier and static inputs alone
@@ -242,7 +256,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         path = _inversion_path(c, inputs[i], deps, per_step)
         if path is None:
             return None
-        for n, pos in path:
+        for n, pos in path:  # the chain's other operands: statics and restated states only
             for a in (a for k, a in enumerate(n.args) if k != pos and isinstance(a, fx.Node)):
                 if not deps[a] <= static_set | {states[j] for j in restated}:
                     return None
@@ -258,8 +272,16 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
                     multipliers.append((m, _packet(n) == "div"))
                 elif not isinstance(m, (int, float)) or not _scale_ok(float(m), _packet(n) == "div"):
                     return None
-    guarded = bool(multipliers)
+    return _Plan(inputs, states, statics, outs, restated, recovered, paths, multipliers)
 
+
+def _backward_graph(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, plan: _Plan, n_saved: int) -> fx.Graph | None:
+    """``bwd`` reading the carrier (and the restated states, the guard, the fallback inputs) for its saved values.
+
+    ``None`` when a value carrying the recovery's rounding would reach a threshold.
+    """
+    inputs, states, statics, restated, recovered = plan.inputs, plan.states, plan.statics, plan.restated, plan.recovered
+    guarded = bool(plan.multipliers)
     g = fx.Graph()
     c_ph = g.placeholder("carrier")
     c_ph.meta = dict(c.meta)
@@ -278,7 +300,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         env[s] = g.placeholder(s.name)
         env[s].meta = dict(s.meta)
     bwd_phs = placeholders(bwd)
-    tangents = bwd_phs[len(saved) :]
+    saved, tangents = plan.outs[len(plan.outs) - n_saved :], bwd_phs[n_saved:]
     for t in tangents:
         env[t] = g.placeholder(t.name)
         env[t].meta = dict(t.meta)
@@ -286,7 +308,7 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
     approx: set[fx.Node] = set()
     # forward nodes whose value the backward has: the carrier, and the recovered chain below it
     known: dict[fx.Node, fx.Node] = {c: c_ph}
-    for i, path in paths.items():
+    for i, path in plan.paths.items():
         vals = {c: c_ph}
         for n, pos in path:
             other = n.args[1 - pos] if len(n.args) == 2 else None
@@ -302,12 +324,11 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
             env[n] = value
             known[n] = value
             approx.add(value)
-    old_env: dict[fx.Node, fx.Node] = {}
-    for ph, s in zip(bwd_phs, saved):
-        old_env[ph] = get(s)
+    # the backward's nodes, each saved value or recomputation of one replaced by what the backward has
+    old_env: dict[fx.Node, fx.Node] = {ph: get(s) for ph, s in zip(bwd_phs, saved)}
     for t in tangents:
         old_env[t] = env[t]
-    fkeys = _structural_keys(fwd, {p: ("ph", k) for k, p in enumerate(phs)})
+    fkeys = _structural_keys(fwd, {p: ("ph", k) for k, p in enumerate(placeholders(fwd))})
     replace = {fkeys[n]: v for n, v in known.items()}
     bkeys = _structural_keys(bwd, {ph: fkeys[s] for ph, s in zip(bwd_phs, saved)})
     for n in bwd.nodes:
@@ -319,31 +340,50 @@ def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: 
         hit = replace.get(bkeys[n])
         old_env[n] = hit if hit is not None else g.node_copy(n, lambda a: old_env[a])
     g.eliminate_dead_code()
-    if _rounding_reaches_threshold(g, approx):
-        return None
+    return None if _rounding_reaches_threshold(g, approx) else g
 
+
+def _restate_graph(c: fx.Node, plan: _Plan, n_out: int) -> fx.Graph:
+    """``(carrier, *statics) -> restated states``: a state from the carrier one step back."""
     restate = fx.Graph()
     renv = {c: restate.placeholder("carrier")}
     renv[c].meta = dict(c.meta)
-    for s in statics:
+    for s in plan.statics:
         renv[s] = restate.placeholder(s.name)
         renv[s].meta = dict(s.meta)
     rget = node_copier(restate, renv)
-    restate.output(tuple(rget(outs[n_out + j]) for j in restated))
+    restate.output(tuple(rget(plan.outs[n_out + j]) for j in plan.restated))
     restate.eliminate_dead_code()
+    return restate
 
+
+def _forward_saving(fwd: fx.Graph, c: fx.Node, plan: _Plan, vis: int) -> fx.Graph:
+    """``fwd`` returning its visible results and then the carrier as its one saved value."""
     new_fwd = fx.Graph()
     fenv: dict[fx.Node, fx.Node] = {}
     for node in fwd.nodes:
         if node.op == "output":
-            new_fwd.output(tuple(fenv[v] for v in [*outs[:vis], c]))
+            new_fwd.output(tuple(fenv[v] for v in [*plan.outs[:vis], c]))
             continue
         fenv[node] = new_fwd.node_copy(node, lambda a: fenv[a])
     new_fwd.eliminate_dead_code()
+    return new_fwd
+
+
+def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: int) -> CarrierGraphs | None:
+    """The carrier graphs of candidate ``c``, or ``None`` when it cannot stand in for the saved values."""
+    plan = _plan(fwd, c, n_in, n_out, n_st)
+    if plan is None:
+        return None
+    vis = n_out + n_st
+    g = _backward_graph(fwd, bwd, c, plan, len(plan.outs) - vis)
+    if g is None:
+        return None
+    restate, new_fwd = _restate_graph(c, plan, n_out), _forward_saving(fwd, c, plan, vis)
     for graph in (g, restate, new_fwd):
         graph.lint()
-    guard = _guard_graph(multipliers, statics) if guarded else None
-    return CarrierGraphs(new_fwd, g, restate, guard, tuple(restated), tuple(recovered))
+    guard = _guard_graph(plan.multipliers, plan.statics) if plan.multipliers else None
+    return CarrierGraphs(new_fwd, g, restate, guard, tuple(plan.restated), tuple(plan.recovered))
 
 
 def _rounding_reaches_threshold(g: fx.Graph, approx: set[fx.Node]) -> bool:
