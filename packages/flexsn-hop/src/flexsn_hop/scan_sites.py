@@ -73,7 +73,7 @@ def _op_site(node: fx.Node) -> ScanSite | None:
         bundle = lookup_flexsn_kernel_handle(handle)
     except (RuntimeError, ValueError, TypeError):
         return None
-    info = bundle.inference_info or (bundle.training.info if bundle.training is not None else None)
+    info = bundle.arity_info
     if bundle.step_fn is None or info is None:
         return None
     ni, ns, no, nst = info.num_inputs, info.num_states, info.num_outputs, info.num_static

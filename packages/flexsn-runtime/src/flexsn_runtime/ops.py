@@ -95,7 +95,7 @@ def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> N
 
 def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
     bundle = lookup_flexsn_kernel_handle(handle)
-    info = bundle.inference_info or (bundle.training.info if bundle.training is not None else None)
+    info = bundle.arity_info
     assert info is not None
     nst = info.num_static
     if len(flat_args) < nst + info.num_inputs:

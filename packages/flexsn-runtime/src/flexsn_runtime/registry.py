@@ -88,6 +88,11 @@ class FlexSNKernelHandle:
     #: inputs), when known: graph passes compose it with neighbouring ops (``flexsn_hop.neighbours``)
     step_fn: "Callable[..., Any] | None" = field(default=None, repr=False)
 
+    @property
+    def arity_info(self) -> FlexSNInfo | None:
+        """An info that tells the ops' arity (counts of inputs, states, outputs, statics): inference's, else training's."""
+        return self.inference_info or (self.training.info if self.training is not None else None)
+
 
 _REGISTRY: dict[int, FlexSNKernelHandle] = {}
 _LOCK = threading.Lock()

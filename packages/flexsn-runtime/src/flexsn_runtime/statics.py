@@ -208,7 +208,7 @@ def partial_modes(dims: Sequence[int], block: int) -> tuple[int, ...]:
 
 
 class _Group(NamedTuple):
-    """Statics ``first .. first + n - 1`` of one layout and mode, sharing an ``[n, size]`` buffer and its sum."""
+    """Statics ``first .. first + n - 1`` of one layout and mode, sharing an ``[n, size]`` buffer (``[size]`` for one) and its sum."""
 
     first: int
     n: int
