@@ -152,9 +152,29 @@ def bench_plif(args: argparse.Namespace, out: Path) -> None:
         torch.cuda.empty_cache()
 
 
-def bench_overhead(args: argparse.Namespace, out: Path) -> None:
+def overhead_neurons(channels: int, device: torch.device) -> dict[str, torch.nn.Module]:
+    """The ``overhead`` part's neurons for ``[T, B, channels, L]`` inputs, LIF with constants first.
+
+    Then the same LIF with a per-channel learnable threshold, PLIF with a scalar learnable decay, and
+    PLIF with a per-channel one (``w`` of shape ``[channels, 1]``, through ``static_inputs``).
+    """
     import flexsn_nn
 
+    w = torch.nn.Parameter(torch.zeros(channels, 1, device=device))
+    return {
+        "lif_constants": flexsn_nn.LIFNode(tau=2.0),
+        "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(channels, 1)).to(device),
+        "plif_scalar": flexsn_nn.ParametricLIFNode().to(device),
+        "plif_per_channel": flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}),
+    }
+
+
+def module_train_step(m: torch.nn.Module, x: torch.Tensor, g: torch.Tensor) -> Callable[[], None]:
+    """``reset()`` + forward + backward of neuron module ``m`` on a leaf copy of ``x`` (its gradients cleared first)."""
+    return train_step(lambda xx: (m.reset(), m(xx))[1], x, g, list(m.parameters()))  # type: ignore[operator]
+
+
+def bench_overhead(args: argparse.Namespace, out: Path) -> None:
     dev = torch.device("cuda")
     C = 64
     L = args.ncl // (args.batch * C)
@@ -162,18 +182,9 @@ def bench_overhead(args: argparse.Namespace, out: Path) -> None:
         x = torch.randn(T, args.batch, C, L, device=dev) + 0.5
         g = torch.randn_like(x)
         t_copy = per_call(lambda: x.clone(), args.warmup, args.rep)
-        w = torch.nn.Parameter(torch.zeros(C, 1, device=dev))
-        neurons: dict[str, tuple[torch.nn.Module, list[torch.Tensor]]] = {
-            "lif_constants": (flexsn_nn.LIFNode(tau=2.0), []),
-            "threshold_per_channel": (flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(C, 1)).to(dev), []),
-            "plif_scalar": (flexsn_nn.ParametricLIFNode().to(dev), []),
-            "plif_per_channel": (flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}), []),
-        }
         base = None
-        for name, (m, _) in neurons.items():
-            params = list(m.parameters())
-            step = train_step(lambda xx, m=m: (m.reset(), m(xx))[1], x, g, params)  # type: ignore[attr-defined]
-            ms = per_call(step, args.warmup, args.rep)
+        for name, m in overhead_neurons(C, dev).items():
+            ms = per_call(module_train_step(m, x, g), args.warmup, args.rep)
             base = ms if base is None else base
             log(out, case="overhead_train", impl=name, T=T, ms=ms, copy_ratio=t_copy / ms, over_constants=ms / base - 1.0)
 

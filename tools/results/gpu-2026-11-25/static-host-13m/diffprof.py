@@ -12,35 +12,19 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # tools/
-from bench_static import plif_static  # noqa: E402
+from bench_static import module_train_step, overhead_neurons  # noqa: E402
 
-import flexsn_nn  # noqa: E402
 
 dev = torch.device("cuda")
 T = int(sys.argv[1]) if len(sys.argv) > 1 else 8
 B, C, L = 16, 64, 4096
 x = torch.randn(T, B, C, L, device=dev) + 0.5
 g = torch.randn_like(x)
-w = torch.nn.Parameter(torch.zeros(C, 1, device=dev))
-neurons = {
-    "lif_constants": flexsn_nn.LIFNode(tau=2.0),
-    "plif_scalar": flexsn_nn.ParametricLIFNode().to(dev),
-    "plif_per_channel": flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}),
-    "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(C, 1)).to(dev),
-}
+neurons = overhead_neurons(C, dev)
 res = {}
 N = 300
 for name, m in neurons.items():
-    params = list(m.parameters())
-    xl = x.clone().requires_grad_(True)
-
-    def step() -> None:
-        xl.grad = None
-        for p in params:
-            p.grad = None
-        m.reset()
-        m(xl).backward(g)
-
+    step = module_train_step(m, x, g)
     for _ in range(30):
         step()
     torch.cuda.synchronize()

@@ -22,38 +22,22 @@ from torch.profiler import ProfilerActivity, profile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # tools/
 from bench_per_call import per_call  # noqa: E402
-from bench_static import plif_static  # noqa: E402
+from bench_static import module_train_step, overhead_neurons  # noqa: E402
 from host_probe import _timeline  # noqa: E402
 
-import flexsn_nn  # noqa: E402
 
 dev = torch.device("cuda")
 T = int(sys.argv[2]) if len(sys.argv) > 2 else 8
 B, C, L = 16, 64, 4096
 x = torch.randn(T, B, C, L, device=dev) + 0.5
 g = torch.randn_like(x)
-w = torch.nn.Parameter(torch.zeros(C, 1, device=dev))
-neurons = {
-    "lif_constants": flexsn_nn.LIFNode(tau=2.0),
-    "plif_scalar": flexsn_nn.ParametricLIFNode().to(dev),
-    "plif_per_channel": flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}),
-    "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(C, 1)).to(dev),
-}
+neurons = overhead_neurons(C, dev)
 t_copy = per_call(lambda: x.clone(), 20, 61)
 result: dict = {"T": T, "copy_ms": t_copy}
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 for rnd in range(rounds):
     for name, m in neurons.items():
-        params = list(m.parameters())
-        xl = x.clone().requires_grad_(True)
-
-        def step() -> None:
-            xl.grad = None
-            for p in params:
-                p.grad = None
-            m.reset()
-            m(xl).backward(g)
-
+        step = module_train_step(m, x, g)
         ms = per_call(step, 10, 31)
         host = []
         for _ in range(21):
@@ -74,8 +58,7 @@ for rnd in range(rounds):
                 step()
                 torch.cuda.set_sync_debug_mode(0)
             row["syncs"] = [str(c.message)[:160] for c in caught]
-            xl.grad = None
-            row["timeline_us"] = _timeline(m, xl, g, 40, None)
+            row["timeline_us"] = _timeline(m, x.clone().requires_grad_(True), g, 40, None)
             with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
                 for _ in range(5):
                     torch.cuda.synchronize()

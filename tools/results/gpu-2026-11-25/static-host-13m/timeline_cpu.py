@@ -8,9 +8,8 @@ neurons with static inputs ([8, 2, 64, 4] fp32; launches do nothing). Run with T
 import time, sys, statistics
 import torch
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[3]))  # tools/
-import flexsn_nn
 from flexsn_runtime import scan_kernel, op_autograd
-from bench_static import plif_static
+from bench_static import overhead_neurons
 stamps = []
 now = time.perf_counter_ns
 cnt = {"n": 0}
@@ -34,13 +33,7 @@ cls.forward, cls.backward = staticmethod(fwd), staticmethod(bwd)
 T, B, C, L = 8, 2, 64, 4
 x = torch.randn(T, B, C, L) + 0.5
 g = torch.randn_like(x)
-w = torch.nn.Parameter(torch.zeros(C, 1))
-neurons = {
-    "lif_constants": flexsn_nn.LIFNode(tau=2.0),
-    "plif_scalar": flexsn_nn.ParametricLIFNode(),
-    "plif_per_channel": flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}),
-    "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(C, 1)),
-}
+neurons = overhead_neurons(C, torch.device("cpu"))
 only = sys.argv[1:]
 for name, m in neurons.items():
     if only and name not in only: continue
