@@ -237,11 +237,15 @@ class _Plan(NamedTuple):
     multipliers: list[tuple[fx.Node, bool]]
 
 
-def _plan(fwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: int) -> _Plan | None:
-    """Which states ``c`` restates and which inputs it recovers, or ``None`` when it cannot rebuild what is saved."""
+def _plan(
+    fwd: fx.Graph, deps: dict[fx.Node, frozenset[fx.Node]], c: fx.Node, n_in: int, n_out: int, n_st: int
+) -> _Plan | None:
+    """Which states ``c`` restates and which inputs it recovers, or ``None`` when it cannot rebuild what is saved.
+
+    ``deps``: :func:`_deps` of ``fwd`` (the same for every candidate).
+    """
     phs, outs = placeholders(fwd), [o for o in graph_output_nodes(fwd) if isinstance(o, fx.Node)]
     inputs, states, statics = phs[:n_in], phs[n_in : n_in + n_st], phs[n_in + n_st :]
-    deps = _deps(fwd)
     needed = frozenset().union(*(deps[s] for s in outs[n_out + n_st :]))
     per_step, static_set = frozenset(inputs), frozenset(statics)
     restated = [j for j in range(n_st) if states[j] in needed]
@@ -370,9 +374,11 @@ def _forward_saving(fwd: fx.Graph, c: fx.Node, plan: _Plan, vis: int) -> fx.Grap
     return new_fwd
 
 
-def _try(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, n_in: int, n_out: int, n_st: int) -> CarrierGraphs | None:
+def _try(
+    fwd: fx.Graph, bwd: fx.Graph, deps: dict[fx.Node, frozenset[fx.Node]], c: fx.Node, n_in: int, n_out: int, n_st: int
+) -> CarrierGraphs | None:
     """The carrier graphs of candidate ``c``, or ``None`` when it cannot stand in for the saved values."""
-    plan = _plan(fwd, c, n_in, n_out, n_st)
+    plan = _plan(fwd, deps, c, n_in, n_out, n_st)
     if plan is None:
         return None
     vis = n_out + n_st
@@ -437,7 +443,7 @@ def find_carrier(
         if c.op != "call_function" or not deps[c] & per_step or c in visible or old_cost <= 2:
             continue
         try:
-            found = _try(fwd, bwd, c, num_inputs, num_outputs, num_states)
+            found = _try(fwd, bwd, deps, c, num_inputs, num_outputs, num_states)
         except KeyError:  # the backward needs a placeholder the carrier does not give
             found = None
         if found is not None:
