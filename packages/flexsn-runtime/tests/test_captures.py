@@ -63,22 +63,61 @@ def closure_core(w: torch.Tensor) -> Callable[..., Any]:
     return core
 
 
+class SigmoidSurrogate(torch.autograd.Function):
+    """A surrogate spike written as SpikingJelly writes its own (``apply(x, alpha)``, old-style ``ctx``)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
+        if x.requires_grad:
+            ctx.save_for_backward(x)
+            ctx.alpha = alpha
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        sg = torch.sigmoid(ctx.alpha * ctx.saved_tensors[0])
+        return grad * (1.0 - sg) * sg * ctx.alpha, None
+
+
+def default_core(w: torch.Tensor) -> Callable[..., Any]:
+    """The parameter bound as a default argument (``../shared/bench/bench_plif.py``'s core)."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        s = SigmoidSurrogate.apply(h - 1.0, 4.0)
+        return s, h * (1.0 - s)
+
+    return core
+
+
+def kwdefault_core(th: torch.Tensor) -> Callable[..., Any]:
+    def core(x: torch.Tensor, v: torch.Tensor, *, th: torch.Tensor = th) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return _spike(h - th), h * 0.5
+
+    return core
+
+
 def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
     w = torch.linspace(-1.0, 1.0, C, device=device).requires_grad_()
     neuron = Neuron(device)
     GLOBAL_DECAY.data = GLOBAL_DECAY.data.to(device)
     GLOBAL_DECAY.requires_grad_()
     a = torch.full((N, 1), 0.2, device=device, requires_grad=True)
+    wd = nn.Parameter(torch.tensor(0.3, device=device))
+    th = torch.linspace(0.8, 1.2, C, device=device).requires_grad_()
     return {
         "closure": (closure_core(w), [w], ("closure w",)),
         "method": (neuron.step, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
         "module": (neuron, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
         "global": (global_core, [GLOBAL_DECAY], ("global GLOBAL_DECAY",)),
         "attribute": (Decay(a), [a], ("self.w",)),
+        "default": (default_core(wd), [wd], ("default w",)),
+        "kwdefault": (kwdefault_core(th), [th], ("default th",)),
     }
 
 
-@pytest.mark.parametrize("case", ["closure", "method", "module", "global", "attribute"])
+@pytest.mark.parametrize("case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault"])
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
     paths: list[str] = []
@@ -141,3 +180,33 @@ def test_find_captures_takes_only_floating_tensors() -> None:
     lifted = found.lifted()
     out, _ = lifted(torch.zeros(3), torch.zeros(3), torch.full((3,), 2.0))
     torch.testing.assert_close(out, torch.full((3,), 2.0) + ints)  # the lifted value replaced the captured one
+
+
+def test_a_default_the_call_fills_is_not_lifted(device: torch.device) -> None:
+    unused = torch.full((C,), 5.0, device=device, requires_grad=True)
+    w = torch.linspace(-1.0, 1.0, C, device=device).requires_grad_()
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = unused) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        return _spike(h - 1.0), h * 0.5
+
+    k = FlexSNKernel(core, 1, 1, 1, num_static=1)
+    assert k.captures.names() == ()  # the static input fills w: the default is never read
+    x = torch.rand(T, N, C, device=device) * 2
+    y, _ = k(x, w)
+    y.sum().backward()
+    want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), (), (w,)))
+    torch.testing.assert_close(y, want)
+    assert unused.grad is None and w.grad is not None
+
+
+def test_a_reassigned_default_is_read_at_the_next_call(device: torch.device) -> None:
+    core = default_core(torch.tensor(0.3, device=device))
+    k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad():
+        k(x)
+        core.__defaults__ = (torch.tensor(-2.0, device=device),)  # what the eager loop now reads too
+        y, _ = k(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)

@@ -104,3 +104,19 @@ def test_a_module_core_watches_what_forward_reads_not_its_training_flag() -> Non
 
 def test_other_callables_have_none() -> None:
     assert len(find_constants(torch.sigmoid)) == 0
+
+
+def test_default_numbers_and_their_changes() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor, tau: float = 2.0, *, reset: float = 0.0, name: str = "x") -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + x / tau
+        return (v >= 1.0).to(x.dtype), v * 0.0 + reset
+
+    consts = find_constants(core)
+    assert [c.name for c in consts.items] == ["default tau", "default reset"] and consts.changed() == []
+    core.__defaults__ = (4.0,)
+    assert consts.changed() == ["default tau (2.0 -> 4.0)"]
+    core.__defaults__ = (2.0,)
+    core.__kwdefaults__ = {"reset": -1.0, "name": "x"}
+    assert consts.changed() == ["default reset (0.0 -> -1.0)"]
+    core.__defaults__ = None
+    assert consts.changed() == ["default tau (2.0 -> deleted)", "default reset (0.0 -> -1.0)"]

@@ -11,7 +11,9 @@ kernels read the live tensors at every call and return their gradients.
 
 Searched, in this order: the closure cells of the function (a tensor, or an
 ``nn.Module`` whose parameters and buffers the core may read); its globals
-named in its code; for a bound method, the parameters and buffers of its
+named in its code; its default argument values (``def core(x, v, w=w)``, a
+common way to bind a parameter; a default the call fills is simply not
+read); for a bound method, the parameters and buffers of its
 ``nn.Module`` (or the tensor attributes of a plain object); for an
 ``nn.Module`` core, its own parameters and buffers. Only floating-point
 tensors are lifted; the caller keeps those the traced step actually reads
@@ -31,7 +33,7 @@ from torch import fx, nn
 
 from .info import placeholders
 
-__all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
+__all__ = ["Captured", "Captures", "default_arguments", "find_captures", "read_default", "used_arguments"]
 
 
 class Captured(NamedTuple):
@@ -41,10 +43,11 @@ class Captured(NamedTuple):
         name: where it lives, for messages (``"closure w"``, ``"self.tau"``, ``"global W"``).
         read: returns the live tensor (read at every call: an optimizer's
             in-place update or a reassignment is seen).
-        kind: ``"cell"``, ``"global"``, ``"module"`` or ``"attr"``: how the
-            lifted core substitutes it.
-        key: the closure cell's index, the global's name, ``(module index,
-            path)`` or the attribute's name.
+        kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``,
+            ``"module"`` or ``"attr"``: how the lifted core substitutes it.
+        key: the closure cell's index, the global's name, the index in
+            ``__defaults__``, the keyword-only parameter's name, ``(module
+            index, path)`` or the attribute's name.
     """
 
     name: str
@@ -118,9 +121,14 @@ class Captures:
         g = func.__globals__
         attrs: dict[str, Any] = {}
         swap: dict[str, Any] = {}
+        defaults, kwdefaults = list(func.__defaults__ or ()), dict(func.__kwdefaults__ or {})
         for c, v in zip(self.items, values):
             if c.kind == "cell":
                 closure[c.key] = types.CellType(v)
+            elif c.kind == "default":
+                defaults[c.key] = v
+            elif c.kind == "kwdefault":
+                kwdefaults[c.key] = v
             elif c.kind == "global":
                 g = dict(g) if g is func.__globals__ else g
                 g[c.key] = v
@@ -129,8 +137,8 @@ class Captures:
             else:
                 index, path = c.key
                 swap[f"owned.{index}.{path}"] = v
-        fn = types.FunctionType(func.__code__, g, func.__name__, func.__defaults__, tuple(closure) or None)
-        fn.__kwdefaults__ = func.__kwdefaults__
+        fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
+        fn.__kwdefaults__ = kwdefaults or None
         bound: Callable[..., Any] = fn
         if owner is not None:
             if attrs:
@@ -163,6 +171,32 @@ def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, 
     elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
         func, owner = getattr(type(core), "__call__", None), core
     return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
+
+
+def default_arguments(func: types.FunctionType) -> list[tuple[str, Any, str, object]]:
+    """``func``'s default argument values: ``(kind, key, name, value)`` per parameter that has one.
+
+    ``kind`` is ``"default"`` (``key``: the index in ``__defaults__``) or
+    ``"kwdefault"`` (a keyword-only parameter; ``key``: its name). Shared by
+    :func:`find_captures` (tensors) and :func:`flexsn_trace.find_constants` (numbers).
+    """
+    code = func.__code__
+    defaults = func.__defaults__ or ()
+    names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+    out: list[tuple[str, Any, str, object]] = [("default", i, n, v) for i, (n, v) in enumerate(zip(names, defaults))]
+    out += [("kwdefault", n, n, v) for n, v in (func.__kwdefaults__ or {}).items()]
+    return out
+
+
+def read_default(func: types.FunctionType, kind: str, key: Any) -> Any:
+    """The current value of one of ``func``'s default arguments (see :func:`default_arguments`).
+
+    Raises:
+        IndexError / KeyError / TypeError: the default was removed since.
+    """
+    if kind == "default":
+        return func.__defaults__[key]  # type: ignore[index]
+    return func.__kwdefaults__[key]  # type: ignore[index]
 
 
 def find_captures(core: Callable[..., Any]) -> Captures:
@@ -199,6 +233,11 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     for name in dict.fromkeys(func.__code__.co_names):
         if _floating(func.__globals__.get(name)):
             items.append(Captured(f"global {name}", functools.partial(func.__globals__.__getitem__, name), "global", name))
+    for kind, key, name, value in default_arguments(func):
+        if _floating(value):
+            items.append(Captured(f"default {name}", functools.partial(read_default, func, kind, key), kind, key))
+        elif isinstance(value, nn.Module):
+            add_module(value, f"{name}.")
     if isinstance(owner, nn.Module):
         add_module(owner, "self.")
     elif owner is not None:

@@ -6,8 +6,8 @@ Tracing turns a global ``THRESH = 1.0``, a closure's ``tau`` or an object's
 which would then disagree with the core without a word. As ``torch.compile``
 guards the globals a frame reads, :func:`find_constants` records the numbers
 (``bool``, ``int``, ``float``) a core reads where :func:`flexsn_trace.find_captures`
-looks for tensors (closure cells, globals named in its code, and the
-attributes its object's methods read), and :meth:`Constants.changed` says which
+looks for tensors (closure cells, globals named in its code, default argument
+values, and the attributes its object's methods read), and :meth:`Constants.changed` says which
 of them no longer hold their traced value, so the caller traces again.
 
 Numbers read only through further calls (a helper function's own globals)
@@ -22,12 +22,14 @@ import operator
 import types
 from typing import Any, Callable, NamedTuple
 
-from .capture import core_function
+from .capture import core_function, default_arguments, read_default
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
 _NUMBERS = (bool, int, float)
 _MISSING = object()
+#: what reading a place that no longer holds its value raises
+_GONE = (AttributeError, ValueError, KeyError, IndexError, TypeError)
 
 
 class Constant(NamedTuple):
@@ -72,7 +74,7 @@ class Constants:
                     out.extend(get(source))
                 else:
                     out.append(get(source))
-        except (AttributeError, ValueError, KeyError):
+        except _GONE:
             return None
         return tuple(out)
 
@@ -87,7 +89,7 @@ class Constants:
             get, source, many = reads[0]
             try:
                 now = get(source)
-            except (AttributeError, ValueError, KeyError):
+            except _GONE:
                 now = None
             if (now if many else (now,)) == self._values:
                 return []
@@ -104,8 +106,14 @@ class Constants:
 def _read(read: Callable[[], object]) -> object:
     try:
         return read()
-    except (AttributeError, ValueError, KeyError):  # a deleted attribute, an emptied cell
+    except _GONE:  # a deleted attribute, an emptied cell, a default removed
         return _MISSING
+
+
+def _defaults_now(places: list[tuple[str, Any]], func: types.FunctionType) -> tuple[object, ...]:
+    """The current values of ``func``'s default arguments at ``places`` (``(kind, key)``, see
+    :func:`flexsn_trace.capture.default_arguments`)."""
+    return tuple([read_default(func, kind, key) for kind, key in places])
 
 
 def _number(x: object) -> bool:
@@ -161,6 +169,11 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         items.append(Constant(f"global {name}", functools.partial(func.__globals__.__getitem__, name), func.__globals__[name]))
     if names:
         reads.append((operator.itemgetter(*names), func.__globals__, len(names) > 1))
+    defaults = [(kind, key, name, value) for kind, key, name, value in default_arguments(func) if _number(value)]
+    for kind, key, name, value in defaults:
+        items.append(Constant(f"default {name}", functools.partial(read_default, func, kind, key), value))
+    if defaults:
+        reads.append((functools.partial(_defaults_now, [(kind, key) for kind, key, _, _ in defaults]), func, True))
     if owner is not None and hasattr(owner, "__dict__"):
         read_names = _method_names(type(owner))
         attrs = [n for n, v in sorted(vars(owner).items()) if n in read_names and _number(v)]
