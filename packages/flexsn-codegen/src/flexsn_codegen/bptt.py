@@ -106,7 +106,7 @@ def render_backward_kernel(
     step_args: list[str] = []
     post: list[str] = []
     stats = [f"stat{k}" for k in range(info.num_static)]
-    carried, more = _carrier_lines(info, rebuild, saved, sv, stats, lines, loads, post)
+    carried, more, guard_line = _carrier_lines(info, rebuild, saved, sv, stats, lines, loads, post)
     for s, src in enumerate(info.saved_sources):
         if src.kind in ("restated_state", "fallback_input", "guard") or s in carried:
             pass  # set by _carrier_lines
@@ -135,9 +135,8 @@ def render_backward_kernel(
     sources = info.saved_sources
     statics_read = ["ok" if sources[s].kind == "guard" else f"stat{sources[s].slot}" for s in backward_invariant_sources(info)]
     pro, invs = _prologue_call(hoisted, statics_read)
-    lines += pro
     step_args += invs
-    _time_loop(lines, loads, reverse=True)
+    _time_loop(lines, loads, reverse=True, once=[*guard_line, *pro])
     lines += post
     n_grad = info.num_inputs + info.num_states
     call, rets = _step_call(step_name, step_args, n_grad + info.num_static)
@@ -155,18 +154,20 @@ def render_backward_kernel(
 def _carrier_lines(
     info: FlexSNInfo, rebuild: Rebuild | None, saved: list[SavedArg], sv: list[str], stats: list[str],
     lines: list[str], loads: list[tuple[str, str, int]], post: list[str],
-) -> tuple[set[int], list[str]]:
+) -> tuple[set[int], list[str], list[str]]:
     """Backward-kernel lines giving a carrier's saved values (``saved{s}``); returns the carried
-    sources' indices and the helper modules to append."""
+    sources' indices, the helper modules to append and the guard's line (for the time loop's
+    ``once``: after the first step's loads)."""
     if rebuild is None:
-        return set(), []
+        return set(), [], []
     (restate_code, restate_fn), guard = rebuild
     ptr = sv[saved.index(("return", info.carrier))]
+    guard_line = []
     if guard is not None:
         # one answer per program: where any of its neurons fails the guard, all of them read the
         # input back (exact). A per-neuron guard kept both paths live in every step, 144 registers
         # a thread against 128 (PLIF on an H200: back to back 0.294 against 0.312; LIF's kernel 47)
-        lines.append(f"    ok = tl.min(tl.where(mask, {guard[1]}({', '.join(stats)}), 1).to(tl.int32), axis=0) != 0")
+        guard_line.append(f"    ok = tl.min(tl.where(mask, {guard[1]}({', '.join(stats)}), 1).to(tl.int32), axis=0) != 0")
     # c[t] is the c[t - 1] of the step before (reverse time): one read of the carrier per step
     lines.append(f"    ccar = {_seq_load(ptr, 'T - 1', 0)}")
     loads.append(("cprev", ptr, -1))
@@ -192,7 +193,7 @@ def _carrier_lines(
             post.append(f"        saved{s} = ok")
     if carried:
         post.append("        ccar = cprev")  # for step t - 1, after everything above read this step's values
-    return carried, [restate_code, *([guard[0]] if guard else [])]
+    return carried, [restate_code, *([guard[0]] if guard else [])], guard_line
 
 
 def get_flexsn_backward_kernel(

@@ -214,7 +214,7 @@ def _seq_load(ptr: str, time: str, shift: int) -> str:
     return f"tl.load({ptr} + tl.cast({at}, tl.int64) * NCL + offs, mask={valid}, other=0.0).to(tl.float32)"
 
 
-def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse: bool) -> None:
+def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse: bool, once: Sequence[str] = ()) -> None:
     """Open the time loop and load this step's sequence values.
 
     ``loads`` holds ``(variable, pointer, shift)``: ``variable`` gets the
@@ -225,10 +225,17 @@ def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse:
     computes: the state recurrence serializes everything else, and heavy
     steps (backward graphs) would otherwise add their latency to the
     memory latency of every step.
+
+    ``once`` are the lines computed once per program from the static inputs
+    (the hoisted prologue, a carrier's guard): they follow the first step's
+    loads, so those are in flight while the program waits for its static
+    values (and the guard's block-wide minimum, a barrier no load crosses),
+    instead of starting after them.
     """
     first, nxt = ("T - 1", "t - 1") if reverse else ("0", "t + 1")
     if _prefetch():
         lines += [f"    nx_{var} = {_seq_load(ptr, first, shift)}" for var, ptr, shift in loads]
+    lines += once
     if interpreter_enabled():
         # Triton 3.6's interpreter evaluates range(T) as int() of T's one-element
         # array, which NumPy >= 2.4 rejects ("only 0-dimensional arrays ...");
@@ -289,8 +296,7 @@ def render_inference_kernel(
     lines += _init_states(s0)
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(num_static)])
-    lines += pro
-    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
+    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False, once=pro)
     ins = [f"in{i}" for i in range(num_inputs)]
     args = [*ins, *[f"st{j}" for j in range(num_states)], *[f"stat{k}" for k in range(num_static)], *invs]
     call, rets = _step_call(step_name, args, num_outputs + num_states)
@@ -356,8 +362,7 @@ def render_forward_kernel(
     lines += _init_states(s0)
     lines += [f"    stat{k} = {_static_load(p, k)}" for k, p in enumerate(ws)]
     pro, invs = _prologue_call(hoisted, [f"stat{k}" for k in range(info.num_static)])
-    lines += pro
-    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False)
+    _time_loop(lines, [(f"in{i}", p, 0) for i, p in enumerate(xs)], reverse=False, once=pro)
     ins = [f"in{i}" for i in range(info.num_inputs)]
     args = [*ins, *[f"st{j}" for j in range(info.num_states)], *[f"stat{k}" for k in range(info.num_static)], *invs]
     call, rets = _step_call(step_name, args, n_ret)
