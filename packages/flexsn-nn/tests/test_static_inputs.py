@@ -200,3 +200,50 @@ def test_bad_static_inputs() -> None:
     with pytest.warns(RuntimeWarning, match=r"static input 0 of shape \(7,\) does not broadcast"):
         with pytest.raises(RuntimeError, match="size"):
             m(_x())  # the eager loop runs the core, which raises PyTorch's own error
+
+
+class _SpikeWithAlpha(torch.autograd.Function):
+    """A surrogate applied as SpikingJelly applies its own: ``apply(x, alpha)``, old-style ``ctx``."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
+        if x.requires_grad:
+            ctx.save_for_backward(x)
+            ctx.alpha = alpha
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        sg = torch.sigmoid(ctx.alpha * ctx.saved_tensors[0])
+        return grad * (1.0 - sg) * sg * ctx.alpha, None
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -> None:
+    """``../shared/bench/bench_plif.py``'s core: ``w`` bound as a default, lifted on every backend, also
+    inside ``torch.compile(fullgraph=True)``; no fallback warning, gradients as autograd through the loop."""
+    w = nn.Parameter(torch.tensor(0.2, device=DEVICE))
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        s = _SpikeWithAlpha.apply(h - 1.0, 4.0)
+        return s, h * (1.0 - s)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # ours (a fallback); Dynamo's own DeprecationWarnings pass
+        m = FlexSN(core, 1, 1, 1, backend=backend).to(DEVICE)
+        if backend in ("triton", "inductor"):
+            assert m.kernel.captures.names() == ("default w",)
+        run = torch.compile(m, fullgraph=True, backend="aot_eager") if compiled else m
+        x = _x().requires_grad_()
+        y = run(x)
+        (y * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()
+    got = (y.detach(), x.grad.clone(), w.grad.clone())  # type: ignore[union-attr]
+    w.grad = None
+    xr = x.detach().clone().requires_grad_()
+    yr, _ = loop(core, xr, [torch.zeros_like(xr[0])], [])
+    (yr * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()
+    torch.testing.assert_close(got[0], yr)
+    torch.testing.assert_close(got[1], xr.grad, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(got[2], w.grad, rtol=1e-4, atol=1e-5)
