@@ -8,7 +8,8 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
 
 * ``plif``: PLIF training (learnable decay ``w``, ``tau = 1 / sigmoid(w)``), ``[T, NCL]``:
   ``eager`` (the loop over a core capturing ``w``), ``compile`` (``torch.compile`` of it),
-  ``flexsn_captured`` (``FlexSN`` on that core: ``w`` lifted automatically),
+  ``flexsn_captured`` (``FlexSN`` on that core: ``w`` lifted automatically), ``flexsn_default``
+  (``w`` bound as a default argument instead, as ``bench_plif.py`` binds it),
   ``flexsn_plif`` (``flexsn_nn.ParametricLIFNode``), and when SpikingJelly 2.0 is importable
   ``sj_static`` (its ``FlexSN(static_inputs=...)``) and ``sj_plif`` (its hand-written
   ``ParametricLIFNode``). dL/dw of each is checked against the eager loop.
@@ -115,6 +116,15 @@ def bench_plif(args: argparse.Namespace, out: Path) -> None:
         log(out, case="flexsn_captured_warnings", T=T, warnings=[str(w.message)[:200] for w in caught],
             lifted=list(captured.kernel.captures.names()))
         impls["flexsn_captured"] = (lambda xx, m=captured: (m.reset(), m(xx))[1], w_c)
+        w_d = torch.nn.Parameter(torch.tensor(0.0, device=dev))
+
+        def core_default(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = w_d) -> tuple[torch.Tensor, torch.Tensor]:
+            h = v + (x - v) * torch.sigmoid(w)  # w bound as a default argument, as ../shared/bench/bench_plif.py binds it
+            s = sg(h - 1.0)
+            return s, h * (1.0 - s)
+
+        bound = flexsn_nn.FlexSN(core_default, 1, 1, 1)
+        impls["flexsn_default"] = (lambda xx, m=bound: (m.reset(), m(xx))[1], w_d)
         plif = flexsn_nn.ParametricLIFNode(init_tau=2.0).to(dev)
         impls["flexsn_plif"] = (lambda xx, m=plif: (m.reset(), m(xx))[1], plif.w)
         try:
