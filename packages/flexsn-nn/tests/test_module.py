@@ -456,3 +456,33 @@ def test_training_kernels_first_needed_inside_torch_compile(backend: str) -> Non
     torch.testing.assert_close(x.grad, xr.grad, **TOL)
     if backend == "triton":
         assert lookup_flexsn_kernel_handle(m.kernel.handle).training is not None
+
+
+_DYNAMIC_HOP = pytest.mark.xfail(
+    strict=True, raises=Exception,
+    reason="open defect: when Dynamo recompiles with dynamic shapes it lifts the batch size (a SymInt) "
+    "into flex_sn_scan's arguments, which take tensors only",
+)
+
+
+@pytest.mark.parametrize("backend", ["torch", "triton", pytest.param("hop", marks=[needs_hop, _DYNAMIC_HOP])])
+def test_torch_compile_with_a_second_batch_size(backend: str) -> None:
+    """A compiled network meets a new batch size (an epoch's last batch): Dynamo recompiles with dynamic shapes."""
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    m = FlexSN(lif_core, 1, 1, 1, backend=backend)
+    compiled = torch.compile(m, backend="aot_eager", fullgraph=True)
+    try:
+        for batch in (2, 3, 4):
+            x = torch.rand(5, batch, 8, device=DEV, requires_grad=True)
+            xr = x.detach().clone().requires_grad_()
+            m.reset()
+            y = compiled(x)
+            y.sum().backward()
+            want = python_loop(lif_core, 1, [xr], [torch.zeros_like(xr[0])])[0][0]
+            want.sum().backward()
+            torch.testing.assert_close(y, want, **TOL)
+            torch.testing.assert_close(x.grad, xr.grad, **TOL)
+    finally:
+        torch._dynamo.reset()

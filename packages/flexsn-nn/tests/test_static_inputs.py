@@ -235,7 +235,9 @@ def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -
         m = FlexSN(core, 1, 1, 1, backend=backend).to(DEVICE)
         if backend in ("triton", "inductor"):
             assert m.kernel.captures.names() == ("default w",)
-        run = torch.compile(m, fullgraph=True, backend="aot_eager") if compiled else m
+        # dynamic=False: another test's compile of FlexSN.forward with other shapes would make
+        # Dynamo recompile this one with dynamic shapes (see test_module's second batch size test)
+        run = torch.compile(m, fullgraph=True, backend="aot_eager", dynamic=False) if compiled else m
         x = _x().requires_grad_()
         y = run(x)
         (y * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()

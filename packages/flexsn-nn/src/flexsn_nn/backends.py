@@ -160,8 +160,8 @@ def run_hop(
             ``resolve_states()``.
         statics: the static inputs, passed as ``flex_sn_scan``'s lifted tensors.
         store_state_seqs: return state sequences (else final states).
-        output_specs: ``example_outputs``' shapes and dtypes (for ``T == 0``),
-            else the inputs' per-step shape and dtype.
+        output_specs: ``example_outputs``' shapes and dtypes (the templates of
+            ``T == 0`` outputs), or ``None``.
 
     Returns:
         ``(*output_seqs, *state_seqs_or_final_states)``.
@@ -176,6 +176,9 @@ def run_hop(
             kwargs["zero_init_states"] = True  # flex_sn_scan creates the zeros (inside the fused op)
         else:
             init = resolve_states()
-    given = output_specs or ((tuple(x0.shape[1:]), x0.dtype),) * no  # used at T == 0 only
-    specs = tuple((shape, dt, x0.device) for shape, dt in given)
+    # The templates serve T == 0 only, which FlexSN answers before it gets here; without
+    # example_outputs the op takes them from its traced step. Built from the inputs' shapes
+    # they were SymInts once Dynamo recompiled with dynamic shapes (a second batch size),
+    # and flex_sn_scan refuses templates that are not constants.
+    specs = None if output_specs is None else tuple((shape, dt, x0.device) for shape, dt in output_specs)
     return tuple(fn(core, ni, ns, no, *seqs, *init, *statics, output_template_specs=specs, **kwargs))
