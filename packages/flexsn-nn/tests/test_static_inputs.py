@@ -20,6 +20,7 @@ from torch import nn
 import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_nn import FlexSN, hop_available
 from flexsn_nn.surrogate import Sigmoid
+from flexsn_trace.testing import SpikeWithAlpha
 from nn_reference import plif_core as plif
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -202,22 +203,6 @@ def test_bad_static_inputs() -> None:
             m(_x())  # the eager loop runs the core, which raises PyTorch's own error
 
 
-class _SpikeWithAlpha(torch.autograd.Function):
-    """A surrogate applied as SpikingJelly applies its own: ``apply(x, alpha)``, old-style ``ctx``."""
-
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
-        if x.requires_grad:
-            ctx.save_for_backward(x)
-            ctx.alpha = alpha
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
-        sg = torch.sigmoid(ctx.alpha * ctx.saved_tensors[0])
-        return grad * (1.0 - sg) * sg * ctx.alpha, None
-
-
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -> None:
@@ -227,7 +212,7 @@ def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -
 
     def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(w)
-        s = _SpikeWithAlpha.apply(h - 1.0, 4.0)
+        s = SpikeWithAlpha.apply(h - 1.0, 4.0)
         return s, h * (1.0 - s)
 
     with warnings.catch_warnings():

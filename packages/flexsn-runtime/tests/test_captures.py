@@ -14,6 +14,7 @@ from torch import nn
 import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_runtime import FlexSNKernel
 from flexsn_trace import ScanContract, find_captures, reference_scan
+from flexsn_trace.testing import SpikeWithAlpha
 
 T, N, C = 5, 3, 4
 GLOBAL_DECAY = torch.full((C,), 0.3)
@@ -63,28 +64,12 @@ def closure_core(w: torch.Tensor) -> Callable[..., Any]:
     return core
 
 
-class SigmoidSurrogate(torch.autograd.Function):
-    """A surrogate spike written as SpikingJelly writes its own (``apply(x, alpha)``, old-style ``ctx``)."""
-
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
-        if x.requires_grad:
-            ctx.save_for_backward(x)
-            ctx.alpha = alpha
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
-        sg = torch.sigmoid(ctx.alpha * ctx.saved_tensors[0])
-        return grad * (1.0 - sg) * sg * ctx.alpha, None
-
-
 def default_core(w: torch.Tensor) -> Callable[..., Any]:
-    """The parameter bound as a default argument (``../shared/bench/bench_plif.py``'s core)."""
+    """The parameter bound as a default argument, a SpikingJelly-style surrogate (``../shared/bench/bench_plif.py``'s core)."""
 
     def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(w)
-        s = SigmoidSurrogate.apply(h - 1.0, 4.0)
+        s = SpikeWithAlpha.apply(h - 1.0, 4.0)
         return s, h * (1.0 - s)
 
     return core

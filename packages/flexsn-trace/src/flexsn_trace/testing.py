@@ -21,7 +21,7 @@ import torch
 
 from .contract import ScanContract, reference_scan
 
-__all__ = ["Spike", "assert_trained_alike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
+__all__ = ["Spike", "SpikeWithAlpha", "assert_trained_alike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
 
 
 class Spike(torch.autograd.Function):
@@ -43,6 +43,28 @@ class Spike(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         s = torch.sigmoid(4.0 * x)
         return g * 4.0 * s * (1.0 - s)
+
+
+class SpikeWithAlpha(torch.autograd.Function):
+    """:class:`Spike` with its surrogate's steepness as a second, non-tensor argument.
+
+    Applied as SpikingJelly applies its own (``surrogate.sigmoid.apply(x, alpha)``,
+    SpikingJelly's public API): ``SpikeWithAlpha.apply(x, alpha)``. Forward:
+    ``x -> (x >= 0).to(x.dtype)``; backward: ``g -> g * alpha * sigmoid(alpha x) * (1 - sigmoid(alpha x))``
+    for ``x``, ``None`` for ``alpha``. Saves ``x`` only when it requires grad.
+    """
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
+        if x.requires_grad:
+            ctx.save_for_backward(x)
+            ctx.alpha = alpha
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[torch.Tensor, None]:
+        s = torch.sigmoid(ctx.alpha * ctx.saved_tensors[0])
+        return g * (1.0 - s) * s * ctx.alpha, None
 
 
 def lif_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
