@@ -458,16 +458,10 @@ def test_training_kernels_first_needed_inside_torch_compile(backend: str) -> Non
         assert lookup_flexsn_kernel_handle(m.kernel.handle).training is not None
 
 
-_DYNAMIC_HOP = pytest.mark.xfail(
-    strict=True, raises=Exception,
-    reason="open defect: when Dynamo recompiles with dynamic shapes it lifts the batch size (a SymInt) "
-    "into flex_sn_scan's arguments, which take tensors only",
-)
-
-
-@pytest.mark.parametrize("backend", ["torch", "triton", pytest.param("hop", marks=[needs_hop, _DYNAMIC_HOP])])
+@pytest.mark.parametrize("backend", ["torch", "triton", pytest.param("hop", marks=needs_hop)])
 def test_torch_compile_with_a_second_batch_size(backend: str) -> None:
-    """A compiled network meets a new batch size (an epoch's last batch): Dynamo recompiles with dynamic shapes."""
+    """A compiled network meets a new batch size (an epoch's last batch): Dynamo recompiles with dynamic shapes
+    (for ``hop``, it then lifts the batch size into ``flex_sn_scan``'s arguments: ``flexsn_hop.sizes``)."""
     import torch._dynamo
 
     torch._dynamo.reset()

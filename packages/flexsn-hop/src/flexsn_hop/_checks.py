@@ -16,6 +16,8 @@ loops and the lowerable variants raise identical errors:
 * all input sequences share the leading time dimension ``T``;
 * ``core_fn`` returns exactly ``num_outputs + num_states`` tensors per step;
 * when ``T == 0`` the outputs come from ``output_template_specs``;
+* lifted arguments are tensors or sizes (``int`` / ``torch.SymInt``, which
+  Dynamo lifts from symbolic shapes; :mod:`flexsn_hop.sizes`);
 * ``final_state`` (``flex_sn_scan`` only) is a ``bool``;
 * ``zero_init_states`` (``flex_sn_scan`` only) is a ``bool``; when set no
   initial states are passed (``flat_args`` is ``(*input_seqs, *lifted_args)``)
@@ -34,6 +36,7 @@ import torch
 from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args
 
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
+from .sizes import LiftedSizes, split_sizes
 
 __all__ = [
     "ScanArgs",
@@ -47,10 +50,20 @@ __all__ = [
 
 
 class ScanArgs(NamedTuple):
-    """One validated scan call: its :class:`flexsn_trace.ScanContract` and normalised templates."""
+    """One validated scan call: its :class:`flexsn_trace.ScanContract` and normalised templates.
+
+    ``sizes`` are the ints / SymInts among the lifted arguments (Dynamo lifts
+    symbolic sizes; :mod:`flexsn_hop.sizes`); the contract holds the tensors only.
+    """
 
     contract: ScanContract
     output_template_specs: OutputTemplateSpecs | None
+    sizes: LiftedSizes = LiftedSizes()
+
+    def loop_core(self, core_fn: CoreFn) -> CoreFn:
+        """``core_fn`` called as ``core(*step_inputs, *states, *lifted_tensors)``: the sizes go back in their places."""
+        c = self.contract
+        return self.sizes.bind(core_fn, c.num_inputs + c.num_states)
 
 
 def check_zero_init_states_flag(value: object) -> bool:
@@ -200,7 +213,7 @@ def prepare_scan_args(
     """Check one scan call against the rules of SpikingJelly's ``flex_sn_scan`` and split ``flat_args``.
 
     Raises ``TypeError`` for a non-callable ``core_fn``, non-int counts,
-    non-tensor ``flat_args`` or a non-bool ``final_state`` /
+    ``flat_args`` that are not tensors (or, among the lifted ones, sizes) or a non-bool ``final_state`` /
     ``zero_init_states``; ``ValueError`` for too few tensors, no input
     sequence, a ``core_fn`` whose signature cannot take the arguments, a
     0-dim input sequence, input sequences with different ``T`` or malformed
@@ -211,19 +224,21 @@ def prepare_scan_args(
     check_counts(num_inputs, num_states, num_outputs, who="flex_sn_scan")
     final = check_final_state_flag(final_state)
     zero_init = check_zero_init_states_flag(zero_init_states)
+    need = num_inputs + (0 if zero_init else num_states)
+    lifted_tensors, sizes = split_sizes(flat_args[need:], need)
     contract = check_scan_args(
         num_inputs,
         num_states,
         num_outputs,
-        flat_args,
+        (*flat_args[:need], *lifted_tensors),
         who="flex_sn_scan",
         states="none" if zero_init else "required",
         lifted=True,
         final_state=final,
     )
-    _check_arity(core_fn, num_inputs, num_states, len(contract.lifted_args))
+    _check_arity(core_fn, num_inputs, num_states, len(contract.lifted_args) + len(sizes.positions))
     specs = normalize_template_specs(output_template_specs, num_outputs)
-    return ScanArgs(contract, specs)
+    return ScanArgs(contract, specs, sizes)
 
 
 def check_step_results(results: object, num_outputs: int, num_states: int) -> tuple[torch.Tensor, ...]:

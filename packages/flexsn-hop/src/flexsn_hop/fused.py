@@ -53,11 +53,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import torch
 
+from flexsn_runtime import warn_fallback
 from flexsn_trace.env import env_flag
 
 from ._checks import ScanArgs
 from ._types import CoreFn, DispatchPath, FusedScanCall
 from .runtime_fusion import runtime_fused_impl
+from .sizes import without_sizes
 
 __all__ = [
     "FusedScanImpl",
@@ -78,6 +80,8 @@ class _Default:
 
 
 _DEFAULT = _Default()
+#: reasons a call skipped the hook, already warned about (one warning each)
+_WARNED: set[str] = set()
 _fused_impl: FusedScanImpl | None | _Default = _DEFAULT
 
 
@@ -156,6 +160,10 @@ def _is_tracing(tensors: Sequence[torch.Tensor]) -> bool:
 def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: DispatchPath) -> tuple[torch.Tensor, ...] | None:
     """Ask the fused implementation in effect; ``None`` when there is none or it declines.
 
+    Sizes among the lifted arguments (:mod:`flexsn_hop.sizes`) are not passed
+    to the hook: it gets the body without them, or, when the body computes
+    with one, is not asked (one warning says why).
+
     Raises ``RuntimeError`` when it returns the wrong number of values, an
     output whose leading dim is not ``T``, or states of the wrong shape:
     ``[T, *init_state.shape]`` sequences, or with ``final_state``
@@ -166,10 +174,14 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     if impl is None:
         return None
     c = args.contract
+    body = without_sizes(core_fn, c.num_inputs + c.num_states, args.sizes)
+    if isinstance(body, str):
+        warn_fallback(_WARNED, f"flex_sn_scan: {body}; the scan runs on the eager loop (compile with dynamic=False to fuse it)")
+        return None
     flat = c.flat_args
     requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(
-        core_fn=core_fn,
+        core_fn=body,
         num_inputs=c.num_inputs,
         num_states=c.num_states,
         num_outputs=num_outputs,

@@ -189,7 +189,7 @@ def lowerable_scan(
     scan HOP raises for carries whose metadata changes between steps.
     """
     args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
-    return _run_scan(core_fn, num_outputs, args)
+    return _run_scan(args.loop_core(core_fn), num_outputs, args)
 
 
 lowerable_scan_final_state: ScanFn = final_state_form(lowerable_scan, "lowerable_scan_final_state")
@@ -272,7 +272,7 @@ def lowerable_while_loop_scan(
     whatever the while_loop HOP raises for changing metadata.
     """
     args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
-    return _run_while_loop(core_fn, num_outputs, args)
+    return _run_while_loop(args.loop_core(core_fn), num_outputs, args)
 
 
 lowerable_while_loop_scan_final_state: ScanFn = final_state_form(

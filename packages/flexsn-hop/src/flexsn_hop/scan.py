@@ -52,7 +52,7 @@ def _run_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs, *, state_seqs: 
     """
     contract = args.contract._replace(final_state=not state_seqs)
     empty = empty_outputs(args.contract.input_seqs, num_outputs, args.output_template_specs) if args.contract.T == 0 else None
-    return reference_scan(core_fn, contract, empty, what="flex_sn_scan: core")
+    return reference_scan(args.loop_core(core_fn), contract, empty, what="flex_sn_scan: core")
 
 
 def eager_scan(
