@@ -16,6 +16,7 @@ import textwrap
 import types
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -61,6 +62,43 @@ def test_a_shape_dependent_core_falls_back_with_a_warning_and_stays_right() -> N
     x = torch.ones(4, 16, device=DEVICE)
     assert not m.uses_kernels(x)
     torch.testing.assert_close(m(x), _reference(core, x)[0])  # 0.0625 per step, not 0.25
+
+
+class _SpikePerWidth(torch.autograd.Function):
+    """A surrogate whose backward (only) reads a shape: sigmoid'(x) / x.shape[-1]."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(x)
+        return g * s * (1 - s) / x.shape[-1]
+
+
+def test_a_backward_that_reads_a_shape_trains_on_the_loop_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forward is shape-free (inference stays fused); the training kernels would bake the traced width in."""
+    monkeypatch.setenv("FLEXSN_TRACE_CACHE", "0")
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = 0.5 * v + x
+        s = _SpikePerWidth.apply(h - 1.0)
+        return s, h * (1.0 - s)
+
+    m = FlexSN(core, 1, 1, 1)
+    x = (torch.rand(5, 3, 8, device=DEVICE) * 2).requires_grad_()
+    assert m.uses_kernels(x.detach())
+    with pytest.warns(RuntimeWarning, match=r"shape-dependent step.*backward reads a tensor's shape"):
+        y = m(x)
+    y.sum().backward()
+    xr = x.detach().clone().requires_grad_()
+    yr = _reference(core, xr)[0]
+    yr.sum().backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(x.grad, xr.grad)
 
 
 def _trained(backend: str = "triton") -> tuple[FlexSN, torch.Tensor]:

@@ -178,9 +178,8 @@ def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor,
     Raises:
         flexsn_codegen.UnsupportedOpError: the two traces differ.
     """
-    other = tuple(torch.zeros(tuple(d + 1 for d in e.shape), dtype=e.dtype, device=e.device) for e in examples)
     try:
-        code, _ = generate_triton_code_str(generate_inference_graph(core_fn, other), _name(core_fn, "step"))
+        code, _ = generate_triton_code_str(generate_inference_graph(core_fn, _larger(examples)), _name(core_fn, "step"))
     except Exception:  # noqa: BLE001 - the core only runs at its example shape: nothing to compare
         return
     if code != step_code:
@@ -327,10 +326,48 @@ def build_training_variants(
     _check_returns(graphs.num_results, num_outputs, num_states)
     arity = (num_inputs, num_states, num_outputs, num_static)
     full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier)
+    _check_training_shape_free(core_fn, examples, flags, arity, full)
     half = None
     if graphs.uncarried is not None:
         half = _render_training(core_fn, *graphs.uncarried, graphs.tangent_mask, arity, None)
     return full, half
+
+
+def _larger(examples: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
+    """The tracing examples one larger in every dimension (the shape checks' second trace)."""
+    return tuple(torch.zeros(tuple(d + 1 for d in e.shape), dtype=e.dtype, device=e.device) for e in examples)
+
+
+def _check_training_shape_free(
+    core_fn: Callable[..., Any], examples: Sequence[torch.Tensor], flags: Sequence[bool] | None,
+    arity: tuple[int, int, int, int], kernels: TrainingKernels,
+) -> None:
+    """Refuse a core whose training kernels change with the per-step shape.
+
+    The inference trace checks the forward arithmetic (:func:`_check_shape_free`);
+    a backward can still read a shape the forward does not (a custom
+    ``torch.autograd.Function`` whose ``backward`` divides by ``x.shape[-1]``),
+    and AOTAutograd would bake it in. So the training trace runs again at every
+    dimension plus one and both kernels' sources must be the same. A core that
+    cannot be traced at the other shape is left to the first trace.
+
+    Raises:
+        flexsn_codegen.UnsupportedOpError: the two traces differ.
+    """
+    num_inputs, num_states, num_outputs, num_static = arity
+    try:
+        other = trace_training_graphs(core_fn, _larger(examples), flags, num_inputs=num_inputs, num_static=num_static)
+        again = _render_training(core_fn, other.fwd, other.bwd, other.tangent_mask, arity, other.carrier)
+    except Exception:  # noqa: BLE001 - the core only runs at its example shape: nothing to compare
+        return
+    if (again.forward.code, again.backward.code) != (kernels.forward.code, kernels.backward.code):
+        shapes = [tuple(e.shape) for e in examples]
+        raise UnsupportedOpError(
+            "a shape-dependent step",
+            f"traced for training at per-step shapes {shapes} and one larger, the forward or backward computes "
+            "different values (a backward reads a tensor's shape, e.g. a custom autograd.Function dividing by "
+            "x.shape[-1]); the fused kernels run one traced step at every shape",
+        )
 
 
 def _render_training(
