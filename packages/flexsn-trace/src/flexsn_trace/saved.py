@@ -106,7 +106,8 @@ def minimize_saved(
         per_step = [p for p in reached if p not in statics]
         if any(p not in inputs for p in per_step) or len(per_step) > 1:
             continue
-        current = others + [p for p in reached if p not in others]
+        # in placeholder order, not the set's (hash) order: the kernels' argument order must not vary between traces
+        current = others + [p for p in phs if p in reached and p not in others]
 
     if set(current) == set(saved) and len(current) == len(saved):
         return fwd, bwd
