@@ -24,6 +24,7 @@ from flexsn_hop import (
 )
 from flexsn_hop.sizes import LiftedSizes
 
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"  # the CPU runs the kernels under TRITON_INTERPRET=1
 needs_dynamo = pytest.mark.skipif(not dynamo_hop_available(), reason="Dynamo registration failed")
 
 
@@ -112,7 +113,7 @@ def fused_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[list[str], li
 def test_a_new_batch_size_compiles_dynamic_and_runs_fused(fused_paths: tuple[list[str], list[LiftedSizes]]) -> None:
     """Batch 2, then 3 and 4: Dynamo recompiles with the batch size symbolic and lifts it into the call."""
     paths, sizes = fused_paths
-    w = torch.randn(5, requires_grad=True)
+    w = torch.randn(5, device=DEVICE, requires_grad=True)
 
     def run(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         def core(xt: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -122,14 +123,14 @@ def test_a_new_batch_size_compiles_dynamic_and_runs_fused(fused_paths: tuple[lis
 
     compiled = torch.compile(run, backend="aot_eager", fullgraph=True)
     for batch in (2, 3, 4):
-        x = torch.randn(6, batch, 5, requires_grad=True)
+        x = torch.randn(6, batch, 5, device=DEVICE, requires_grad=True)
         y, v = compiled(x)
         (y.sum() + v.pow(2).sum()).backward()
         assert x.grad is not None and w.grad is not None
         got = (y, v, x.grad, w.grad.clone())
         w.grad = None
         xr = x.detach().clone().requires_grad_()
-        ys, vs = eager_scan(lambda xt, v: smooth_lif_core(xt * w, v), 1, 1, 1, xr, torch.zeros(batch, 5))
+        ys, vs = eager_scan(lambda xt, v: smooth_lif_core(xt * w, v), 1, 1, 1, xr, torch.zeros(batch, 5, device=DEVICE))
         (ys.sum() + vs[-1].pow(2).sum()).backward()
         want = (ys, vs[-1], xr.grad, w.grad)
         w.grad = None
@@ -161,8 +162,8 @@ def test_a_body_computing_with_a_size_runs_the_loop(fused_paths: tuple[list[str]
             if batch == 3:  # batch 2 compiled with n == 2, a constant: fused, and right
                 paths.clear()
                 sizes.clear()
-            x = torch.randn(5, batch, 4)
-            want = scaled_by_hand(x, torch.zeros(batch, 4), batch, torch.ones(()))
+            x = torch.randn(5, batch, 4, device=DEVICE)
+            want = scaled_by_hand(x, torch.zeros(batch, 4, device=DEVICE), batch, torch.ones((), device=DEVICE))
             torch.testing.assert_close(compiled(x), want)
     assert any(s.positions for s in sizes), "Dynamo lifted no size: the test no longer covers sizes"
     assert paths == []
