@@ -25,8 +25,11 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   as CUDA graphs; :func:`enable_neighbour_fusion` always / never,
   ``FLEXSN_FUSE_NEIGHBOURS=0`` off).
 
-Importing the package registers the Dynamo support
-(:func:`dynamo_hop_available` tells whether it worked) and the neighbour pass.
+The Dynamo support (:func:`dynamo_hop_available` tells whether it worked)
+and the neighbour pass are registered when ``torch._dynamo`` and
+``torch._inductor.config`` are imported (by ``torch.compile``; at once when
+they already are), so importing the package does not import them
+(:mod:`flexsn_hop.on_import`).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from .fused import (
 )
 from .runtime_fusion import fused_kernel_for, runtime_fused_impl
 from .neighbour_pass import enable_neighbour_fusion, fuse_neighbours, install_neighbour_pass, neighbour_fusion_enabled
+from .on_import import install_when_imported
 from .lowerable import (
     lowerable_scan,
     lowerable_scan_available,
@@ -60,8 +64,8 @@ from .scan import (
     hop_kernels_registered,
 )
 
-install_dynamo_support()
-install_neighbour_pass()
+install_when_imported("torch._dynamo", install_dynamo_support)
+install_when_imported("torch._inductor.config", install_neighbour_pass)
 
 __all__ = [
     "CoreFn",

@@ -45,7 +45,7 @@ from .scan import flex_sn_scan, hop_kernels_registered
 __all__ = ["dynamo_hop_available", "install_dynamo_support"]
 
 _HOP_NAME = "flexsn_hop.flex_sn_scan"
-_installed = False
+_installed: bool | None = None  # None: not tried yet
 
 
 def _example_value(vt: Any) -> Any:
@@ -232,15 +232,17 @@ def _make_variable_class(hov: Any) -> type:
 def install_dynamo_support() -> bool:
     """Register ``flex_sn_scan`` with Dynamo; ``True`` on success.
 
-    Idempotent; called on import of ``flexsn_hop``. Never raises: drift in
+    Idempotent (the first answer is kept); called when ``torch._dynamo`` is
+    imported (:mod:`flexsn_hop.on_import`). Never raises: drift in
     PyTorch's private Dynamo APIs produces a ``UserWarning`` and ``False``
     (the operator keeps working eagerly, ``torch.compile`` graph-breaks
     around it). As SpikingJelly's Dynamo registration of its ``flex_sn_scan``.
     """
     global _installed
-    if _installed:
-        return True
+    if _installed is not None:
+        return _installed
     if not hop_kernels_registered():
+        _installed = False
         return False
     try:
         hov = importlib.import_module("torch._dynamo.variables.higher_order_ops")
@@ -255,6 +257,7 @@ def install_dynamo_support() -> bool:
             "which runs eagerly",
             stacklevel=2,
         )
+        _installed = False
         return False
     _installed = True
     return True
@@ -263,5 +266,8 @@ def install_dynamo_support() -> bool:
 def dynamo_hop_available() -> bool:
     """``True`` when ``torch.compile`` captures ``flex_sn_scan`` as one graph
     node (our Dynamo registration succeeded); ``False`` when PyTorch
-    internals drifted and calls fall back to eager (SpikingJelly's ``dynamo_hop_available``)."""
-    return _installed
+    internals drifted and calls fall back to eager (SpikingJelly's ``dynamo_hop_available``).
+
+    Asking imports ``torch._dynamo`` (the registration runs then, if it has not yet).
+    """
+    return install_dynamo_support()
