@@ -3,7 +3,7 @@
 # fresh process with empty FlexSN and Triton caches; cold, then with AOTAutograd imported before the clock.
 set -uo pipefail
 cd "$(dirname "$0")/../../../.."
-export PYTHONPATH=$(ls -d "$PWD"/packages/*/src | paste -sd: -) PYTHONUNBUFFERED=1
+export PYTHONPATH=$(ls -d "$PWD"/packages/*/src | paste -sd: -)${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 unset TRITON_INTERPRET
 here=tools/results/gpu-2026-11-26/cold-train-13q
 one() {  # neuron, mode
