@@ -52,17 +52,29 @@ def test_the_loop_passes_each_size_in_its_place() -> None:
         torch.testing.assert_close(lowerable_scan(scaled_core, 1, 1, 1, xs, v0, 3, w), want)
 
 
-def test_a_plain_core_with_a_size_is_not_given_to_the_hook() -> None:
-    """The hook takes tensors only; sizes are only taken out of Dynamo's bodies, so the loop runs, once warned."""
+def test_another_hook_gets_the_body_with_the_real_sizes_bound() -> None:
+    """A hook other than the runtime's may run the body itself: it must see the call's sizes, not a probe."""
     hook = RecordingHook()
     xs, v0, w = torch.randn(4, 3), torch.randn(3), torch.randn(3)
+    with flexsn_hop.use_fused_impl(hook):
+        out = flex_sn_scan(scaled_core, 1, 1, 1, xs, v0, 5, w)
+    torch.testing.assert_close(out, scaled_by_hand(xs, v0, 5, w))
+    (call,) = hook.calls
+    assert call.lifted_args == (w,)
+    torch.testing.assert_close(call.core_fn(xs[0], v0, w), scaled_core(xs[0], v0, 5, w))
+
+
+def test_a_plain_core_with_a_size_runs_the_loop_once_warned(fused_paths: tuple[list[str], list[LiftedSizes]]) -> None:
+    """The runtime's kernels take sizes out of Dynamo's bodies only; a Python core with one runs the loop."""
+    paths, _ = fused_paths
+    xs, v0, w = (torch.randn(*s, device=DEVICE) for s in [(4, 3), (3,), (3,)])
     fused._WARNED.clear()
-    with flexsn_hop.use_fused_impl(hook), warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         out = flex_sn_scan(scaled_core, 1, 1, 1, xs, v0, 5, w)
         flex_sn_scan(scaled_core, 1, 1, 1, xs, v0, 5, w)
     torch.testing.assert_close(out, scaled_by_hand(xs, v0, 5, w))
-    assert hook.calls == []
+    assert paths == []
     told = [str(c.message) for c in caught if "GraphModule body" in str(c.message)]
     assert len(told) == 1 and "eager loop" in told[0]
 

@@ -161,8 +161,10 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     """Ask the fused implementation in effect; ``None`` when there is none or it declines.
 
     Sizes among the lifted arguments (:mod:`flexsn_hop.sizes`) are not passed
-    to the hook: it gets the body without them, or, when the body computes
-    with one, is not asked (one warning says why).
+    to the hook. The runtime's hook gets the body with a probe in their place
+    (its kernels' shape check refuses a body that computes with one), or is
+    not asked when there is no such body (one warning says why); another hook
+    gets the body with the call's sizes bound in their places.
 
     Raises ``RuntimeError`` when it returns the wrong number of values, an
     output whose leading dim is not ``T``, or states of the wrong shape:
@@ -174,10 +176,16 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     if impl is None:
         return None
     c = args.contract
-    body = without_sizes(core_fn, c.num_inputs + c.num_states, args.sizes)
-    if isinstance(body, str):
-        warn_fallback(_WARNED, f"flex_sn_scan: {body}; the scan runs on the eager loop (compile with dynamic=False to fuse it)")
-        return None
+    body = core_fn
+    if args.sizes.positions and impl is runtime_fused_impl:
+        # the probe body is safe only where the kernels' shape check stands behind it
+        probed = without_sizes(core_fn, c.num_inputs + c.num_states, args.sizes)
+        if isinstance(probed, str):
+            warn_fallback(_WARNED, f"flex_sn_scan: {probed}; the scan runs on the eager loop (compile with dynamic=False to fuse it)")
+            return None
+        body = probed
+    elif args.sizes.positions:
+        body = args.loop_core(core_fn)  # another hook may run the body: it gets the real sizes
     flat = c.flat_args
     requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(
