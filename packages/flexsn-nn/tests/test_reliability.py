@@ -24,7 +24,7 @@ import torch
 from flexsn_nn import FlexSN
 from flexsn_runtime import flexsn_inference_op
 from flexsn_trace import ScanContract, reference_scan
-from flexsn_trace.testing import lif_core
+from flexsn_trace.testing import Spike, lif_core
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 SRC = [str(p) for p in sorted(Path(__file__).resolve().parents[2].glob("*/src"))]
@@ -64,19 +64,13 @@ def test_a_shape_dependent_core_falls_back_with_a_warning_and_stays_right() -> N
     torch.testing.assert_close(m(x), _reference(core, x)[0])  # 0.0625 per step, not 0.25
 
 
-class _SpikePerWidth(torch.autograd.Function):
-    """A surrogate whose backward (only) reads a shape: sigmoid'(x) / x.shape[-1]."""
-
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
+class _SpikePerWidth(Spike):
+    """:class:`Spike` whose backward (only) reads a shape: its surrogate gradient divided by ``x.shape[-1]``."""
 
     @staticmethod
     def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
         (x,) = ctx.saved_tensors
-        s = torch.sigmoid(x)
-        return g * s * (1 - s) / x.shape[-1]
+        return Spike.backward(ctx, g) / x.shape[-1]
 
 
 def test_a_backward_that_reads_a_shape_trains_on_the_loop_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,8 +26,8 @@ from ._types import CoreFn
 
 __all__ = ["LiftedSizes", "is_size", "split_sizes", "without_sizes"]
 
-#: body -> {(offset, positions): stripped body, or the reason it cannot be stripped}
-_STRIPPED: "weakref.WeakKeyDictionary[Any, dict[tuple[int, tuple[int, ...]], CoreFn | str]]" = weakref.WeakKeyDictionary()
+#: body -> {(offset, positions): the body with probes for its sizes, or the reason there is none}
+_PROBED: "weakref.WeakKeyDictionary[Any, dict[tuple[int, tuple[int, ...]], CoreFn | str]]" = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 
@@ -135,7 +135,7 @@ def without_sizes(core: CoreFn, offset: int, sizes: LiftedSizes) -> CoreFn | str
         return "sizes among the lifted arguments are only taken out of a torch.fx.GraphModule body (Dynamo's)"
     key = (offset, sizes.positions)
     with _LOCK:
-        per_core = _STRIPPED.setdefault(core, {})
+        per_core = _PROBED.setdefault(core, {})
         if key not in per_core:
             per_core[key] = _probe(core, offset, sizes.positions)
         return per_core[key]
