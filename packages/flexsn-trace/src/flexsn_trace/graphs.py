@@ -1,13 +1,16 @@
 """Trace a single-step neuron function into aten-level FX graphs.
 
-Behaviour follows SpikingJelly's ``spikingjelly.activation_based.triton_kernel.torch2triton.torch2graph``: ``make_fx`` for the
-inference graph and ``aot_function`` with min-cut rematerialization for the
-forward/backward pair used by BPTT training.
+Behaviour follows SpikingJelly's ``spikingjelly.activation_based.triton_kernel.torch2triton.torch2graph``
+(``make_fx`` for the inference graph, ``aot_function`` with min-cut
+rematerialization for the forward/backward pair used by BPTT training), with
+our own recorder (:mod:`flexsn_trace.recorder`) in ``make_fx``'s place and a
+joint trace split by a minimum cut (:mod:`flexsn_trace.joint`) in
+AOTAutograd's: both of torch's import its compiler (``torch._dynamo``), seconds
+before a fresh process's first kernel.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import threading
 import warnings
@@ -20,6 +23,8 @@ from torch import fx
 from .carrier import CarrierGraphs, find_carrier
 from .contract import as_tensor_tuple
 from .env import env_flag
+from .joint import has_mutation, partition_joint, trace_joint
+from .recorder import record
 from .saved import minimize_saved
 
 __all__ = [
@@ -62,7 +67,7 @@ def _check_example_inputs(example_inputs: Sequence[Any]) -> tuple[torch.Tensor, 
 def _distinct(examples: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
     """Clone repeated example tensors.
 
-    ``make_fx`` maps tensors to graph placeholders by identity: passing one
+    The recorder maps tensors to graph placeholders by identity: passing one
     tensor for two arguments (``(torch.zeros(4),) * 2``) would make every
     use of the first argument read the second one.
     """
@@ -77,9 +82,9 @@ def _distinct(examples: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
 def _unaliased(fn: Callable[..., Any]) -> Callable[..., tuple[torch.Tensor, ...]]:
     """Wrap ``fn`` so no output aliases an input or another output.
 
-    AOTAutograd regenerates aliased outputs outside the graph, which would
-    break the ``[*outputs, *states, *saved]`` signature the kernels rely on;
-    a clone keeps every output a graph node (and lowers to a plain copy).
+    An output that is an input (or a view of one) would be a placeholder or a
+    view node, not a value the kernels store as a result of the step; a clone
+    keeps every output a computed node (and lowers to a plain copy).
     """
 
     def wrapped(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
@@ -121,30 +126,20 @@ def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[to
         ValueError: ``fn`` does not return a tensor / tuple of tensors, or
             tracing fails (the message carries the original error).
     """
-    from torch.fx.experimental.proxy_tensor import make_fx
-
     examples = _distinct(_check_example_inputs(example_inputs))
     wrapped = _unaliased(fn)
     try:
         with torch.no_grad():
-            gm = make_fx(wrapped)(*examples)
-            if _has_mutation(gm.graph):
+            gm = record(wrapped, examples)
+            if has_mutation(gm.graph):
                 # Only now pay for functionalization: it rejects old-style
                 # autograd.Functions (no setup_context), common in surrogates.
-                gm = make_fx(torch.func.functionalize(wrapped, remove="mutations_and_views"))(*examples)
+                gm = record(torch.func.functionalize(wrapped, remove="mutations_and_views"), examples)
     except ValueError:
         raise
     except Exception as exc:  # tracing errors from arbitrary user code
         raise ValueError(f"tracing the core function failed: {type(exc).__name__}: {exc}") from exc
     return _clean(gm.graph)
-
-
-def _has_mutation(graph: fx.Graph) -> bool:
-    for node in graph.nodes:
-        schema = getattr(node.target, "_schema", None)
-        if node.op == "call_function" and schema is not None and schema.is_mutable:
-            return True
-    return False
 
 
 @dataclass(frozen=True)
@@ -188,11 +183,13 @@ def trace_training_graphs(
     minimize: bool = True,
     num_static: int = 0,
 ) -> TrainingGraphs:
-    """Trace forward and backward graphs of ``fn`` with AOTAutograd.
+    """Trace forward and backward graphs of ``fn``.
 
-    Uses ``functorch.compile.aot_function`` with
-    ``min_cut_rematerialization_partition`` so cheap intermediates are
-    recomputed in the backward graph instead of saved.
+    One joint trace of the step and its ``torch.autograd.grad``
+    (:func:`flexsn_trace.joint.trace_joint`), split by a minimum cut
+    (:func:`flexsn_trace.joint.partition_joint`) so cheap intermediates are
+    recomputed in the backward graph instead of saved, as AOTAutograd's
+    ``min_cut_rematerialization_partition`` does.
 
     Args:
         fn: the step function.
@@ -217,14 +214,10 @@ def trace_training_graphs(
     Raises:
         TypeError: ``example_inputs`` is not a tuple of tensors.
         ValueError: ``requires_grad`` has the wrong length, ``fn`` does not
-            return tensors, or no output is differentiable.
+            return tensors, no output is differentiable, or tracing fails
+            (the message carries the original error).
     """
-    from functorch.compile import aot_function, make_boxed_func, min_cut_rematerialization_partition
-    from torch._functorch import config as _aot_config
-
-    no_cse = _aot_config.patch(cse=False) if hasattr(_aot_config, "cse") else contextlib.nullcontext()
-
-    examples = _check_example_inputs(example_inputs)
+    examples = _distinct(_check_example_inputs(example_inputs))
     if requires_grad is None:
         flags = tuple(e.is_floating_point() or e.is_complex() for e in examples)
     else:
@@ -236,7 +229,7 @@ def trace_training_graphs(
     leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
     wrapped = _unaliased(fn)
 
-    # Which results carry gradient decides which tangents AOT keeps.
+    # Which results carry gradient decides which tangents the backward takes.
     try:
         with torch.enable_grad():
             probe = wrapped(*leaves)
@@ -250,42 +243,18 @@ def trace_training_graphs(
             "no output of the core function is differentiable with respect to the inputs "
             f"marked requires_grad={list(flags)}"
         )
-
-    captured: dict[str, fx.GraphModule] = {}
-
-    def fw_compiler(gm: fx.GraphModule, _inputs: Any) -> Any:
-        captured["fwd"] = gm
-        return make_boxed_func(gm.forward)
-
-    def bw_compiler(gm: fx.GraphModule, _inputs: Any) -> Any:
-        captured["bwd"] = gm
-        return make_boxed_func(gm.forward)
-
-    compiled = aot_function(
-        wrapped,
-        fw_compiler=fw_compiler,
-        bw_compiler=bw_compiler,
-        partition_fn=min_cut_rematerialization_partition,
-    )
-    leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
     try:
-        # cse=False: the partitioner's CSE pass imports torch._inductor's pattern
-        # matcher (about 1 s, most of a cold FlexSN construction); step graphs are
-        # tiny and saved values are minimised below, and for every core in the
-        # tests the kernels come out identical without it.
-        with torch.enable_grad(), warnings.catch_warnings(), no_cse:
-            warnings.simplefilter("ignore")
-            outs = compiled(*leaves)
-            diff = [o for o in outs if o.requires_grad]
-            torch.autograd.backward(diff, [torch.ones_like(o) for o in diff])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
+            joint = trace_joint(wrapped, examples, flags, probe)
     except ValueError:
         raise
     except Exception as exc:
         raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
-    if "fwd" not in captured or "bwd" not in captured:
-        raise ValueError("AOTAutograd produced no forward/backward graph pair for the core function")
-    grad_mask = tuple(leaf.grad is not None for leaf in leaves)
-    fwd, bwd = _clean(captured["fwd"].graph), _clean(captured["bwd"].graph)
+    outs = next(n for n in joint.graph.nodes if n.op == "output").args[0]
+    grad_mask = tuple(g is not None for g in outs[len(probe):])
+    fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
+    fwd, bwd = _clean(fwd), _clean(bwd)
     carrier, uncarried = None, None
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)

@@ -1,0 +1,232 @@
+"""The forward/backward pair of a step: one joint trace, split by a minimum cut.
+
+The joint graph computes a step's results and, from one tangent per
+differentiable result, the gradients of its inputs (``torch.autograd.grad``
+recorded by :func:`flexsn_trace.recorder.record`, as AOTAutograd's joint
+graph). :func:`partition_joint` splits it into a forward graph that also
+returns the values the backward needs, and a backward graph that takes them:
+which values cross is a minimum cut (networkx's ``minimum_cut``), the
+rematerialization idea of Checkmate (Jain et al., MLSys 2020) in the form of
+PyTorch's ``min_cut_rematerialization_partition``: elementwise values are
+cheap to recompute and each saved value costs its bytes, so the backward
+recomputes what it can from fewer saved values. The cost model is that
+partitioner's (bytes, weighted by distance from the backward; a value every
+user can fuse with costs twice, placeholders once); the pair then goes
+through :func:`flexsn_trace.saved.minimize_saved`, whose model is the
+kernels' own.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Sequence
+
+import torch
+from torch import fx
+
+from .info import placeholders
+from .recorder import record
+from .saved import node_copier
+
+__all__ = ["has_mutation", "partition_joint", "trace_joint"]
+
+
+def trace_joint(
+    fn: Callable[..., tuple[torch.Tensor, ...]],
+    examples: Sequence[torch.Tensor],
+    flags: Sequence[bool],
+    results: Sequence[torch.Tensor],
+) -> fx.GraphModule:
+    """Record ``(*primals, *tangents) -> (*results, *grads)`` for ``fn``.
+
+    In-place operations are functionalized away (``torch.func.functionalize``)
+    when the first recording has any.
+
+    Args:
+        fn: the step, returning a tuple of tensors.
+        examples: one real tensor per argument (the primals).
+        flags: per primal, whether its gradient is asked for.
+        results: ``fn``'s results on ``examples`` with gradients enabled: the
+            ones that require grad get a tangent (ones, of their shape and dtype).
+
+    Returns:
+        The joint ``GraphModule``: placeholders ``len(examples)`` primals
+        (``primals_1``, ...), then one tangent per result that requires grad
+        (``tangents_1``, ...); outputs the results, then
+        one gradient per primal (``None`` where not asked for or unused).
+    """
+    n = len(examples)
+    tangent_mask = [bool(r.requires_grad) for r in results]
+
+    def joint_of(step: Callable[..., tuple[torch.Tensor, ...]]) -> Callable[..., tuple[Any, ...]]:
+        def joint(*args: torch.Tensor) -> tuple[Any, ...]:
+            primals, tangents = args[:n], args[n:]  # leaves made outside (args())
+            with torch.enable_grad():
+                outs = step(*primals)
+                diff = [o for o, m in zip(outs, tangent_mask) if m]
+                wrt = [p for p, f in zip(primals, flags) if f]
+                got = iter(torch.autograd.grad(diff, wrt, tangents, allow_unused=True))
+            grads = [next(got) if f else None for f in flags]
+            return (*outs, *grads)
+
+        return joint
+
+    def args() -> list[torch.Tensor]:
+        primals = [e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags)]
+        return [*primals, *(torch.ones_like(r).detach() for r in results if r.requires_grad)]
+
+    # AOTAutograd's placeholder names, which readers of these graphs know
+    names = [f"primals_{i + 1}" for i in range(n)] + [f"tangents_{k + 1}" for k in range(sum(tangent_mask))]
+    gm = record(joint_of(fn), args(), names)
+    if has_mutation(gm.graph):
+        # the step functionalized, differentiated from outside: autograd sees through
+        # functionalize's wrappers, where a leaf made inside the transform would not be one
+        gm = record(joint_of(torch.func.functionalize(fn, remove="mutations_and_views")), args(), names)
+    return gm
+
+
+def has_mutation(graph: fx.Graph) -> bool:
+    """Whether ``graph`` calls an in-place (mutable-schema) aten operation."""
+    for node in graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op == "call_function" and schema is not None and schema.is_mutable:
+            return True
+    return False
+
+
+def _bytes(node: fx.Node) -> float:
+    val = node.meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return math.inf  # not a tensor: it cannot cross as a saved value
+    return float(max(val.numel(), 1) * val.element_size())
+
+
+def _recomputable(node: fx.Node) -> bool:
+    """Elementwise and view/factory calls: free to recompute next to memory traffic."""
+    target = node.target
+    if node.op != "call_function":
+        return False
+    if not isinstance(target, torch._ops.OpOverload):
+        return True  # operator.getitem
+    if torch.Tag.nondeterministic_seeded in target.tags:
+        return False  # random: recomputing would draw again
+    return torch.Tag.pointwise in target.tags or target._schema.name.split("::")[-1] in _FACTORY_OR_VIEW
+
+
+_FACTORY_OR_VIEW = {
+    "clone", "_to_copy", "to", "detach", "alias", "view", "_unsafe_view", "reshape", "expand", "squeeze",
+    "unsqueeze", "permute", "t", "select", "slice", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like",
+    "empty", "empty_like", "scalar_tensor", "new_zeros", "new_ones", "new_full", "lift_fresh", "lift_fresh_copy",
+    "where", "broadcast_tensors", "type_as",
+}
+
+
+def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tuple[fx.Graph, fx.Graph]:
+    """Split a joint graph (:func:`trace_joint`) into a forward and a backward graph.
+
+    Returns:
+        ``fwd: [*primals] -> [*results, *saved]`` and
+        ``bwd: [*saved, *tangents] -> [*grads]`` (``None`` for gradients not
+        computed), saved values in the joint graph's order.
+
+    Raises:
+        ValueError: no cut exists (a value the backward needs can be neither
+            saved nor recomputed).
+    """
+    import networkx as nx  # type: ignore[import-untyped]  # a dependency of torch; imported when training graphs are built
+
+    phs = placeholders(joint)
+    primals, tangents = phs[:num_primals], phs[num_primals:]
+    out_node = next(n for n in joint.nodes if n.op == "output")
+    outs = list(out_node.args[0])
+    results, grads = outs[:num_results], outs[num_results:]
+    _skip_identities(joint, set(results))
+
+    required_fw: set[fx.Node] = set()
+    todo = [r for r in results if isinstance(r, fx.Node)]
+    while todo:
+        n = todo.pop()
+        if n not in required_fw:
+            required_fw.add(n)
+            todo.extend(n.all_input_nodes)
+    closure: set[fx.Node] = set(tangents)
+    for n in joint.nodes:
+        if n in closure:
+            closure.update(u for u in n.users if u.op != "output")
+    required_bw = closure | {g for g in grads if isinstance(g, fx.Node)}
+
+    dist: dict[fx.Node, int] = {}
+    for n in reversed(joint.nodes):
+        if n.op == "output":
+            continue
+        if n not in required_fw:
+            dist[n] = 0
+        else:
+            dist[n] = min((dist[u] + 1 for u in n.users if u.op != "output"), default=10**9)
+
+    g = nx.DiGraph()
+    for n in joint.nodes:
+        if n.op == "output":
+            continue
+        if n in required_bw:
+            if n in closure:
+                g.add_edge(n.name + "_in", "sink", capacity=math.inf)
+                continue
+            g.add_edge(n.name + "_out", "sink", capacity=math.inf)
+        if n in primals or (n in required_fw and not _recomputable(n)):
+            g.add_edge("source", n.name + "_in", capacity=math.inf)
+        weight = _bytes(n) * 1.1 ** max(min(dist[n], 100), 1)
+        if n.op == "call_function":
+            weight *= 2  # every user fuses with it (elementwise step): materialising it is the extra cost
+        g.add_edge(n.name + "_in", n.name + "_out", capacity=weight)
+        for u in n.users:
+            if u.op != "output":
+                g.add_edge(n.name + "_out", u.name + "_in", capacity=math.inf)
+    try:
+        _, (reachable, _) = nx.minimum_cut(g, "source", "sink")
+    except nx.NetworkXUnbounded as exc:
+        raise ValueError("no forward/backward split of the step exists: a value the backward needs can be "
+                         "neither saved nor recomputed") from exc
+    saved = [n for n in joint.nodes if n.op != "output" and n.name + "_in" in reachable
+             and n.name + "_out" not in reachable and g.has_node(n.name + "_out")]
+    return _forward(joint, primals, results, saved), _backward(saved, tangents, grads)
+
+
+_IDENTITIES = (torch.ops.aten.detach.default, torch.ops.aten.alias.default)
+
+
+def _skip_identities(joint: fx.Graph, keep: set[Any]) -> None:
+    """Point users of ``detach`` / ``alias`` at their input (not the results themselves).
+
+    After autograd they are the identity, but to the cut a ``detach`` of a
+    value is another value: it could be saved in the value's place, a
+    sequence no kernel source recognises as a result (the saved value of a
+    functionalized step).
+    """
+    for n in list(joint.nodes):
+        if n.op == "call_function" and n.target in _IDENTITIES and n not in keep and isinstance(n.args[0], fx.Node):
+            n.replace_all_uses_with(n.args[0])
+            joint.erase_node(n)
+
+
+def _forward(joint: fx.Graph, primals: list[fx.Node], results: list[Any], saved: list[fx.Node]) -> fx.Graph:
+    fwd = fx.Graph(owning_module=joint.owning_module)
+    env: dict[fx.Node, fx.Node] = {}
+    for p in primals:
+        env[p] = fwd.placeholder(p.name)
+        env[p].meta = dict(p.meta)
+    copy = node_copier(fwd, env)
+    fwd.output(tuple(copy(r) if isinstance(r, fx.Node) else r for r in [*results, *saved]))
+    return fwd
+
+
+def _backward(saved: list[fx.Node], tangents: list[fx.Node], grads: list[Any]) -> fx.Graph:
+    owner = saved[0].graph.owning_module if saved else (tangents[0].graph.owning_module if tangents else None)
+    bwd = fx.Graph(owning_module=owner)
+    env: dict[fx.Node, fx.Node] = {}
+    for n in [*saved, *tangents]:
+        env[n] = bwd.placeholder(n.name)
+        env[n].meta = dict(n.meta)
+    copy = node_copier(bwd, env)
+    bwd.output(tuple(copy(gr) if isinstance(gr, fx.Node) else None for gr in grads))
+    return bwd

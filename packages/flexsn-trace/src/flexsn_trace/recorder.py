@@ -1,0 +1,127 @@
+"""Record the aten operations a step function runs into an FX graph.
+
+What ``torch.fx.experimental.proxy_tensor.make_fx`` does in its ``"real"``
+mode, for the small, shape-static step functions FlexSN traces: the function
+runs on real example tensors under a ``TorchDispatchMode``
+(``torch.utils._python_dispatch``), and each aten call becomes a
+``call_function`` node. Autograd runs above the dispatcher, so a
+``torch.autograd.grad`` inside the function records the backward's aten calls
+too (the joint graph of :mod:`flexsn_trace.joint`).
+
+Why our own: ``make_fx`` imports ``torch._inductor.config`` and, through it,
+``torch._dynamo``: measured 3.7 to 3.9 s in a fresh process on the H200 image
+(torch 2.11, bytecode present) and 1.1 s on a 2-core CPU machine, before the
+first kernel is built. The recorder imports nothing of torch's compiler.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Sequence
+
+import torch
+import torch.utils._pytree as pytree
+from torch import fx
+from torch.utils._python_dispatch import TorchDispatchMode
+
+__all__ = ["record"]
+
+
+def _meta_like(t: torch.Tensor) -> torch.Tensor:
+    """A meta-device tensor with ``t``'s shape, strides and dtype (what codegen reads from ``meta["val"]``)."""
+    return torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+
+
+class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's __init_subclass__
+    """Runs each aten call and appends it to ``graph``; tensors map to nodes by identity."""
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        # torch wraps a mode's __torch_dispatch__ in torch._dynamo.disable when
+        # this is true, importing all of Dynamo at the first call; a trace never
+        # runs under Dynamo's frame hook (flexsn_trace.isolation), so nothing is lost.
+        return False
+
+    def __init__(self, graph: fx.Graph, root: torch.nn.Module) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.graph = graph
+        self.root = root
+        # id -> (tensor, node): the tensor is kept alive so its id is not reused during the trace
+        self.nodes: dict[int, tuple[torch.Tensor, fx.Node]] = {}
+        self.num_constants = 0
+
+    def bind(self, t: torch.Tensor, node: fx.Node) -> None:
+        node.meta["val"] = _meta_like(t)
+        self.nodes[id(t)] = (t, node)
+
+    def node_of(self, t: torch.Tensor) -> fx.Node:
+        hit = self.nodes.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+        # a tensor no traced call produced: a constant of the function (torch.tensor(...) inside it)
+        name = f"_tensor_constant{self.num_constants}"
+        self.num_constants += 1
+        setattr(self.root, name, t)  # as it is: codegen refuses one that requires grad (it would get none)
+        node = self.graph.get_attr(name)
+        self.bind(t, node)
+        return node
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        if func is torch.ops.aten._local_scalar_dense.default:
+            # a RuntimeError, as make_fx's: the callers turn a failed trace into their fallback and its message
+            raise RuntimeError(
+                "data-dependent operation aten._local_scalar_dense: the core reads a tensor's value on the host "
+                "(.item(), float(), bool(), a Python `if` on a tensor); a fused kernel computes every element "
+                "alike, so the step must stay in tensor ops (torch.where instead of if)"
+            )
+        if func is torch.ops.aten.lift_fresh.default:
+            func = torch.ops.aten.lift_fresh_copy.default  # as make_fx: a constant is copied, never aliased
+        out = func(*args, **kwargs)
+        node_args, node_kwargs = pytree.tree_map_only(torch.Tensor, self.node_of, (args, kwargs))
+        # named for the op's packet (add, add_1, ...), as make_fx names them
+        name = func.overloadpacket.__name__ if hasattr(func, "overloadpacket") else None
+        node = self.graph.create_node("call_function", func, tuple(node_args), dict(node_kwargs), name=name)
+        if isinstance(out, torch.Tensor):
+            self.bind(out, node)
+        elif isinstance(out, (tuple, list)):
+            for i, o in enumerate(out):
+                if isinstance(o, torch.Tensor):
+                    self.bind(o, self.graph.call_function(operator.getitem, (node, i)))
+        return out
+
+
+def record(
+    fn: Callable[..., Any], examples: Sequence[torch.Tensor], names: Sequence[str] | None = None
+) -> fx.GraphModule:
+    """Run ``fn(*examples)`` once and return the aten graph of what it computed.
+
+    Args:
+        fn: a function of tensors returning a tensor or a (nested) tuple of
+            tensors and ``None``s.
+        examples: real tensors, one per argument (distinct objects: a tensor
+            passed twice would map both placeholders to the second).
+        names: the placeholders' names (default ``arg0``, ``arg1``, ...).
+
+    Returns:
+        ``torch.fx.GraphModule`` with one placeholder per example,
+        one node per aten call (``meta["val"]``: a meta tensor with the
+        result's shape, strides and dtype), tensor constants the function
+        created as ``get_attr`` attributes, and an output node returning the
+        results' nodes in ``fn``'s structure (an input returned as it is stays
+        its placeholder).
+
+    Raises:
+        RuntimeError: ``fn`` reads a tensor's value on the host (``.item()``).
+        Whatever ``fn`` raises.
+    """
+    graph = fx.Graph()
+    root = torch.nn.Module()
+    mode = _Recorder(graph, root)
+    names = [f"arg{i}" for i in range(len(examples))] if names is None else list(names)
+    for name, e in zip(names, examples):
+        mode.bind(e, graph.placeholder(name))
+    with mode:
+        result = fn(*examples)
+    graph.output(pytree.tree_map_only(torch.Tensor, mode.node_of, result))
+    return fx.GraphModule(root, graph)
