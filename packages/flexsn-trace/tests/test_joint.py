@@ -13,7 +13,7 @@ from torch import fx
 
 from flexsn_trace import generate_inference_graph, trace_training_graphs
 from flexsn_trace.info import graph_output_nodes, placeholders
-from flexsn_trace.joint import partition_joint, trace_joint
+from flexsn_trace.joint import functional_in_place, partition_joint, trace_joint
 from flexsn_trace.recorder import record
 
 
@@ -126,3 +126,37 @@ def test_cheap_values_are_recomputed_not_saved() -> None:
     graphs = trace_training_graphs(fn, (torch.zeros(4), torch.zeros(4)), num_inputs=ni)
     saved = graph_output_nodes(graphs.fwd)[2:]
     assert saved and all(isinstance(s, fx.Node) and s.op == "placeholder" for s in saved)
+
+
+def _in_place_fresh(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    y = torch.zeros_like(x)
+    y.fill_(2.0)
+    z = x > 0
+    z.logical_or_(x < -1)
+    return y * x, z
+
+
+def _in_place_read_before(x: torch.Tensor) -> tuple[torch.Tensor]:
+    y = x.clone()
+    w = y * 3
+    y.fill_(1.0)
+    return (w + y,)
+
+
+def _in_place_seen_by_a_view(x: torch.Tensor) -> tuple[torch.Tensor]:
+    y = x.clone()
+    v = y.view(-1)
+    y.fill_(1.0)
+    return (v * 2,)
+
+
+@pytest.mark.parametrize("fn, rewritten", [(_in_place_fresh, True), (_in_place_read_before, True), (_in_place_seen_by_a_view, False)])
+def test_in_place_calls_become_functional_only_where_nothing_else_sees_the_memory(fn: Callable[..., Any], rewritten: bool) -> None:
+    """Backward formulas write fresh tensors in place (torch 2.11); a write a view would see is left to functionalize."""
+    x = torch.randn(7)
+    gm = record(fn, [x])
+    assert functional_in_place(gm.graph) is rewritten
+    if rewritten:
+        gm.recompile()
+        for got, want in zip(gm(x), fn(x)):
+            assert torch.equal(got, want)

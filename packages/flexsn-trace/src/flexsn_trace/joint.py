@@ -28,7 +28,7 @@ from .info import placeholders
 from .recorder import record
 from .saved import node_copier
 
-__all__ = ["has_mutation", "partition_joint", "trace_joint"]
+__all__ = ["functional_in_place", "has_mutation", "partition_joint", "trace_joint"]
 
 
 def trace_joint(
@@ -78,11 +78,71 @@ def trace_joint(
     # AOTAutograd's placeholder names, which readers of these graphs know
     names = [f"primals_{i + 1}" for i in range(n)] + [f"tangents_{k + 1}" for k in range(sum(tangent_mask))]
     gm = record(joint_of(fn), args(), names)
-    if has_mutation(gm.graph):
+    if not functional_in_place(gm.graph):
         # the step functionalized, differentiated from outside: autograd sees through
         # functionalize's wrappers, where a leaf made inside the transform would not be one
         gm = record(joint_of(torch.func.functionalize(fn, remove="mutations_and_views")), args(), names)
+        functional_in_place(gm.graph)
     return gm
+
+
+_VIEWS = {"view", "_unsafe_view", "reshape", "expand", "squeeze", "unsqueeze", "permute", "t", "select", "slice",
+          "alias", "detach", "as_strided", "transpose", "diagonal", "unfold", "narrow", "split", "chunk", "unbind"}
+
+
+def _is_view(node: Any) -> bool:
+    return (isinstance(node, fx.Node) and node.op == "call_function" and hasattr(node.target, "_schema")
+            and node.target._schema.name.split("::")[-1] in _VIEWS)
+
+
+def _unshared(target: fx.Node, mutation: fx.Node, order: dict[fx.Node, int]) -> bool:
+    """No node but ``mutation``'s later users can see ``target``'s memory after ``mutation`` writes it.
+
+    Walks from ``target`` up through the views it was taken from: no step
+    input may be written, no other view may share the memory, and a base's
+    other readers must all come before the write.
+    """
+    node, child = target, mutation
+    while True:
+        if node.op != "call_function":
+            return False  # a step input (or a constant): its writes are not local to the graph
+        for u in node.users:
+            if u is child or u is mutation:
+                continue
+            if _is_view(u) or (node is not target and order[u] > order[mutation]):
+                return False
+        if not _is_view(node):
+            return True
+        base = node.args[0]
+        if not isinstance(base, fx.Node):
+            return False
+        node, child = base, node
+
+
+def functional_in_place(graph: fx.Graph) -> bool:
+    """Replace in-place calls on unaliased tensors by their functional forms; ``True`` when none is left.
+
+    The recorder already points every later use of a mutated tensor at the
+    in-place call's node, so ``fill_(x, 0)`` can become ``fill(x, 0)`` when
+    nothing else sees ``x``'s memory afterwards (:func:`_unshared`). Autograd's backward formulas and some decompositions (torch
+    2.11: ``fill_``, ``masked_fill_``, ``logical_or_`` on fresh tensors)
+    write in place this way; AOTAutograd functionalizes them.
+    """
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    left = False
+    for node in graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None or not schema.is_mutable:
+            continue
+        name, overload = schema.name.split("::")[-1], node.target._overloadname
+        target = node.args[0] if node.args else None
+        packet = getattr(torch.ops.aten, name[:-1], None) if name.endswith("_") else None
+        functional = getattr(packet, overload, None) if packet is not None else None
+        if functional is None or not isinstance(target, fx.Node) or not _unshared(target, node, order):
+            left = True
+            continue
+        node.target = functional
+    return not left
 
 
 def has_mutation(graph: fx.Graph) -> bool:
