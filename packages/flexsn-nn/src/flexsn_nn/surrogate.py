@@ -11,8 +11,8 @@ Learning in Spiking Neural Networks", IEEE Signal Processing Magazine 36(6),
 parameters and defaults).
 
 The functions are written so that the runtime can trace them into the graphs
-it compiles to Triton (``make_fx`` for inference, ``aot_function`` for the
-forward/backward pair; SpikingJelly's ``spikingjelly.activation_based.triton_kernel.flexsn`` kernel builders):
+it compiles to Triton (aten graphs recorded by ``flexsn_trace``, as ``make_fx`` and
+``aot_function`` record them for SpikingJelly's ``spikingjelly.activation_based.triton_kernel.flexsn`` kernel builders):
 
 * each is a ``torch.autograd.Function`` in the new style (``forward``
   without ``ctx`` plus a separate ``setup_context``), which functorch

@@ -3,8 +3,8 @@
 The inference kernels are built with the ``FlexSNKernel``; the training
 kernels are left to the handle's training builder and traced on the first
 call that needs gradients (:func:`flexsn_runtime.registry.ensure_training_kernels`):
-``aot_function`` and its partitioner are most of a cold construction's time,
-and a process that only infers never needs them. Each part has its own
+the joint trace and its split (:mod:`flexsn_trace.joint`) are most of a cold
+construction's tracing time, and a process that only infers never needs them. Each part has its own
 trace-cache entry (:mod:`flexsn_runtime.tracecache`).
 """
 

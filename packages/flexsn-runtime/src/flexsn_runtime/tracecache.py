@@ -1,6 +1,6 @@
 """Reuse traced kernels across processes: a fingerprint of the core -> kernel sources.
 
-Tracing a core (``make_fx`` and ``aot_function``) dominates start-up, and
+Tracing a core (:mod:`flexsn_trace.recorder`, :mod:`flexsn_trace.joint`) dominates start-up, and
 its result depends only on the core's code and the values it closes over.
 :func:`core_fingerprint` hashes exactly that, recursively: code objects,
 constants, closure cells, referenced globals (functions, classes such as

@@ -1,6 +1,6 @@
 """Trace on a thread of its own: what a tracer running on the caller's thread set up stays out.
 
-A FlexSN trace (``make_fx``, ``aot_function``) may be asked for while the
+A FlexSN trace (:mod:`flexsn_trace.recorder`'s dispatch mode) may be asked for while the
 caller is itself being traced: a ``flex_sn_scan`` lowered while Dynamo and
 AOTAutograd trace the enclosing program, or a training trace built on the
 first call that needs gradients, which may come inside ``torch.compile``.
