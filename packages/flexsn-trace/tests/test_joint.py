@@ -13,7 +13,8 @@ from torch import fx
 
 from flexsn_trace import generate_inference_graph, trace_training_graphs
 from flexsn_trace.info import graph_output_nodes, placeholders
-from flexsn_trace.joint import functional_in_place, partition_joint, trace_joint
+from flexsn_trace.joint import partition_joint, trace_joint
+from flexsn_trace.recorder import functional_in_place
 from flexsn_trace.recorder import record
 
 

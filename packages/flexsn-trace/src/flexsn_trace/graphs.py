@@ -23,8 +23,9 @@ from torch import fx
 from .carrier import CarrierGraphs, find_carrier
 from .contract import as_tensor_tuple
 from .env import env_flag
-from .joint import has_mutation, partition_joint, trace_joint
-from .recorder import record
+from .info import graph_output_nodes
+from .joint import partition_joint, trace_joint
+from .recorder import functional_in_place, record
 from .saved import minimize_saved
 
 __all__ = [
@@ -131,7 +132,7 @@ def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[to
     try:
         with torch.no_grad():
             gm = record(wrapped, examples)
-            if has_mutation(gm.graph):
+            if not functional_in_place(gm.graph):
                 # Only now pay for functionalization: it rejects old-style
                 # autograd.Functions (no setup_context), common in surrogates.
                 gm = record(torch.func.functionalize(wrapped, remove="mutations_and_views"), examples)
@@ -251,8 +252,7 @@ def trace_training_graphs(
         raise
     except Exception as exc:
         raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
-    outs = next(n for n in joint.graph.nodes if n.op == "output").args[0]
-    grad_mask = tuple(g is not None for g in outs[len(probe):])
+    grad_mask = tuple(g is not None for g in graph_output_nodes(joint.graph)[len(probe):])
     fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
     fwd, bwd = _clean(fwd), _clean(bwd)
     carrier, uncarried = None, None

@@ -24,11 +24,11 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import fx
 
-from .info import placeholders
-from .recorder import record
+from .info import graph_output_nodes, placeholders
+from .recorder import functional_in_place, is_view, op_name, record
 from .saved import node_copier
 
-__all__ = ["functional_in_place", "has_mutation", "partition_joint", "trace_joint"]
+__all__ = ["partition_joint", "trace_joint"]
 
 
 def trace_joint(
@@ -39,8 +39,9 @@ def trace_joint(
 ) -> fx.GraphModule:
     """Record ``(*primals, *tangents) -> (*results, *grads)`` for ``fn``.
 
-    In-place operations are functionalized away (``torch.func.functionalize``)
-    when the first recording has any.
+    In-place operations are made functional
+    (:func:`flexsn_trace.recorder.functional_in_place`, else
+    ``torch.func.functionalize`` of the step).
 
     Args:
         fn: the step, returning a tuple of tensors.
@@ -86,74 +87,6 @@ def trace_joint(
     return gm
 
 
-_VIEWS = {"view", "_unsafe_view", "reshape", "expand", "squeeze", "unsqueeze", "permute", "t", "select", "slice",
-          "alias", "detach", "as_strided", "transpose", "diagonal", "unfold", "narrow", "split", "chunk", "unbind"}
-
-
-def _is_view(node: Any) -> bool:
-    return (isinstance(node, fx.Node) and node.op == "call_function" and hasattr(node.target, "_schema")
-            and node.target._schema.name.split("::")[-1] in _VIEWS)
-
-
-def _unshared(target: fx.Node, mutation: fx.Node, order: dict[fx.Node, int]) -> bool:
-    """No node but ``mutation``'s later users can see ``target``'s memory after ``mutation`` writes it.
-
-    Walks from ``target`` up through the views it was taken from: no step
-    input may be written, no other view may share the memory, and a base's
-    other readers must all come before the write.
-    """
-    node, child = target, mutation
-    while True:
-        if node.op != "call_function":
-            return False  # a step input (or a constant): its writes are not local to the graph
-        for u in node.users:
-            if u is child or u is mutation:
-                continue
-            if _is_view(u) or (node is not target and order[u] > order[mutation]):
-                return False
-        if not _is_view(node):
-            return True
-        base = node.args[0]
-        if not isinstance(base, fx.Node):
-            return False
-        node, child = base, node
-
-
-def functional_in_place(graph: fx.Graph) -> bool:
-    """Replace in-place calls on unaliased tensors by their functional forms; ``True`` when none is left.
-
-    The recorder already points every later use of a mutated tensor at the
-    in-place call's node, so ``fill_(x, 0)`` can become ``fill(x, 0)`` when
-    nothing else sees ``x``'s memory afterwards (:func:`_unshared`). Autograd's backward formulas and some decompositions (torch
-    2.11: ``fill_``, ``masked_fill_``, ``logical_or_`` on fresh tensors)
-    write in place this way; AOTAutograd functionalizes them.
-    """
-    order = {n: i for i, n in enumerate(graph.nodes)}
-    left = False
-    for node in graph.nodes:
-        schema = getattr(node.target, "_schema", None)
-        if node.op != "call_function" or schema is None or not schema.is_mutable:
-            continue
-        name, overload = schema.name.split("::")[-1], node.target._overloadname
-        target = node.args[0] if node.args else None
-        packet = getattr(torch.ops.aten, name[:-1], None) if name.endswith("_") else None
-        functional = getattr(packet, overload, None) if packet is not None else None
-        if functional is None or not isinstance(target, fx.Node) or not _unshared(target, node, order):
-            left = True
-            continue
-        node.target = functional
-    return not left
-
-
-def has_mutation(graph: fx.Graph) -> bool:
-    """Whether ``graph`` calls an in-place (mutable-schema) aten operation."""
-    for node in graph.nodes:
-        schema = getattr(node.target, "_schema", None)
-        if node.op == "call_function" and schema is not None and schema.is_mutable:
-            return True
-    return False
-
-
 def _bytes(node: fx.Node) -> float:
     val = node.meta.get("val")
     if not isinstance(val, torch.Tensor):
@@ -170,14 +103,14 @@ def _recomputable(node: fx.Node) -> bool:
         return True  # operator.getitem
     if torch.Tag.nondeterministic_seeded in target.tags:
         return False  # random: recomputing would draw again
-    return torch.Tag.pointwise in target.tags or target._schema.name.split("::")[-1] in _FACTORY_OR_VIEW
+    return torch.Tag.pointwise in target.tags or is_view(node) or op_name(target) in _FACTORIES
 
 
-_FACTORY_OR_VIEW = {
-    "clone", "_to_copy", "to", "detach", "alias", "view", "_unsafe_view", "reshape", "expand", "squeeze",
-    "unsqueeze", "permute", "t", "select", "slice", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like",
-    "empty", "empty_like", "scalar_tensor", "new_zeros", "new_ones", "new_full", "lift_fresh", "lift_fresh_copy",
-    "where", "broadcast_tensors", "type_as",
+#: copies, conversions and tensor factories (views: flexsn_trace.recorder.VIEW_OPS)
+_FACTORIES = {
+    "clone", "_to_copy", "to", "full", "full_like", "zeros", "zeros_like", "ones", "ones_like", "empty", "empty_like",
+    "scalar_tensor", "new_zeros", "new_ones", "new_full", "lift_fresh", "lift_fresh_copy", "where",
+    "broadcast_tensors", "type_as",
 }
 
 
@@ -197,8 +130,7 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
 
     phs = placeholders(joint)
     primals, tangents = phs[:num_primals], phs[num_primals:]
-    out_node = next(n for n in joint.nodes if n.op == "output")
-    outs = list(out_node.args[0])
+    outs = graph_output_nodes(joint)
     results, grads = outs[:num_results], outs[num_results:]
     _skip_identities(joint, set(results))
 
@@ -249,7 +181,7 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
                          "neither saved nor recomputed") from exc
     saved = [n for n in joint.nodes if n.op != "output" and n.name + "_in" in reachable
              and n.name + "_out" not in reachable and g.has_node(n.name + "_out")]
-    return _forward(joint, primals, results, saved), _backward(saved, tangents, grads)
+    return _forward(joint, primals, results, saved), _backward(joint, saved, tangents, grads)
 
 
 _IDENTITIES = (torch.ops.aten.detach.default, torch.ops.aten.alias.default)
@@ -270,6 +202,7 @@ def _skip_identities(joint: fx.Graph, keep: set[Any]) -> None:
 
 
 def _forward(joint: fx.Graph, primals: list[fx.Node], results: list[Any], saved: list[fx.Node]) -> fx.Graph:
+    """``[*primals] -> [*results, *saved]``, each node copied from ``joint`` once."""
     fwd = fx.Graph(owning_module=joint.owning_module)
     env: dict[fx.Node, fx.Node] = {}
     for p in primals:
@@ -280,9 +213,9 @@ def _forward(joint: fx.Graph, primals: list[fx.Node], results: list[Any], saved:
     return fwd
 
 
-def _backward(saved: list[fx.Node], tangents: list[fx.Node], grads: list[Any]) -> fx.Graph:
-    owner = saved[0].graph.owning_module if saved else (tangents[0].graph.owning_module if tangents else None)
-    bwd = fx.Graph(owning_module=owner)
+def _backward(joint: fx.Graph, saved: list[fx.Node], tangents: list[fx.Node], grads: list[Any]) -> fx.Graph:
+    """``[*saved, *tangents] -> [*grads]``: what the gradients need beyond the saved values is recomputed."""
+    bwd = fx.Graph(owning_module=joint.owning_module)
     env: dict[fx.Node, fx.Node] = {}
     for n in [*saved, *tangents]:
         env[n] = bwd.placeholder(n.name)

@@ -12,6 +12,11 @@ Why our own: ``make_fx`` imports ``torch._inductor.config`` and, through it,
 ``torch._dynamo``: measured 3.7 to 3.9 s in a fresh process on the H200 image
 (torch 2.11, bytecode present) and 1.1 s on a 2-core CPU machine, before the
 first kernel is built. The recorder imports nothing of torch's compiler.
+
+In-place calls stay in the recorded graph; :func:`functional_in_place` turns
+those nothing else observes into their functional forms, for the inference and
+the joint trace alike, and the callers functionalize the function only for
+what it leaves.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import torch.utils._pytree as pytree
 from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
-__all__ = ["record"]
+__all__ = ["VIEW_OPS", "functional_in_place", "is_view", "op_name", "record"]
 
 
 def _meta_like(t: torch.Tensor) -> torch.Tensor:
@@ -125,3 +130,73 @@ def record(
         result = fn(*examples)
     graph.output(pytree.tree_map_only(torch.Tensor, mode.node_of, result))
     return fx.GraphModule(root, graph)
+
+
+#: aten views (names without the namespace): a write through one reaches its base
+VIEW_OPS = frozenset({
+    "view", "_unsafe_view", "reshape", "expand", "squeeze", "unsqueeze", "permute", "t", "select", "slice", "alias",
+    "detach", "as_strided", "transpose", "diagonal", "unfold", "narrow", "split", "chunk", "unbind",
+})
+
+
+def op_name(target: Any) -> str | None:
+    """An aten operator's name without namespace or overload (``"fill_"``); ``None`` for other targets."""
+    schema = getattr(target, "_schema", None)
+    return None if schema is None else str(schema.name).split("::")[-1]
+
+
+def is_view(node: Any) -> bool:
+    """Whether ``node`` calls an aten view (:data:`VIEW_OPS`)."""
+    return isinstance(node, fx.Node) and node.op == "call_function" and op_name(node.target) in VIEW_OPS
+
+
+def _unshared(target: fx.Node, mutation: fx.Node, order: dict[fx.Node, int]) -> bool:
+    """No node but ``mutation``'s later users can see ``target``'s memory after ``mutation`` writes it.
+
+    Walks from ``target`` up through the views it was taken from: no step
+    input may be written, no other view may share the memory, and a base's
+    other readers must all come before the write.
+    """
+    node, child = target, mutation
+    while True:
+        if node.op != "call_function":
+            return False  # a step input (or a constant): its writes are not local to the graph
+        for u in node.users:
+            if u is child or u is mutation:
+                continue
+            if is_view(u) or (node is not target and order[u] > order[mutation]):
+                return False
+        if not is_view(node):
+            return True
+        base = node.args[0]
+        if not isinstance(base, fx.Node):
+            return False
+        node, child = base, node
+
+
+def functional_in_place(graph: fx.Graph) -> bool:
+    """Replace in-place calls on unaliased tensors by their functional forms; ``True`` when none is left.
+
+    The recorder already points every later use of a mutated tensor at the
+    in-place call's node, so ``fill_(x, 0)`` can become ``fill(x, 0)`` when
+    nothing else sees ``x``'s memory afterwards (:func:`_unshared`).
+    Autograd's backward formulas and some decompositions (torch 2.11:
+    ``fill_``, ``masked_fill_``, ``logical_or_`` on fresh tensors) write in
+    place this way; AOTAutograd functionalizes them. What is left
+    needs ``torch.func.functionalize`` of the traced function.
+    """
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    left = False
+    for node in graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None or not schema.is_mutable:
+            continue
+        name, overload = str(op_name(node.target)), node.target._overloadname
+        target = node.args[0] if node.args else None
+        packet = getattr(torch.ops.aten, name[:-1], None) if name.endswith("_") else None
+        functional = getattr(packet, overload, None) if packet is not None else None
+        if functional is None or not isinstance(target, fx.Node) or not _unshared(target, node, order):
+            left = True
+            continue
+        node.target = functional
+    return not left
