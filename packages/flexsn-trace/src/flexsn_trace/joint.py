@@ -5,7 +5,7 @@ differentiable result, the gradients of its inputs (``torch.autograd.grad``
 recorded by :func:`flexsn_trace.recorder.record`, as AOTAutograd's joint
 graph). :func:`partition_joint` splits it into a forward graph that also
 returns the values the backward needs, and a backward graph that takes them:
-which values cross is a minimum cut (networkx's ``minimum_cut``), the
+which values cross is a minimum cut (:func:`flexsn_trace.mincut.source_side`), the
 rematerialization idea of Checkmate (Jain et al., MLSys 2020) in the form of
 PyTorch's ``min_cut_rematerialization_partition``: elementwise values are
 cheap to recompute and each saved value costs its bytes, so the backward
@@ -25,10 +25,11 @@ import torch
 from torch import fx
 
 from .info import graph_output_nodes, placeholders
+from .mincut import UnboundedCut, source_side
 from .recorder import functional_in_place, is_view, op_name, record
 from .saved import node_copier
 
-__all__ = ["partition_joint", "trace_joint"]
+__all__ = ["flow_network", "partition_joint", "trace_joint"]
 
 
 def trace_joint(
@@ -66,7 +67,7 @@ def trace_joint(
                 outs = step(*primals)
                 diff = [o for o, m in zip(outs, tangent_mask) if m]
                 wrt = [p for p, f in zip(primals, flags) if f]
-                got = iter(torch.autograd.grad(diff, wrt, tangents, allow_unused=True))
+                got = iter(_vjp(diff, wrt, tangents))
             grads = [next(got) if f else None for f in flags]
             return (*outs, *grads)
 
@@ -85,6 +86,32 @@ def trace_joint(
         gm = record(joint_of(torch.func.functionalize(fn, remove="mutations_and_views")), args(), names)
         functional_in_place(gm.graph)
     return gm
+
+
+def _vjp(
+    outputs: Sequence[torch.Tensor], inputs: Sequence[torch.Tensor], tangents: Sequence[torch.Tensor]
+) -> tuple[torch.Tensor | None, ...]:
+    """``torch.autograd.grad(outputs, inputs, tangents, allow_unused=True)``, without its first-call import.
+
+    ``torch.autograd.grad`` checks each tangent's shape against its output with
+    ``torch.fx.experimental.symbolic_shapes`` (for unbacked symbolic sizes), whose
+    first import pulls in sympy: 0.35 s with bytecode, 2.3 s on an install without it,
+    the largest share of a fresh process's first training result. The tangents
+    here are plain tensors made like their outputs (``ones_like``), so that check
+    has nothing to find; the same shape and dtype check is done here and the C++
+    engine runs directly, as ``grad`` itself does after its checks
+    (``torch.autograd.graph._engine_run_backward``). Anything else (a tensor
+    subclass, a torch without that function) takes ``torch.autograd.grad``.
+    """
+    engine = getattr(torch.autograd.graph, "_engine_run_backward", None)
+    plain = all(type(t) is torch.Tensor for t in (*outputs, *inputs, *tangents))
+    alike = len(outputs) == len(tangents) and all(
+        o.shape == g.shape and o.dtype == g.dtype for o, g in zip(outputs, tangents)
+    )
+    if engine is None or not (plain and alike):
+        return tuple(torch.autograd.grad(outputs, inputs, tangents, allow_unused=True))
+    got = engine(tuple(outputs), tuple(tangents), False, False, tuple(inputs), True, accumulate_grad=False)
+    return tuple(got)
 
 
 def _bytes(node: fx.Node) -> float:
@@ -126,14 +153,39 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
         ValueError: no cut exists (a value the backward needs can be neither
             saved nor recomputed).
     """
-    import networkx as nx  # type: ignore[import-untyped]  # a dependency of torch; imported when training graphs are built
-
-    phs = placeholders(joint)
-    primals, tangents = phs[:num_primals], phs[num_primals:]
-    outs = graph_output_nodes(joint)
-    results, grads = outs[:num_results], outs[num_results:]
+    primals, tangents, results, grads = _ends(joint, num_primals, num_results)
     _skip_identities(joint, set(results))
+    edges = flow_network(joint, num_primals, num_results)
+    try:
+        reachable = source_side(edges, "source", "sink")
+    except UnboundedCut as exc:
+        raise ValueError("no forward/backward split of the step exists: a value the backward needs can be "
+                         "neither saved nor recomputed") from exc
+    split = {u for u, v, _ in edges if u.endswith("_in") and v == u[:-3] + "_out"}
+    saved = [n for n in joint.nodes if n.name + "_in" in reachable and n.name + "_out" not in reachable
+             and n.name + "_in" in split]
+    return _forward(joint, primals, results, saved), _backward(joint, saved, tangents, grads)
 
+
+def _ends(joint: fx.Graph, num_primals: int, num_results: int) -> tuple[list[fx.Node], list[fx.Node], list[Any], list[Any]]:
+    phs = placeholders(joint)
+    outs = graph_output_nodes(joint)
+    return phs[:num_primals], phs[num_primals:], outs[:num_results], outs[num_results:]
+
+
+def flow_network(joint: fx.Graph, num_primals: int, num_results: int) -> list[tuple[str, str, float]]:
+    """The flow network whose minimum cut picks the saved values: ``(u, v, capacity)`` edges.
+
+    Each node ``n`` is split into ``n_in -> n_out`` with its cost (bytes,
+    weighted by distance from the backward, doubled for a computed value); its
+    uses are infinite edges ``n_out -> user_in``. ``source`` feeds the primals
+    and what the forward needs but cannot recompute; what the backward needs
+    drains to ``sink`` (values after the tangents from ``n_in``: they cannot be
+    saved). Cutting ``n_in -> n_out`` saves ``n``. The construction of
+    PyTorch's ``min_cut_rematerialization_partition``
+    (``torch/_functorch/partitioners.py``).
+    """
+    primals, tangents, results, grads = _ends(joint, num_primals, num_results)
     required_fw: set[fx.Node] = set()
     todo = [r for r in results if isinstance(r, fx.Node)]
     while todo:
@@ -156,32 +208,25 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
         else:
             dist[n] = min((dist[u] + 1 for u in n.users if u.op != "output"), default=10**9)
 
-    g = nx.DiGraph()
+    edges: list[tuple[str, str, float]] = []
     for n in joint.nodes:
         if n.op == "output":
             continue
         if n in required_bw:
             if n in closure:
-                g.add_edge(n.name + "_in", "sink", capacity=math.inf)
+                edges.append((n.name + "_in", "sink", math.inf))
                 continue
-            g.add_edge(n.name + "_out", "sink", capacity=math.inf)
+            edges.append((n.name + "_out", "sink", math.inf))
         if n in primals or (n in required_fw and not _recomputable(n)):
-            g.add_edge("source", n.name + "_in", capacity=math.inf)
+            edges.append(("source", n.name + "_in", math.inf))
         weight = _bytes(n) * 1.1 ** max(min(dist[n], 100), 1)
         if n.op == "call_function":
             weight *= 2  # every user fuses with it (elementwise step): materialising it is the extra cost
-        g.add_edge(n.name + "_in", n.name + "_out", capacity=weight)
+        edges.append((n.name + "_in", n.name + "_out", weight))
         for u in n.users:
             if u.op != "output":
-                g.add_edge(n.name + "_out", u.name + "_in", capacity=math.inf)
-    try:
-        _, (reachable, _) = nx.minimum_cut(g, "source", "sink")
-    except nx.NetworkXUnbounded as exc:
-        raise ValueError("no forward/backward split of the step exists: a value the backward needs can be "
-                         "neither saved nor recomputed") from exc
-    saved = [n for n in joint.nodes if n.op != "output" and n.name + "_in" in reachable
-             and n.name + "_out" not in reachable and g.has_node(n.name + "_out")]
-    return _forward(joint, primals, results, saved), _backward(joint, saved, tangents, grads)
+                edges.append((n.name + "_out", u.name + "_in", math.inf))
+    return edges
 
 
 _IDENTITIES = (torch.ops.aten.detach.default, torch.ops.aten.alias.default)
