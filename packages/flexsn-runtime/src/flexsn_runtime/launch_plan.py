@@ -149,7 +149,9 @@ class LaunchPlan:
         n = self._n_body
         if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
             body = [*flat[:n], *(x for _ in range(self._ns)), *flat[n:]]
-            finals = [_empty(self._step, dtype=x.dtype, device=x.device) for _ in range(self._n_finals)]
+            # x.new_empty(*sizes): x's dtype and device, half the host time of torch.empty(shape, dtype=, device=)
+            step = self._step
+            finals = [x.new_empty(*step) if step else x.new_empty(()) for _ in range(self._n_finals)]
         else:
             body = list(flat)
             first = n - self._ns
@@ -171,7 +173,7 @@ class BackwardPlan:
     later backward of the same signature and pattern.
     """
 
-    __slots__ = ("_launch", "_grad_dtypes", "_seq", "_dtype", "_device", "_arity", "_statics")
+    __slots__ = ("_launch", "_grad_dtypes", "_seq", "_dtype", "_device", "_arity", "_statics", "_like")
 
     def __init__(
         self,
@@ -180,9 +182,12 @@ class BackwardPlan:
         meta: tuple[tuple[int, ...], torch.dtype, torch.device],
         arity: tuple[int, int, int, bool, bool],
         statics: "_Statics | None",
+        like: int | None = None,
     ) -> None:
         self._launch, self._grad_dtypes, self._arity, self._statics = launch, grad_dtypes, arity, statics
         self._seq, self._dtype, self._device = meta
+        #: a saved tensor of the gradients' dtype and device: ``saved[like].new_empty(*seq)`` allocates a gradient
+        self._like = like
 
     @classmethod
     def build(
@@ -238,7 +243,8 @@ class BackwardPlan:
         launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds)
         if launch is None:
             return None
-        return cls(launch, grad_dtypes, (seq, dtype, device), arity, statics)
+        like = next((k for k, t in enumerate(saved) if t.dtype == dtype and t.device == device), None)
+        return cls(launch, grad_dtypes, (seq, dtype, device), arity, statics, like)
 
     def run(
         self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], bufs: StepBuffers | None
@@ -260,7 +266,11 @@ class BackwardPlan:
         kernel_grads = [
             g if g is not None else missing_grad(k, no, final_state, seq, dtype, device, bufs) for k, g in enumerate(grads)
         ]
-        grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(ni)]
+        like = self._like
+        if like is not None and saved[like].dtype is dtype:  # saved tensors keep their dtypes per signature; checked, not assumed
+            grad_inputs = [saved[like].new_empty(*seq) for _ in range(ni)]
+        else:
+            grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(ni)]
         grad_states = state_grad_targets(explicit, ns, seq[1:], None, dtype, device, bufs)
         st = self._statics
         if st is None:
