@@ -18,7 +18,8 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
   learnable decay (PLIF with ``w`` of shape ``[C, 1]``).
 * ``startup``: construction to first inference and first training result of
   ``ParametricLIFNode`` in a fresh process (imports, CUDA context and Triton's driver stubs
-  excluded, as ``tools/bench.py`` does), cold (empty FlexSN and Triton caches) and warm.
+  excluded, as ``tools/bench.py`` does), cold (empty FlexSN and Triton caches) and warm; then
+  construction to the first training step alone (no inference call before it), cold.
 
 GPU::
 
@@ -200,7 +201,7 @@ def bench_overhead(args: argparse.Namespace, out: Path) -> None:
 
 
 STARTUP = """
-import json, time, torch, triton, triton.language as tl
+import json, sys, time, torch, triton, triton.language as tl
 import flexsn_nn
 
 @triton.jit
@@ -212,25 +213,30 @@ noop[(1,)](x)  # Triton's driver stubs and the CUDA context are not part of the 
 torch.cuda.synchronize()
 t0 = time.perf_counter()
 m = flexsn_nn.ParametricLIFNode().cuda()
-with torch.no_grad():
-    float(m(x).sum())
-t1 = time.perf_counter()
-m.reset()
+times = {}
+if sys.argv[1] == "both":  # an inference call first, then training (the training time counts both)
+    with torch.no_grad():
+        float(m(x).sum())
+    times["inference_s"] = time.perf_counter() - t0
+    m.reset()
 xr = x.clone().requires_grad_()
 m(xr).sum().backward()
 torch.cuda.synchronize()
-t2 = time.perf_counter()
-print(json.dumps({"inference_s": t1 - t0, "training_s": t2 - t0}))
+times["training_s"] = time.perf_counter() - t0
+print(json.dumps(times))
 """
 
 
 def bench_startup(out: Path) -> None:
+    """Construction to first results in fresh processes: inference then training, cold then warm caches;
+    then training alone (a training script's first step) with empty caches again."""
+    runs = (("cold", "both", "a"), ("warm", "both", "a"), ("cold-training-only", "train", "b"))
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/flexsn", "TRITON_CACHE_DIR": f"{cache}/triton"}
         script = Path(cache) / "startup.py"  # a file: Triton's @jit reads the kernel's source
         script.write_text(STARTUP)
-        for label in ("cold", "warm"):
-            res = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+        for label, mode, caches in runs:
+            env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/{caches}/flexsn", "TRITON_CACHE_DIR": f"{cache}/{caches}/triton"}
+            res = subprocess.run([sys.executable, str(script), mode], env=env, capture_output=True, text=True, timeout=300)
             times = json.loads(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else {}
             log(out, case="startup", kind=label, **times, err=res.stderr[-300:] if res.returncode else None)
 
