@@ -161,9 +161,9 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
     except UnboundedCut as exc:
         raise ValueError("no forward/backward split of the step exists: a value the backward needs can be "
                          "neither saved nor recomputed") from exc
-    split = {u for u, v, _ in edges if u.endswith("_in") and v == u[:-3] + "_out"}
-    saved = [n for n in joint.nodes if n.name + "_in" in reachable and n.name + "_out" not in reachable
-             and n.name + "_in" in split]
+    # a cut n_in -> n_out edge saves n; a value after the tangents has no such edge, but its
+    # n_in drains to the sink through an infinite edge, so it is never on the source side
+    saved = [n for n in joint.nodes if n.name + "_in" in reachable and n.name + "_out" not in reachable]
     return _forward(joint, primals, results, saved), _backward(joint, saved, tangents, grads)
 
 
