@@ -228,3 +228,55 @@ def test_known_launcher_is_bypassed_unless_the_kernel_needs_scratch(
     # grid, stream, function, cooperative, pdl, no scratch, packed metadata, no launch metadata or hooks
     assert raw[:13] == (raw[0], 1, 1, 1234, "fn", False, False, None, None, "meta", None, None, None)
     assert raw[13:] == (*[a.data_ptr() for a in args], 4, 64, *log[0][1][2])
+
+
+class _CudaRef:
+    """Stands for a CUDA tensor where :meth:`ScanKernel.prepared` reads one (device, dtype)."""
+
+    is_cuda, dtype = True, torch.float32
+
+    def get_device(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("hooks", [False, True])
+def test_a_prepared_launch_passes_what_the_cached_launcher_does(fake: Any, monkeypatch: pytest.MonkeyPatch, hooks: bool) -> None:
+    class Hooks:
+        calls: list[Any] = [print] if hooks else []
+
+    class Runtime:
+        launch_enter_hook = Hooks()
+        launch_exit_hook = Hooks()
+
+    class Compiled(FakeCompiled):
+        function, packed_metadata = "fn", "meta"
+
+        def __init__(self, log: list[tuple[str, Any]], fail: bool = False) -> None:
+            super().__init__(log, fail)
+            self.run = FakeLauncher(log, 0)
+
+    monkeypatch.setattr(launch, "_RUN_KNOWN", [True])
+    monkeypatch.setattr(launch, "_runtime_knobs", Runtime())
+    monkeypatch.setattr(launch, "_current_device", lambda: 0)
+    k, log = fake(compiled=Compiled)
+    args = _args()
+    k._launch_cuda(args, 4, 64, args[0], 0)  # JIT, caches the launcher
+    k._launch_cuda(args, 4, 64, args[0], 0)  # the cached launcher
+    prepared = k.prepared([a.dtype for a in args], _CudaRef(), 4, 64)  # type: ignore[arg-type]
+    assert prepared is not None
+    fresh = _args()
+    assert prepared(fresh) is True
+    assert [kind for kind, _ in log] == ["jit", *(["direct", "direct"] if hooks else ["raw", "raw"])]
+    via_cache, via_plan = log[1][1], log[2][1]
+    if hooks:  # the runner, which builds the hooks' metadata: grid, argument count, constexprs, stream
+        assert via_plan == via_cache
+    else:  # the same C launch, with the new tensors' pointers
+        assert via_plan[:13] == via_cache[:13]
+        assert via_plan[13:] == (*[a.data_ptr() for a in fresh], 4, 64, *log[0][1][2])
+    assert prepared(_args(offset=1)) is False  # off 16-byte alignment: nothing launched
+    monkeypatch.setattr(launch, "_current_device", lambda: 1)
+    assert prepared(fresh) is False  # another current device
+    monkeypatch.setattr(launch, "_current_device", lambda: 0)
+    k._clear_direct()
+    assert prepared(fresh) is False  # the launchers were dropped (a new launch configuration)
+    assert len(log) == 3

@@ -224,16 +224,17 @@ class FlexSN(KeepsNoStates, nn.Module):
         if self._backend in KERNEL_BACKENDS:
             _ = self.kernel  # build now: tracing errors surface here (training kernels: on first need)
 
-    # ------------------------------------------------------------------ properties
-
     step_mode = Checked(check_step_mode, '''``"m"`` (inputs ``[T, *shape]``) or ``"s"`` (inputs ``[*shape]``); settable, validated.''')
     backend = Checked(check_backend, "One of :data:`BACKENDS`; settable, validated (ValueError listing the valid values).")
 
     @property
     def static_inputs(self) -> tuple[torch.Tensor, ...]:
         """The static inputs, as registered (parameters or buffers ``static_input_<k>`` or the given names; moved by ``.to()``)."""
+        names = self._static_names
+        if not names:  # the usual neuron: every call asks
+            return ()
         p, b = self._parameters, self._buffers  # nn.Module.__getattr__ (what getattr reaches) costs ~2 us a call
-        return tuple(cast(torch.Tensor, p[n] if n in p else b[n] if n in b else getattr(self, n)) for n in self._static_names)
+        return tuple(cast(torch.Tensor, p[n] if n in p else b[n] if n in b else getattr(self, n)) for n in names)
 
     @property
     def kernel(self) -> FlexSNKernel:
@@ -290,8 +291,6 @@ class FlexSN(KeepsNoStates, nn.Module):
         if not self.store_state_seqs:
             return None
         return self._state_seqs if self._state_seqs is not None else []
-
-    # ------------------------------------------------------------------ state handling
 
     def reset(self) -> None:
         """Forget the states (and state sequences): the next call starts from :meth:`init_states`."""
@@ -353,8 +352,6 @@ class FlexSN(KeepsNoStates, nn.Module):
             check_state_shapes(states, step_shape)  # torch / hop: the core decides
         return states
 
-    # ------------------------------------------------------------------ input checks
-
     def _check_inputs(self, inputs: tuple[Any, ...], sequences: bool) -> ScanContract:
         """The call's inputs, checked by :func:`flexsn_trace.check_scan_args` (single steps as ``[1, *shape]``)."""
         if not sequences:
@@ -364,8 +361,6 @@ class FlexSN(KeepsNoStates, nn.Module):
             self.num_inputs, self.num_states, self.num_outputs, inputs, who="FlexSN", states="none", uniform=True,
             shapes=shapes, floating=True,
         )
-
-    # ------------------------------------------------------------------ running
 
     def forward(self, *inputs: torch.Tensor) -> torch.Tensor | tuple[torch.Tensor, ...]:
         """Run the neuron on ``inputs`` (see the class docstring for shapes).
@@ -449,12 +444,14 @@ class FlexSN(KeepsNoStates, nn.Module):
     def _finish(self, res: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
         """Keep the states of a multi-step result ``(*outputs, *state_seqs or final_states)``; return the outputs."""
         no = self.num_outputs
-        outs, rest = res[:no], list(res[no:])
-        if self.store_state_seqs:
-            self._commit([s[-1] for s in rest], rest)
-        else:
-            self._commit(rest, None)
-        return outs
+        if not self.store_state_seqs:  # final states: _commit spelt out (every repeated call comes here)
+            _set = object.__setattr__
+            _set(self, "_states", list(res[no:]))
+            _set(self, "_state_seqs", None)
+            return res[:no]
+        rest = list(res[no:])
+        self._commit([s[-1] for s in rest], rest)
+        return res[:no]
 
     def _commit(self, states: TensorList, state_seqs: TensorList | None) -> None:
         _set = object.__setattr__  # as in reset()
@@ -488,8 +485,6 @@ class FlexSN(KeepsNoStates, nn.Module):
         if self._backend not in KERNEL_BACKENDS or self._step_mode != "m" or not input_seqs:
             return False
         return self.kernel.uses_kernels(*input_seqs, *self.static_inputs)
-
-    # ------------------------------------------------------------------ repr
 
     def extra_repr(self) -> str:
         """Arity, step mode, backend and ``store_state_seqs`` (shown by ``repr``)."""

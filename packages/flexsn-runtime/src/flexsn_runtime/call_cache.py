@@ -33,6 +33,7 @@ __all__ = ["CallCache", "call_key", "interpreted", "tensor_signature"]
 #: tensor types whose signature is their metadata (no subclass behaviour to check)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _compiling = torch.compiler.is_compiling
+_grad_enabled = torch.is_grad_enabled
 
 
 def tensor_signature(tensors: Sequence[object], requires_grad: bool = True) -> tuple[Hashable, ...] | None:
@@ -54,7 +55,7 @@ def interpreted(device: torch.device) -> bool:
 
 
 def call_key(
-    seqs: Sequence[object], states: Sequence[object], statics: Sequence[object], final_state: bool
+    seqs: Sequence[object], states: Sequence[object], statics: Sequence[object], final_state: bool, check_compiling: bool = True
 ) -> tuple[Hashable, ...] | None:
     """The signature of a call, or ``None`` when the call must take the full path (see the module docstring).
 
@@ -63,13 +64,18 @@ def call_key(
         states: the initial states, or ``()`` for zero states made inside the op.
         statics: the static inputs, then the captured tensors' current values.
         final_state: the final-state variant.
+        check_compiling: ``False`` for a caller that checked ``torch.compiler.is_compiling()`` itself.
     """
-    if _compiling() or not seqs:
+    if not seqs or (check_compiling and _compiling()):
         return None
-    s_seqs, s_states, s_statics = tensor_signature(seqs), tensor_signature(states), tensor_signature(statics)
+    s_seqs = tensor_signature(seqs)
+    # no states (zeros made inside the op) and no statics are the usual call: no loop for them
+    s_states = tensor_signature(states) if states else ()
+    s_statics = tensor_signature(statics) if statics else ()
     if s_seqs is None or s_states is None or s_statics is None:
         return None
-    return (final_state, torch.is_grad_enabled(), interpreted(s_seqs[0][2]), s_seqs, s_states, s_statics)  # type: ignore[index]
+    device = s_seqs[0][2]  # type: ignore[index]
+    return (final_state, _grad_enabled(), device.type != "cuda" and interpreter_enabled(), s_seqs, s_states, s_statics)
 
 
 class CallCache(Dict[Hashable, Callable[..., Any]]):

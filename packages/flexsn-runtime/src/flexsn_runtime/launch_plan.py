@@ -72,7 +72,7 @@ class LaunchPlan:
     launches a later call of the same signature.
     """
 
-    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_step", "_n_finals", "_split", "backwards")
+    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_like_x", "_step", "_n_finals", "_split", "backwards")
 
     def __init__(
         self,
@@ -86,7 +86,10 @@ class LaunchPlan:
         split: int,
     ) -> None:
         self._launch, self._n_body, self._ns, self._zero_init = launch, n_body, ns, zero_init
-        self._seq_dtypes, self._step, self._n_finals, self._split = seq_dtypes, step, n_finals, split
+        #: ``new_empty(*self._step)`` allocates a final state (``new_empty()`` takes no empty size list: ``((),)``)
+        self._step: tuple[int, ...] | tuple[tuple[()]] = step or ((),)
+        self._seq_dtypes, self._n_finals, self._split = seq_dtypes, n_finals, split
+        self._like_x = all(d is None for d in seq_dtypes)  # every sequence output in the input's dtype
         #: for a training forward: which incoming gradients are missing -> the backward's plan
         self.backwards: dict[tuple[bool, ...], PlanSlot[BackwardPlan]] = {}
 
@@ -145,21 +148,22 @@ class LaunchPlan:
                 return None
         x = flat[0]
         # empty_like of a contiguous tensor is contiguous, and half the host time of torch.empty(shape, ...)
-        seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
-        n = self._n_body
+        dts = self._seq_dtypes
+        seqs = [_empty_like(x) for _ in dts] if self._like_x else [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in dts]
         if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
-            body = [*flat[:n], *(x for _ in range(self._ns)), *flat[n:]]
+            n = self._n_body
+            body: Sequence[torch.Tensor] = [*flat, *(x,) * self._ns] if n == len(flat) else [*flat[:n], *(x,) * self._ns, *flat[n:]]
             # x.new_empty(*sizes): x's dtype and device, half the host time of torch.empty(shape, dtype=, device=)
             step = self._step
-            finals = [x.new_empty(*step) if step else x.new_empty(()) for _ in range(self._n_finals)]
+            finals = [x.new_empty(*step) for _ in range(self._n_finals)]
         else:
-            body = list(flat)
-            first = n - self._ns
+            body = flat
+            first = self._n_body - self._ns
             finals = [_empty_like(flat[first + j]) for j in range(self._n_finals)]
         if not self._launch([*body, *seqs, *finals]):
             return None
         k = self._split
-        return (*seqs[:k], *finals, *seqs[k:])
+        return (*seqs, *finals) if k == len(seqs) else (*seqs[:k], *finals, *seqs[k:])
 
 
 class BackwardPlan:

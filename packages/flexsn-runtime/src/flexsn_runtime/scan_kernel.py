@@ -136,10 +136,8 @@ def _red_kwargs(reds: Sequence[int]) -> dict[str, int]:
     return {f"RED{k}": r for k, r in enumerate(reds)}
 
 
-def _direct_launcher(
-    compiled: Any, grid_x: int, constexprs: tuple[int | bool, ...], dims: tuple[int, ...] = ()
-) -> "Callable[[int, list[int], int, int], None] | None":
-    """A launch function bound to one ``CompiledKernel`` and grid, or ``None``.
+class DirectLaunch:
+    """A launch bound to one ``CompiledKernel`` and grid: ``self(stream, pointers, T, ncl)``.
 
     It takes the tensor arguments as device pointers (``data_ptr()``
     ints): the driver launcher reads an int pointer as it is, where a
@@ -147,16 +145,42 @@ def _direct_launcher(
     guarantee the pointers are device memory of the specialisation the
     kernel was compiled for (same dtypes, same 16-byte alignment).
 
-    Calls ``compiled.run`` (the driver's launcher), or the C ``launch``
-    behind it (:func:`_raw_launch`), directly while no launch hook is
-    installed: the runner ``CompiledKernel[grid]`` returns builds launch
-    metadata for the hooks on every call, and ``run`` defines and calls
-    scratch allocators, a few microseconds each that show in host-bound
-    steps. With hooks, or a Triton whose runner we do not recognise, it goes
-    through that runner. ``dims`` are the static inputs' ints and
-    ``constexprs`` the kernel's ``(BLOCK_NCL, ZERO_INIT, *RED)`` (part of the
-    caller's cache key, so fixed for this launcher; a launcher takes
-    constexprs as arguments too).
+    While no launch hook is installed it calls ``call``: ``compiled.run``
+    (the driver's launcher), or the C ``launch`` behind it
+    (:func:`_raw_launch`), as ``call(grid_x, 1, 1, stream, *head, *pointers,
+    T, ncl, *tail)``. The runner ``CompiledKernel[grid]`` returns builds
+    launch metadata for the hooks on every call, and ``run`` defines and
+    calls scratch allocators, a few microseconds each that show in
+    host-bound steps. With hooks, or a Triton whose runner we do not
+    recognise (``call`` is ``None``), it goes through that ``runner``.
+    ``tail`` holds the static inputs' ints and the kernel's constexprs
+    ``(BLOCK_NCL, ZERO_INIT, *RED)`` (part of the caller's cache key, so
+    fixed for this launch; a launcher takes constexprs as arguments too).
+    :meth:`ScanKernel.prepared` calls the parts itself (one Python frame less per launch).
+    """
+
+    __slots__ = ("runner", "call", "grid_x", "head", "tail", "__name__")
+
+    def __init__(self, runner: Callable[..., Any], call: Callable[..., Any] | None, grid_x: int, head: tuple[Any, ...],
+                 tail: tuple[int | bool, ...], name: str) -> None:
+        self.runner, self.call, self.grid_x, self.head, self.tail = runner, call, grid_x, head, tail
+        self.__name__ = name  # tools/host_probe.py reports which path runs
+
+    def __call__(self, stream: int, args: list[int], T: int, ncl: int) -> None:
+        call = self.call
+        if call is not None and _hooks_idle():
+            call(self.grid_x, 1, 1, stream, *self.head, *args, T, ncl, *self.tail)
+        else:
+            self.runner(*args, T, ncl, *self.tail, stream=stream)
+
+
+def _direct_launcher(
+    compiled: Any, grid_x: int, constexprs: tuple[int | bool, ...], dims: tuple[int, ...] = ()
+) -> DirectLaunch | None:
+    """The :class:`DirectLaunch` of ``compiled`` over ``grid_x`` programs, or ``None`` (a Triton without ``CompiledKernel[grid]``).
+
+    ``dims`` are the static inputs' ints and ``constexprs`` the kernel's
+    ``(BLOCK_NCL, ZERO_INIT, *RED)``.
     """
     try:
         runner = compiled[(grid_x, 1, 1)]  # the runner reads all three grid dimensions
@@ -165,31 +189,18 @@ def _direct_launcher(
     if not _RUN_KNOWN:
         _RUN_KNOWN.append(_runtime_knobs is not None and _run_signature_known())
     run = getattr(compiled, "run", None)
+    tail = (*dims, *constexprs)
     if not _RUN_KNOWN[0] or run is None:
-
-        def via_runner(stream: int, args: list[int], T: int, ncl: int) -> None:
-            runner(*args, T, ncl, *dims, *constexprs, stream=stream)
-
-        return via_runner
+        return DirectLaunch(runner, None, grid_x, (), tail, "launch_runner")
     function, metadata = compiled.function, compiled.packed_metadata
     raw = _raw_launch(run)
     # what follows the stream in each call: run(...) takes the packed metadata
     # and the (absent) launch metadata and hooks; the C launch first takes the
     # cooperative-grid and PDL flags and the (absent) scratch buffers
     if raw is not None:
-        call: Callable[..., None] = raw
         head: tuple[Any, ...] = (function, run.launch_cooperative_grid, run.launch_pdl, None, None, metadata, None, None, None)
-    else:
-        call, head = run, (function, metadata, None, None, None)
-
-    def launch(stream: int, args: list[int], T: int, ncl: int) -> None:
-        if _hooks_idle():
-            call(grid_x, 1, 1, stream, *head, *args, T, ncl, *dims, *constexprs)
-        else:
-            runner(*args, T, ncl, *dims, *constexprs, stream=stream)
-
-    launch.__name__ = "launch_raw" if raw is not None else "launch_run"  # tools/host_probe.py reports which
-    return launch
+        return DirectLaunch(runner, raw, grid_x, head, tail, "launch_raw")
+    return DirectLaunch(runner, run, grid_x, (function, metadata, None, None, None), tail, "launch_run")
 
 
 #: Triton's interpreter is not thread-safe: interpreted launches are serialized.
@@ -281,7 +292,7 @@ class ScanKernel:
     _fast: dict[tuple[int | None, torch.dtype, int], dict[str, int]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: specialisation key -> launch(stream, pointers, T, ncl) of the CompiledKernel
-    _direct: dict[tuple[Any, ...], "Callable[[int, list[int], int, int], None]"] = field(default_factory=dict, repr=False)
+    _direct: dict[tuple[Any, ...], DirectLaunch] = field(default_factory=dict, repr=False)
     _direct_off: bool = field(default=False, repr=False)
     #: bumped whenever ``_direct`` is cleared: a launch from :meth:`prepared` checks it
     _generation: int = field(default=0, repr=False)
@@ -454,11 +465,17 @@ class ScanKernel:
         if direct is None:
             return None
 
+        # DirectLaunch.__call__ spelt out here: a launch of a plan is the hot path of a repeated call
+        call, runner, grid_x, head, tail = direct.call, direct.runner, direct.grid_x, direct.head, (T, ncl, *direct.tail)
+
         def launch(tensors: list[torch.Tensor]) -> bool:
             ptrs = [t.data_ptr() for t in tensors]
             if _or(ptrs) & 15 or self._generation != generation or _current_device() != device:
                 return False
-            direct(_raw_stream(device), ptrs, T, ncl)
+            if call is not None and _hooks_idle():
+                call(grid_x, 1, 1, _raw_stream(device), *head, *ptrs, *tail)
+            else:
+                runner(*ptrs, *tail, stream=_raw_stream(device))
             return True
 
         return launch
