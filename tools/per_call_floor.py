@@ -19,7 +19,7 @@ one layer lower each time, so the copy ratio each layer leaves is visible:
 With ``--host-ncl N`` it also times each variant's host microseconds per
 call on a layer of ``N`` neurons per step, calls back to back (the GPU
 finishes each kernel before the host queues the next, so wall time per call
-is host time), best of three loops of ``--rep * 20``.
+is host time), best of three loops of ``--rep * 20`` (``tools/host_probe.py``'s timing).
 
 Rounds alternate the variants (``--rounds``); each cell is the median of
 its rounds' medians. Results go to ``--out/per_call_floor.json`` and a table
@@ -37,7 +37,6 @@ import inspect
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,6 +44,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_per_call import per_call  # noqa: E402
+from host_probe import _per_step_us  # noqa: E402
 
 
 def _variants(T: int, ncl: int, dtype: torch.dtype) -> dict[str, Callable[[], object]]:
@@ -117,20 +117,6 @@ def _variants(T: int, ncl: int, dtype: torch.dtype) -> dict[str, Callable[[], ob
     }
 
 
-def _host_us(fn: Callable[[], object], n: int) -> float:
-    for _ in range(50):
-        fn()
-    torch.cuda.synchronize()
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        torch.cuda.synchronize()
-        best = min(best, (time.perf_counter() - t0) / n * 1e6)
-    return best
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, required=True)
@@ -161,7 +147,7 @@ def main() -> int:
     if a.host_ncl:
         host: dict[str, float] = {}
         for name, fn in _variants(a.T[0], a.host_ncl, dtype).items():
-            host[name] = round(_host_us(fn, a.rep * 20), 2)
+            host[name] = round(_per_step_us(fn, a.rep * 20, torch.device("cuda")), 2)
         print("host us per call (T=%d, NCL=%d):" % (a.T[0], a.host_ncl), json.dumps(host))
         (a.out / "per_call_floor.json").write_text(
             json.dumps(dict(gpu=torch.cuda.get_device_name(), rows=rows, host_us=host, host_ncl=a.host_ncl), indent=1)

@@ -444,14 +444,12 @@ class FlexSN(KeepsNoStates, nn.Module):
     def _finish(self, res: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
         """Keep the states of a multi-step result ``(*outputs, *state_seqs or final_states)``; return the outputs."""
         no = self.num_outputs
-        if not self.store_state_seqs:  # final states: _commit spelt out (every repeated call comes here)
-            _set = object.__setattr__
-            _set(self, "_states", list(res[no:]))
-            _set(self, "_state_seqs", None)
-            return res[:no]
-        rest = list(res[no:])
-        self._commit([s[-1] for s in rest], rest)
-        return res[:no]
+        outs, rest = res[:no], list(res[no:])
+        if self.store_state_seqs:
+            self._commit([s[-1] for s in rest], rest)
+        else:
+            self._commit(rest, None)
+        return outs
 
     def _commit(self, states: TensorList, state_seqs: TensorList | None) -> None:
         _set = object.__setattr__  # as in reset()

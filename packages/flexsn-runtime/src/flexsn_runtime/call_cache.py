@@ -55,7 +55,7 @@ def interpreted(device: torch.device) -> bool:
 
 
 def call_key(
-    seqs: Sequence[object], states: Sequence[object], statics: Sequence[object], final_state: bool, check_compiling: bool = True
+    seqs: Sequence[object], states: Sequence[object], statics: Sequence[object], final_state: bool
 ) -> tuple[Hashable, ...] | None:
     """The signature of a call, or ``None`` when the call must take the full path (see the module docstring).
 
@@ -64,9 +64,8 @@ def call_key(
         states: the initial states, or ``()`` for zero states made inside the op.
         statics: the static inputs, then the captured tensors' current values.
         final_state: the final-state variant.
-        check_compiling: ``False`` for a caller that checked ``torch.compiler.is_compiling()`` itself.
     """
-    if not seqs or (check_compiling and _compiling()):
+    if _compiling() or not seqs:
         return None
     s_seqs = tensor_signature(seqs)
     # no states (zeros made inside the op) and no statics are the usual call: no loop for them
@@ -74,8 +73,7 @@ def call_key(
     s_statics = tensor_signature(statics) if statics else ()
     if s_seqs is None or s_states is None or s_statics is None:
         return None
-    device = s_seqs[0][2]  # type: ignore[index]
-    return (final_state, _grad_enabled(), device.type != "cuda" and interpreter_enabled(), s_seqs, s_states, s_statics)
+    return (final_state, _grad_enabled(), interpreted(s_seqs[0][2]), s_seqs, s_states, s_statics)  # type: ignore[index]
 
 
 class CallCache(Dict[Hashable, Callable[..., Any]]):

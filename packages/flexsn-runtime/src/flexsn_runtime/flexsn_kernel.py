@@ -17,8 +17,6 @@ from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handl
 
 __all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
 
-_compiling = torch.compiler.is_compiling
-
 
 def validate_scan_args(
     args: Sequence[Any], num_inputs: int, num_states: int, allow_missing_states: bool = True
@@ -317,16 +315,13 @@ class FlexSNKernel:
         """
         # Under Dynamo the cache never answers (no signature); asking first keeps Dynamo from
         # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
-        if _compiling():
-            return None
-        calls = self.calls
-        if not calls:
+        if torch.compiler.is_compiling() or not self.calls:
             return None
         if self.constants.items and self.constants.changed():
             return None  # run() traces again
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics
-        key = call_key(seqs, states, lifted, final_state, False)
-        runner = calls.get(key) if key is not None else None
+        key = call_key(seqs, states, lifted, final_state)
+        runner = self.calls.get(key) if key is not None else None
         return None if runner is None else runner(seqs, states, lifted)
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:

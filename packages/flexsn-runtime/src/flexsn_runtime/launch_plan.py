@@ -72,7 +72,7 @@ class LaunchPlan:
     launches a later call of the same signature.
     """
 
-    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_like_x", "_step", "_n_finals", "_split", "backwards")
+    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_step", "_n_finals", "_split", "backwards")
 
     def __init__(
         self,
@@ -89,7 +89,6 @@ class LaunchPlan:
         #: ``new_empty(*self._step)`` allocates a final state (``new_empty()`` takes no empty size list: ``((),)``)
         self._step: tuple[int, ...] | tuple[tuple[()]] = step or ((),)
         self._seq_dtypes, self._n_finals, self._split = seq_dtypes, n_finals, split
-        self._like_x = all(d is None for d in seq_dtypes)  # every sequence output in the input's dtype
         #: for a training forward: which incoming gradients are missing -> the backward's plan
         self.backwards: dict[tuple[bool, ...], PlanSlot[BackwardPlan]] = {}
 
@@ -148,11 +147,10 @@ class LaunchPlan:
                 return None
         x = flat[0]
         # empty_like of a contiguous tensor is contiguous, and half the host time of torch.empty(shape, ...)
-        dts = self._seq_dtypes
-        seqs = [_empty_like(x) for _ in dts] if self._like_x else [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in dts]
+        seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
         if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
             n = self._n_body
-            body: Sequence[torch.Tensor] = [*flat, *(x,) * self._ns] if n == len(flat) else [*flat[:n], *(x,) * self._ns, *flat[n:]]
+            body: Sequence[torch.Tensor] = [*flat[:n], *(x,) * self._ns, *flat[n:]]
             # x.new_empty(*sizes): x's dtype and device, half the host time of torch.empty(shape, dtype=, device=)
             step = self._step
             finals = [x.new_empty(*step) for _ in range(self._n_finals)]
@@ -163,7 +161,7 @@ class LaunchPlan:
         if not self._launch([*body, *seqs, *finals]):
             return None
         k = self._split
-        return (*seqs, *finals) if k == len(seqs) else (*seqs[:k], *finals, *seqs[k:])
+        return (*seqs[:k], *finals, *seqs[k:])
 
 
 class BackwardPlan:

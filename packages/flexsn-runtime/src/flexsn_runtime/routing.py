@@ -299,10 +299,8 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
         return train
 
     def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-        flat = flat_of(seqs, states, lifted) if lifted else [*seqs, *states]
-        fast = slot.plan
-        if fast is None:
-            fast = planned(flat)
+        flat = flat_of(seqs, states, lifted)
+        fast = planned(flat)
         out = fast.run(flat) if fast is not None else None
         return out if out is not None else launch_inference(f, info, launch_args(info, flat), fs)
 

@@ -156,7 +156,6 @@ class DirectLaunch:
     ``tail`` holds the static inputs' ints and the kernel's constexprs
     ``(BLOCK_NCL, ZERO_INIT, *RED)`` (part of the caller's cache key, so
     fixed for this launch; a launcher takes constexprs as arguments too).
-    :meth:`ScanKernel.prepared` calls the parts itself (one Python frame less per launch).
     """
 
     __slots__ = ("runner", "call", "grid_x", "head", "tail", "__name__")
@@ -465,17 +464,11 @@ class ScanKernel:
         if direct is None:
             return None
 
-        # DirectLaunch.__call__ spelt out here: a launch of a plan is the hot path of a repeated call
-        call, runner, grid_x, head, tail = direct.call, direct.runner, direct.grid_x, direct.head, (T, ncl, *direct.tail)
-
         def launch(tensors: list[torch.Tensor]) -> bool:
             ptrs = [t.data_ptr() for t in tensors]
             if _or(ptrs) & 15 or self._generation != generation or _current_device() != device:
                 return False
-            if call is not None and _hooks_idle():
-                call(grid_x, 1, 1, _raw_stream(device), *head, *ptrs, *tail)
-            else:
-                runner(*ptrs, *tail, stream=_raw_stream(device))
+            direct(_raw_stream(device), ptrs, T, ncl)
             return True
 
         return launch
