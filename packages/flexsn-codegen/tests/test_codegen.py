@@ -84,13 +84,9 @@ def test_outputs_aliasing_inputs_and_each_other(device: torch.device, run_elemen
         torch.testing.assert_close(g, w)
 
 
-def test_constants_and_single_element_captures_are_inlined(
-    device: torch.device, run_elementwise: Callable[..., Any]
-) -> None:
-    scale = torch.tensor(0.75)
-
+def test_constants_the_function_makes_are_inlined(device: torch.device, run_elementwise: Callable[..., Any]) -> None:
     def fn(a: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        return a * scale + torch.tensor(2.0), torch.full_like(a, 3.5), torch.zeros_like(a)
+        return a * torch.tensor(0.75) + torch.tensor(2.0), torch.full_like(a, 3.5), torch.zeros_like(a)
 
     xs = _inputs(1, device)
     graph = generate_inference_graph(fn, [xs[0].cpu()])
@@ -98,6 +94,21 @@ def test_constants_and_single_element_captures_are_inlined(
     want = fn(xs[0].cpu())
     for g, w in zip(got, want):
         torch.testing.assert_close(g.cpu(), w)
+
+
+def test_a_tensor_read_from_outside_is_never_inlined() -> None:
+    """Its value could change after the trace: inlined, the kernel would keep the old one without a word.
+
+    ``flexsn_runtime.FlexSNKernel`` lifts the tensors ``find_captures`` finds into arguments; one the
+    trace still meets as a constant (here: nothing lifted it) is refused, whatever its size.
+    """
+    scale = torch.tensor(0.75)
+    holder = [torch.tensor(2.0)]
+
+    for fn in (lambda a: a * scale, lambda a: a + holder[0]):
+        graph = generate_inference_graph(fn, [torch.randn(4)])
+        with pytest.raises(UnsupportedOpError, match=r"captured tensor \(\[\] float32\) from outside its arguments"):
+            generate_triton_code_str(graph, "outside")
 
 
 def test_shape_preserving_views_are_identities(device: torch.device, run_elementwise: Callable[..., Any]) -> None:

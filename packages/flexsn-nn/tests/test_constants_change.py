@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -35,3 +36,36 @@ def test_a_changed_global_threshold_is_followed(backend: str) -> None:
             torch.testing.assert_close(out, reference(x))
     finally:
         V_TH = 1.0
+
+
+CFG = SimpleNamespace(neuron={"v_threshold": 1.0})
+
+
+def config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v + (x - v) / 2.0
+    s = (v >= CFG.neuron["v_threshold"]).to(x.dtype)
+    return s, v * (1.0 - s)
+
+
+@pytest.mark.parametrize("backend", ["triton", "hop"])
+def test_a_changed_threshold_in_a_config_object_is_followed(backend: str) -> None:
+    """``cfg.neuron["v_threshold"] = 0.2`` after construction (an argparse-built config): the kernels follow it."""
+    x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(1)) * 3
+    neuron = FlexSN(config_core, 1, 1, 1, step_mode="m", backend=backend)
+    reference = FlexSN(config_core, 1, 1, 1, step_mode="m", backend="torch")
+    try:
+        outs = []
+        for value in (1.0, 0.2):
+            CFG.neuron["v_threshold"] = value
+            neuron.reset()
+            reference.reset()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                out = neuron(x)
+            torch.testing.assert_close(out, reference(x))
+            outs.append(out)
+            if value != 1.0 and backend == "triton":
+                assert any("global CFG.neuron['v_threshold'] (1.0 -> 0.2)" in str(w.message) for w in caught)
+        assert not torch.equal(outs[0], outs[1])
+    finally:
+        CFG.neuron["v_threshold"] = 1.0

@@ -1,10 +1,12 @@
-"""Tensors a core captures (closure cells, module parameters and buffers, globals, object attributes)
-are lifted into static inputs: the kernels run fused, read the live values, and return their
+"""Tensors a core captures (closure cells, module parameters and buffers, globals, object attributes,
+a partial's arguments, and lists, dicts and namespaces held by any of these) are lifted into static inputs: the kernels run fused, read the live values, and return their
 gradients, equal to autograd through the Python loop."""
 
 from __future__ import annotations
 
+import functools
 import warnings
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -83,6 +85,35 @@ def kwdefault_core(th: torch.Tensor) -> Callable[..., Any]:
     return core
 
 
+GLOBAL_PARAMS: dict[str, torch.Tensor] = {}
+
+
+def dict_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(GLOBAL_PARAMS["decay"])
+    return _spike(h - 1.0), h * 0.5
+
+
+def list_core(ws: list[torch.Tensor]) -> Callable[..., Any]:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(ws[0])
+        return _spike(h - ws[1]), h * 0.5
+
+    return core
+
+
+def namespace_core(cfg: SimpleNamespace) -> Callable[..., Any]:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(cfg.neuron.w)
+        return _spike(h - 1.0), h * 0.5
+
+    return core
+
+
+def keyword_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(w)
+    return _spike(h - 1.0), h * 0.5
+
+
 def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
     w = torch.linspace(-1.0, 1.0, C, device=device).requires_grad_()
     neuron = Neuron(device)
@@ -91,7 +122,17 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     a = torch.full((N, 1), 0.2, device=device, requires_grad=True)
     wd = nn.Parameter(torch.tensor(0.3, device=device))
     th = torch.linspace(0.8, 1.2, C, device=device).requires_grad_()
+    decay = torch.linspace(-0.3, 0.3, C, device=device).requires_grad_()
+    GLOBAL_PARAMS["decay"] = decay
+    lw = torch.full((N, 1), 0.4, device=device, requires_grad=True)
+    lth = torch.linspace(0.9, 1.1, C, device=device).requires_grad_()
+    nw = torch.linspace(-0.6, 0.6, C, device=device).requires_grad_()
+    pw = nn.Parameter(torch.tensor(-0.2, device=device))
     return {
+        "list": (list_core([lw, lth]), [lw, lth], ("closure ws[0]", "closure ws[1]")),
+        "dict": (dict_core, [decay], ("global GLOBAL_PARAMS['decay']",)),
+        "namespace": (namespace_core(SimpleNamespace(neuron=SimpleNamespace(w=nw))), [nw], ("closure cfg.neuron.w",)),
+        "partial": (functools.partial(keyword_core, w=pw), [pw], ("partial keyword w",)),
         "closure": (closure_core(w), [w], ("closure w",)),
         "method": (neuron.step, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
         "module": (neuron, [neuron.w, neuron.th], ("self.w", "self.th", "self.bias")),
@@ -102,7 +143,9 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     }
 
 
-@pytest.mark.parametrize("case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault"])
+@pytest.mark.parametrize(
+    "case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault", "list", "dict", "namespace", "partial"]
+)
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
     paths: list[str] = []
@@ -194,4 +237,71 @@ def test_a_reassigned_default_is_read_at_the_next_call(device: torch.device) -> 
         core.__defaults__ = (torch.tensor(-2.0, device=device),)  # what the eager loop now reads too
         y, _ = k(x)
         want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)
+
+
+def test_a_tensor_in_a_container_is_read_live(device: torch.device) -> None:
+    """An in-place change and a new tensor put in its place are both seen, as the eager loop sees them."""
+    ws = [torch.full((N, 1), 0.4, device=device), torch.ones(C, device=device)]
+    core = list_core(ws)
+    k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad():
+        before, _ = k(x)
+        ws[0].fill_(-1.0)
+        ws[1] = torch.full((C,), 0.3, device=device)
+        y, _ = k(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)
+    assert not torch.allclose(y, before)
+    assert ws[1].shape == (C,) and float(ws[0][0, 0]) == -1.0  # binding for the trace left the user's list alone
+
+
+class ClassThreshold:
+    th = torch.tensor(1.0)
+
+    @staticmethod
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return _spike(h - ClassThreshold.th), h * 0.5
+
+
+class PlainAttribute(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.th = torch.tensor(1.0)  # a plain attribute, not a buffer
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return _spike(h - self.th), h * 0.5
+
+
+@pytest.mark.parametrize("case", ["class attribute", "plain module attribute"])
+def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
+    """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
+    owner: Any = ClassThreshold if case == "class attribute" else PlainAttribute()
+    core = owner.core if case == "class attribute" else owner
+    with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
+        k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    try:
+        owner.th = torch.tensor(0.2)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y, _ = k(x)
+            want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(y, want)
+    finally:
+        owner.th = torch.tensor(1.0)
+
+
+def test_a_captured_place_that_now_holds_a_number_runs_the_loop(device: torch.device) -> None:
+    ws = [torch.full((N, 1), 0.4, device=device), torch.ones(C, device=device)]
+    core = list_core(ws)
+    k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    ws[1] = 0.3  # what the eager loop reads as a number
+    with torch.no_grad(), pytest.warns(RuntimeWarning, match=r"the captured tensor closure ws\[1\] is a float, not a tensor"):
+        y, _ = k(x)
+    want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
     torch.testing.assert_close(y, want)

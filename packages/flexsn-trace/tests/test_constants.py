@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from types import SimpleNamespace
 
 import torch
 from torch import nn
@@ -120,3 +122,53 @@ def test_default_numbers_and_their_changes() -> None:
     assert consts.changed() == ["default reset (0.0 -> -1.0)"]
     core.__defaults__ = None
     assert consts.changed() == ["default tau (2.0 -> deleted)", "default reset (0.0 -> -1.0)"]
+
+
+CFG = SimpleNamespace(neuron=SimpleNamespace(v_threshold=1.0, unread=3.0), tau=2.0)
+LIMITS = {"v_reset": 0.0, "scale": [1.0, 1.0]}
+
+
+class Thresholds:
+    v_th = 1.0
+
+
+def test_numbers_held_by_containers_the_core_reads_are_watched() -> None:
+    """``cfg.neuron.v_threshold``, ``LIMITS["scale"][1]``, ``Thresholds.v_th``: each a literal of the kernels."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + x / CFG.tau * LIMITS["scale"][1]
+        s = (v >= CFG.neuron.v_threshold + Thresholds.v_th).to(x.dtype)
+        return s, v * (1.0 - s) + LIMITS["v_reset"]
+
+    consts = find_constants(core)
+    names = [c.name for c in consts.items]
+    assert "global CFG.neuron.v_threshold" in names and "global CFG.neuron.unread" not in names  # only names the code loads
+    assert {"global CFG.tau", "global LIMITS['scale'][1]", "global LIMITS['v_reset']", "global Thresholds.v_th"} <= set(names)
+    assert consts.changed() == []
+    try:
+        CFG.neuron.v_threshold = 0.5
+        LIMITS["scale"][1] = 2.0
+        Thresholds.v_th = 0.0
+        assert consts.changed() == [
+            "global CFG.neuron.v_threshold (1.0 -> 0.5)", "global LIMITS['scale'][1] (1.0 -> 2.0)", "global Thresholds.v_th (1.0 -> 0.0)",
+        ]
+        LIMITS["scale"] = []  # gone: the place reads nothing now
+        assert "global LIMITS['scale'][1] (1.0 -> deleted)" in consts.changed()
+    finally:
+        CFG.neuron.v_threshold, LIMITS["scale"], Thresholds.v_th = 1.0, [1.0, 1.0], 1.0
+
+
+def test_a_partials_numbers_are_watched() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor, tau: float, *, v_th: float) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + x / tau
+        return (v >= v_th).to(x.dtype), v
+
+    bound = functools.partial(core, v_th=1.0)
+    consts = find_constants(functools.partial(bound, tau=2.0))
+    assert sorted(c.name for c in consts.items) == ["partial keyword tau", "partial keyword v_th"]
+    bound.keywords["v_th"] = 0.5  # the outer partial flattened the inner one: its own keywords are what it calls with
+    assert consts.changed() == []
+    outer = functools.partial(bound, tau=2.0)
+    consts = find_constants(outer)
+    outer.keywords["tau"] = 4.0
+    assert consts.changed() == ["partial keyword tau (2.0 -> 4.0)"]

@@ -10,6 +10,8 @@ from typing import Any
 import torch
 from torch import fx
 
+from flexsn_trace import FOREIGN_PREFIX
+
 from .lowering import ROUND_BY_HAND, STORAGE_CAST, VIEW_OPS, Ctx, UnsupportedOpError, lit, lowering_for
 
 __all__ = ["check_graph_supported", "generate_step_body", "generate_triton_code_str", "sanitize_name"]
@@ -63,11 +65,24 @@ def _constant_value(graph: fx.Graph, node: fx.Node) -> float | int | bool:
     value = getattr(gm, target, None) if gm is not None else None
     if not isinstance(value, torch.Tensor):
         raise UnsupportedOpError(f"get_attr '{target}'", "the graph has no module holding this constant")
+    if target.startswith(FOREIGN_PREFIX):
+        # read from outside the core's arguments where find_captures does not look: inlined, its
+        # value would be frozen at the trace (and a parameter would get no gradient) without a word
+        what = f"{list(value.shape)} {str(value.dtype).removeprefix('torch.')}" + (", requires grad" if value.requires_grad else "")
+        raise UnsupportedOpError(
+            "captured tensor",
+            message=f"FlexSN: the core reads a captured tensor ({what}) from outside its "
+            "arguments at a place the kernels cannot read it from at every call (e.g. a class attribute, a plain "
+            "attribute of an nn.Module, a helper function's global); fused, its value would stay as it was at tracing "
+            "time. Pass it as a static input (FlexSN(..., static_inputs=(...))), register it as a buffer or parameter "
+            "of the module, or keep it in a closure variable, a global, a default argument or a list, dict or "
+            "namespace held by one",
+        )
     if value.requires_grad:
         raise UnsupportedOpError(
             f"captured tensor '{target}'",
             "a captured tensor that requires grad (e.g. a learnable parameter) would get no gradient; "
-            "pass it as an input sequence or a state instead",
+            "pass it as a static input (FlexSN(..., static_inputs=(...)))",
         )
     if value.numel() != 1:
         raise UnsupportedOpError(

@@ -78,6 +78,8 @@ def static_problem(statics: Sequence[torch.Tensor], x: torch.Tensor) -> str | No
     """
     step = tuple(x.shape[1:])
     for k, w in enumerate(statics):
+        if not isinstance(w, torch.Tensor):  # a captured place now holding a number: the loop reads it as it is
+            return f"static input {k} is a {type(w).__name__}, not a tensor"
         if not w.is_floating_point():
             return f"static input {k} has dtype {w.dtype}; the fused kernels read floating-point static inputs"
         if w.device != x.device and not (w.dim() == 0 and w.device.type == "cpu"):

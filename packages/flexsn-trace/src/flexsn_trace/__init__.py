@@ -18,10 +18,12 @@ from .graphs import (
     trace_training_graphs,
 )
 from .isolation import run_isolated
+from .recorder import FOREIGN_PREFIX
 from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
 
 __all__ = [
+    "FOREIGN_PREFIX",
     "CarrierGraphs",
     "Constant",
     "Constants",

@@ -15,9 +15,16 @@ named in its code; its default argument values (``def core(x, v, w=w)``, a
 common way to bind a parameter; a default the call fills is simply not
 read); for a bound method, the parameters and buffers of its
 ``nn.Module`` (or the tensor attributes of a plain object); for an
-``nn.Module`` core, its own parameters and buffers. Only floating-point
-tensors are lifted; the caller keeps those the traced step actually reads
-(:func:`used_arguments`).
+``nn.Module`` core, its own parameters and buffers; a ``functools.partial``'s
+arguments and keywords. From each of these the search goes on into lists,
+tuples, dicts, namespaces, user objects and user modules (``P["thr"]``,
+``cfg.thr``; :mod:`flexsn_trace.places`). Only floating-point tensors are
+lifted; the caller keeps those the traced step actually reads
+(:func:`used_arguments`). A tensor read from anywhere else (a class
+attribute, a plain attribute of an ``nn.Module``, a helper function's
+globals) is recorded as a foreign constant
+(:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
+falls back with a warning instead of freezing the tensor's value.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
+from .places import core_function, describe, names_of, nested, read_default, reader, replaced, roots
 
-__all__ = ["Captured", "Captures", "default_arguments", "find_captures", "read_default", "used_arguments"]
+__all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
 
 
 class Captured(NamedTuple):
@@ -44,16 +52,19 @@ class Captured(NamedTuple):
         read: returns the live tensor (read at every call: an optimizer's
             in-place update or a reassignment is seen).
         kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``,
-            ``"module"`` or ``"attr"``: how the lifted core substitutes it.
+            ``"module"``, ``"attr"``, ``"parg"`` or ``"pkw"``: how the lifted core substitutes it
+            (:class:`flexsn_trace.places.Root`).
         key: the closure cell's index, the global's name, the index in
             ``__defaults__``, the keyword-only parameter's name, ``(module
-            index, path)`` or the attribute's name.
+            index, path)``, the attribute's name, or the partial's argument index or keyword.
     """
 
     name: str
     read: Callable[[], torch.Tensor]
     kind: str
     key: Any
+    #: the container steps from the root the kind and key name (:mod:`flexsn_trace.places`); ``()``: the root itself
+    path: tuple[tuple[str, Any], ...] = ()
 
 
 def _floating(x: object) -> bool:
@@ -113,30 +124,47 @@ class Captures:
         return lifted_core
 
     def bind(self, values: Sequence[Any]) -> Callable[..., Any]:
-        """``core`` reading ``values`` (in :attr:`items` order) instead of the tensors it captures."""
+        """``core`` reading ``values`` (in :attr:`items` order) instead of the tensors it captures.
+
+        A tensor inside a container is substituted in a copy of each container on its
+        path (:func:`flexsn_trace.places.replaced`); the originals are not touched.
+        """
         func, owner = self._func, self._owner
         if func is None or not self.items:
             return self.core
+        new: dict[tuple[str, Any], Any] = {}
+        swap: dict[str, Any] = {}
+        for c, v in zip(self.items, values):
+            if c.kind == "module":
+                index, path = c.key
+                swap[f"owned.{index}.{path}"] = v
+                continue
+            at = (c.kind, c.key)
+            if c.path:
+                v = replaced(new[at] if at in new else self._root(c.kind, c.key), c.path, v)
+            new[at] = v
         closure = list(func.__closure__ or ())
         g = func.__globals__
         attrs: dict[str, Any] = {}
-        swap: dict[str, Any] = {}
         defaults, kwdefaults = list(func.__defaults__ or ()), dict(func.__kwdefaults__ or {})
-        for c, v in zip(self.items, values):
-            if c.kind == "cell":
-                closure[c.key] = types.CellType(v)
-            elif c.kind == "default":
-                defaults[c.key] = v
-            elif c.kind == "kwdefault":
-                kwdefaults[c.key] = v
-            elif c.kind == "global":
+        part = self.core if isinstance(self.core, functools.partial) else None
+        pargs, pkw = (list(part.args), dict(part.keywords)) if part is not None else ([], {})
+        for (kind, key), v in new.items():
+            if kind == "cell":
+                closure[key] = types.CellType(v)
+            elif kind == "default":
+                defaults[key] = v
+            elif kind == "kwdefault":
+                kwdefaults[key] = v
+            elif kind == "global":
                 g = dict(g) if g is func.__globals__ else g
-                g[c.key] = v
-            elif c.kind == "attr":
-                attrs[c.key] = v
+                g[key] = v
+            elif kind == "attr":
+                attrs[key] = v
+            elif kind == "parg":
+                pargs[key] = v
             else:
-                index, path = c.key
-                swap[f"owned.{index}.{path}"] = v
+                pkw[key] = v
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
         fn.__kwdefaults__ = kwdefaults or None
         bound: Callable[..., Any] = fn
@@ -146,57 +174,28 @@ class Captures:
                 for name, v in attrs.items():
                     setattr(owner, name, v)
             bound = types.MethodType(fn, owner)
+        if part is not None:
+            bound = functools.partial(bound, *pargs, **pkw)
         if not swap:
             return bound
         holder = _Owner(self._modules, bound)
         return lambda *args: torch.func.functional_call(holder, swap, args)
 
-
-def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
-    """The Python function a core runs and the object it is bound to: ``(function, owner)``.
-
-    A bound method gives its function and ``self``; an ``nn.Module`` its class's
-    ``forward`` and itself; another callable object its class's ``__call__`` and
-    itself; a plain function itself and ``None``. ``(None, None)`` for a callable
-    of another kind (a builtin, a ``functools.partial``). Shared by
-    :func:`find_captures` and :func:`flexsn_trace.find_constants`, which look in
-    the same places.
-    """
-    func: Any = core
-    owner: Any = None
-    if isinstance(core, types.MethodType):
-        func, owner = core.__func__, core.__self__
-    elif isinstance(core, nn.Module):
-        func, owner = type(core).forward, core
-    elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
-        func, owner = getattr(type(core), "__call__", None), core
-    return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
-
-
-def default_arguments(func: types.FunctionType) -> list[tuple[str, Any, str, object]]:
-    """``func``'s default argument values: ``(kind, key, name, value)`` per parameter that has one.
-
-    ``kind`` is ``"default"`` (``key``: the index in ``__defaults__``) or
-    ``"kwdefault"`` (a keyword-only parameter; ``key``: its name). Shared by
-    :func:`find_captures` (tensors) and :func:`flexsn_trace.find_constants` (numbers).
-    """
-    code = func.__code__
-    defaults = func.__defaults__ or ()
-    names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
-    out: list[tuple[str, Any, str, object]] = [("default", i, n, v) for i, (n, v) in enumerate(zip(names, defaults))]
-    out += [("kwdefault", n, n, v) for n, v in (func.__kwdefaults__ or {}).items()]
-    return out
-
-
-def read_default(func: types.FunctionType, kind: str, key: Any) -> Any:
-    """The current value of one of ``func``'s default arguments (see :func:`default_arguments`).
-
-    Raises:
-        IndexError / KeyError / TypeError: the default was removed since.
-    """
-    if kind == "default":
-        return func.__defaults__[key]  # type: ignore[index]
-    return func.__kwdefaults__[key]  # type: ignore[index]
+    def _root(self, kind: str, key: Any) -> Any:
+        """The value now at a root (:class:`flexsn_trace.places.Root`) of this core."""
+        func, owner = self._func, self._owner
+        assert func is not None
+        if kind == "cell":
+            return (func.__closure__ or ())[key].cell_contents
+        if kind == "global":
+            return func.__globals__[key]
+        if kind in ("default", "kwdefault"):
+            return read_default(func, kind, key)
+        if kind == "attr":
+            return getattr(owner, key)
+        part = self.core
+        assert isinstance(part, functools.partial)
+        return part.args[key] if kind == "parg" else part.keywords[key]
 
 
 def find_captures(core: Callable[..., Any]) -> Captures:
@@ -204,46 +203,46 @@ def find_captures(core: Callable[..., Any]) -> Captures:
 
     Returns:
         :class:`Captures` (empty when there are none, or for a callable of
-        another kind: a builtin, a ``functools.partial``).
+        another kind: a builtin).
     """
     func, owner = core_function(core)
     if func is None:
         return Captures(core, [])
     items: list[Captured] = []
     modules: list[nn.Module] = []
+    seen: set[int] = set()
+
+    def add(c: Captured, t: torch.Tensor) -> None:
+        if id(t) not in seen:  # one tensor at two places is one argument
+            seen.add(id(t))
+            items.append(c)
 
     def add_module(m: nn.Module, prefix: str) -> None:
+        if any(m is k for k in modules):
+            return
         modules.append(m)
         index = len(modules) - 1
         named = [*m.named_parameters(remove_duplicate=True), *m.named_buffers(remove_duplicate=True)]
         for path, t in named:
             if _floating(t):
-                items.append(Captured(f"{prefix}{path}", functools.partial(operator.attrgetter(path), m), "module", (index, path)))
+                add(Captured(f"{prefix}{path}", functools.partial(operator.attrgetter(path), m), "module", (index, path)), t)
 
-    free = func.__code__.co_freevars
-    for i, cell in enumerate(func.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        if _floating(value):
-            items.append(Captured(f"closure {free[i]}", functools.partial(getattr, cell, "cell_contents"), "cell", i))
-        elif isinstance(value, nn.Module):
-            add_module(value, f"{free[i]}.")
-    for name in dict.fromkeys(func.__code__.co_names):
-        if _floating(func.__globals__.get(name)):
-            items.append(Captured(f"global {name}", functools.partial(func.__globals__.__getitem__, name), "global", name))
-    for kind, key, name, value in default_arguments(func):
-        if _floating(value):
-            items.append(Captured(f"default {name}", functools.partial(read_default, func, kind, key), kind, key))
-        elif isinstance(value, nn.Module):
-            add_module(value, f"{name}.")
+    names = names_of(func, owner)
+    # an nn.Module object's tensors are its parameters and buffers (swapped by functional_call), not attributes
+    for root in roots(core, frozenset() if isinstance(owner, nn.Module) else None):
+        bare = root.name.rsplit(" ", 1)[-1]
+        if _floating(root.value):
+            add(Captured(root.name, root.read, root.kind, root.key), root.value)
+        elif isinstance(root.value, nn.Module):
+            add_module(root.value, f"{bare}.")
+        else:
+            for path, leaf, liftable in nested(root.value, names):
+                if _floating(leaf) and liftable:
+                    add(Captured(f"{root.name}{describe(path)}", reader(root.read, path), root.kind, root.key, path), leaf)
+                elif isinstance(leaf, nn.Module):
+                    add_module(leaf, f"{bare}{describe(path)}.")
     if isinstance(owner, nn.Module):
         add_module(owner, "self.")
-    elif owner is not None:
-        for name, value in sorted(vars(owner).items()):
-            if _floating(value):
-                items.append(Captured(f"self.{name}", functools.partial(getattr, owner, name), "attr", name))
     return Captures(core, items, func, owner, modules)
 
 

@@ -7,7 +7,10 @@ which would then disagree with the core without a word. As ``torch.compile``
 guards the globals a frame reads, :func:`find_constants` records the numbers
 (``bool``, ``int``, ``float``) a core reads where :func:`flexsn_trace.find_captures`
 looks for tensors (closure cells, globals named in its code, default argument
-values, and the attributes its object's methods read), and :meth:`Constants.changed` says which
+values, the attributes its object's methods read, a ``functools.partial``'s
+arguments, and what lists, dicts, namespaces, user objects, user modules and
+user classes among them hold: ``P["thr"]``, ``cfg.THRESH``, ``K.thr``;
+:mod:`flexsn_trace.places`), and :meth:`Constants.changed` says which
 of them no longer hold their traced value, so the caller traces again.
 
 Numbers read only through further calls (a helper function's own globals)
@@ -16,13 +19,12 @@ are not watched: pass such a value as a static input, or keep it fixed.
 
 from __future__ import annotations
 
-import dis
 import functools
 import operator
 import types
 from typing import Any, Callable, NamedTuple
 
-from .capture import core_function, default_arguments, read_default
+from .places import core_function, describe, names_of, nested, read_default, reader, roots
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
@@ -112,7 +114,7 @@ def _read(read: Callable[[], object]) -> object:
 
 def _defaults_now(places: list[tuple[str, Any]], func: types.FunctionType) -> tuple[object, ...]:
     """The current values of ``func``'s default arguments at ``places`` (``(kind, key)``, see
-    :func:`flexsn_trace.capture.default_arguments`)."""
+    :func:`flexsn_trace.places.default_arguments`)."""
     return tuple([read_default(func, kind, key) for kind, key in places])
 
 
@@ -120,34 +122,16 @@ def _number(x: object) -> bool:
     return type(x) in _NUMBERS
 
 
-def _method_names(cls: type) -> set[str]:
-    """Attribute names the methods of ``cls`` and its user base classes read (their code's ``co_names``)."""
-    names: set[str] = set()
-    for klass in cls.__mro__:
-        if klass.__module__.split(".")[0] in {"builtins", "torch"}:
-            continue
-        for value in vars(klass).values():
-            fn = getattr(value, "__func__", value)
-            if isinstance(fn, types.FunctionType):
-                names.update(_loaded_attributes(fn.__code__))
-    return names
-
-
-def _loaded_attributes(co: types.CodeType) -> set[str]:
-    """Attribute names ``co`` (and code nested in it) reads; ``co_names`` would add the ones it only assigns."""
-    names = {i.argval for i in dis.get_instructions(co) if i.opname in ("LOAD_ATTR", "LOAD_METHOD")}
-    for c in co.co_consts:
-        if isinstance(c, types.CodeType):
-            names |= _loaded_attributes(c)
-    return names
+def _called(read: Callable[[], object]) -> object:
+    return read()
 
 
 def find_constants(core: Callable[..., Any]) -> Constants:
     """Find the numbers ``core`` reads from outside its arguments (see the module docstring).
 
     Args:
-        core: a function, bound method, ``nn.Module`` or callable object, as
-            :func:`flexsn_trace.find_captures` takes it.
+        core: a function, bound method, ``nn.Module``, callable object or
+            ``functools.partial``, as :func:`flexsn_trace.find_captures` takes it.
 
     Returns:
         :class:`Constants` (empty for a callable of another kind).
@@ -155,30 +139,36 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     func, owner = core_function(core)
     if func is None:
         return Constants([])
+    names = names_of(func, owner)
+    found = roots(core, names)
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
-    free = func.__code__.co_freevars
-    for i, cell in enumerate(func.__closure__ or ()):
-        read = functools.partial(getattr, cell, "cell_contents")
-        value = _read(read)
-        if _number(value):
-            items.append(Constant(f"closure {free[i]}", read, value))
-            reads.append((operator.attrgetter("cell_contents"), cell, False))
-    names = [n for n in dict.fromkeys(func.__code__.co_names) if _number(func.__globals__.get(n, _MISSING))]
-    for name in names:
-        items.append(Constant(f"global {name}", functools.partial(func.__globals__.__getitem__, name), func.__globals__[name]))
-    if names:
-        reads.append((operator.itemgetter(*names), func.__globals__, len(names) > 1))
-    defaults = [(kind, key, name, value) for kind, key, name, value in default_arguments(func) if _number(value)]
-    for kind, key, name, value in defaults:
-        items.append(Constant(f"default {name}", functools.partial(read_default, func, kind, key), value))
+    # the common roots read in one C-level getter per kind (the check runs before every call)
+    for root in found:
+        if root.kind == "cell" and _number(root.value):
+            items.append(Constant(root.name, root.read, root.value))
+            reads.append((operator.attrgetter("cell_contents"), func.__closure__[root.key], False))  # type: ignore[index]
+    batched: list[tuple[str, Callable[[list[Any]], tuple[Callable[[Any], Any], Any]]]] = [
+        ("global", lambda keys: (operator.itemgetter(*keys), func.__globals__)),
+        ("attr", lambda keys: (operator.attrgetter(*keys), owner)),
+    ]
+    for kind, getter in batched:
+        picked = [r for r in found if r.kind == kind and _number(r.value)]
+        items += [Constant(r.name, r.read, r.value) for r in picked]
+        if picked:
+            get, source = getter([r.key for r in picked])
+            reads.append((get, source, len(picked) > 1))
+    defaults = [r for r in found if r.kind in ("default", "kwdefault") and _number(r.value)]
+    items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
-        reads.append((functools.partial(_defaults_now, [(kind, key) for kind, key, _, _ in defaults]), func, True))
-    if owner is not None and hasattr(owner, "__dict__"):
-        read_names = _method_names(type(owner))
-        attrs = [n for n, v in sorted(vars(owner).items()) if n in read_names and _number(v)]
-        for name in attrs:
-            items.append(Constant(f"self.{name}", functools.partial(getattr, owner, name), getattr(owner, name)))
-        if attrs:
-            reads.append((operator.attrgetter(*attrs), owner, len(attrs) > 1))
+        reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
+    # the rest one by one: a partial's arguments, and what the roots hold (P["thr"], cfg.thr, K.thr)
+    for root in found:
+        places: list[tuple[tuple[tuple[str, Any], ...], Any]] = [((), root.value)] if root.kind in ("parg", "pkw") else []
+        places += [(path, leaf) for path, leaf, _ in nested(root.value, names)]
+        for path, leaf in places:
+            if _number(leaf):
+                read = reader(root.read, path)
+                items.append(Constant(f"{root.name}{describe(path)}", read, leaf))
+                reads.append((_called, read, False))
     return Constants(items, reads)

@@ -29,7 +29,12 @@ import torch.utils._pytree as pytree
 from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
-__all__ = ["VIEW_OPS", "functional_in_place", "is_view", "op_name", "record"]
+__all__ = ["FOREIGN_PREFIX", "VIEW_OPS", "functional_in_place", "is_view", "op_name", "record"]
+
+#: the ``get_attr`` name prefix of a tensor the recorded function read from outside its arguments
+#: (a tensor in a list, a dict, a class attribute, a ``functools.partial`` argument): a constant of
+#: the graph whose value may change after the trace, which codegen must not inline
+FOREIGN_PREFIX = "_foreign_tensor"
 
 
 def _meta_like(t: torch.Tensor) -> torch.Tensor:
@@ -54,6 +59,9 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         # id -> (tensor, node): the tensor is kept alive so its id is not reused during the trace
         self.nodes: dict[int, tuple[torch.Tensor, fx.Node]] = {}
         self.num_constants = 0
+        # tensors a ``torch.tensor(...)`` call inside the function made (aten.lift_fresh's argument), by id;
+        # kept alive so a foreign tensor cannot reuse the id
+        self.fresh: dict[int, torch.Tensor] = {}
 
     def bind(self, t: torch.Tensor, node: fx.Node) -> None:
         node.meta["val"] = _meta_like(t)
@@ -63,8 +71,10 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         hit = self.nodes.get(id(t))
         if hit is not None and hit[0] is t:
             return hit[1]
-        # a tensor no traced call produced: a constant of the function (torch.tensor(...) inside it)
-        name = f"_tensor_constant{self.num_constants}"
+        # a tensor no traced call produced: made by the function (``torch.tensor(...)`` inside it,
+        # FOREIGN_PREFIX otherwise: read from outside its arguments, so codegen must not bake its value)
+        prefix = "_tensor_constant" if self.fresh.get(id(t)) is t else FOREIGN_PREFIX
+        name = f"{prefix}{self.num_constants}"
         self.num_constants += 1
         setattr(self.root, name, t)  # as it is: codegen refuses one that requires grad (it would get none)
         node = self.graph.get_attr(name)
@@ -80,8 +90,10 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
                 "(.item(), float(), bool(), a Python `if` on a tensor); a fused kernel computes every element "
                 "alike, so the step must stay in tensor ops (torch.where instead of if)"
             )
-        if func is torch.ops.aten.lift_fresh.default:
+        if func is torch.ops.aten.lift_fresh.default or func is torch.ops.aten.lift_fresh_copy.default:
             func = torch.ops.aten.lift_fresh_copy.default  # as make_fx: a constant is copied, never aliased
+            if args and isinstance(args[0], torch.Tensor) and id(args[0]) not in self.nodes:
+                self.fresh[id(args[0])] = args[0]
         out = func(*args, **kwargs)
         node_args, node_kwargs = pytree.tree_map_only(torch.Tensor, self.node_of, (args, kwargs))
         # named for the op's packet (add, add_1, ...), as make_fx names them

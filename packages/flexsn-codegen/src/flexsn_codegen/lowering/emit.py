@@ -15,12 +15,12 @@ class UnsupportedOpError(NotImplementedError):
         op: the op's name as PyTorch prints it, e.g. ``"aten.cumsum.default"``.
     """
 
-    def __init__(self, op: str, detail: str = "") -> None:
+    def __init__(self, op: str, detail: str = "", *, message: str | None = None) -> None:
         self.op = op
         msg = f"FlexSN cannot lower op '{op}' to Triton"
         if detail:
             msg += f": {detail}"
-        super().__init__(msg)
+        super().__init__(message if message is not None else msg)  # message: what blocks the lowering is not an op
 
 
 # A lowering receives the formatted positional args and kwargs (values are

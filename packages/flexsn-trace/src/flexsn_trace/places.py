@@ -1,0 +1,301 @@
+"""Where a core reads values from outside its arguments: the places :func:`find_captures` and :func:`find_constants` search.
+
+A place starts at a *root* the core's code names directly: a closure cell,
+a global named in its code, a default argument value, an attribute of the
+object it is bound to, an argument or keyword a ``functools.partial``
+binds. From a root it may go on through containers, as ``torch.compile``'s
+guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
+``params[0]``): items of lists, tuples and dicts (up to
+:data:`MAX_ITEMS` entries), attributes of namespaces, of instances of user
+classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
+(``K.thr``), at most :data:`MAX_DEPTH` steps deep. Attributes are followed
+only where the code can name them (an attribute it loads, or a string
+constant for ``getattr``), so a large object costs nothing it does not read.
+
+A place is read again through its root (:func:`reader`: every call sees a
+rebinding or an in-place change); a tensor in it can be *lifted* when
+:func:`replaced` can rebuild each container on its path with the tensor
+replaced (:meth:`flexsn_trace.Captures.bind`), which is not so through a
+class, whose copy would be itself, or an ``nn.Module``, whose tensors are
+lifted as its parameters and buffers.
+"""
+
+from __future__ import annotations
+
+import copy
+import dis
+import functools
+import operator
+import sys
+import types
+from typing import Any, Callable, Iterator, NamedTuple
+
+from torch import nn
+
+__all__ = [
+    "MAX_DEPTH", "MAX_ITEMS", "Root", "code_names", "core_function", "default_arguments", "describe", "follow", "names_of",
+    "nested", "read_default", "reader", "replaced", "roots",
+]
+
+#: container steps a place may take below its root
+MAX_DEPTH = 2
+#: lists, tuples and dicts with more entries are not searched (a dataset is no parameter)
+MAX_ITEMS = 64
+#: one step below a value: ``("item", key)`` (``value[key]``) or ``("attr", name)`` (``getattr(value, name)``)
+Step = tuple[str, Any]
+
+#: packages whose modules and classes are not searched: their state is not a neuron's parameter
+_LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
+
+
+class Root(NamedTuple):
+    """A value the core's code names directly, where :func:`nested` starts.
+
+    Attributes:
+        name: for messages (``"closure w"``, ``"global cfg"``, ``"self.tau"``, ``"partial keyword thr"``).
+        kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``, ``"attr"`` (of the
+            core's object), ``"parg"`` or ``"pkw"`` (a ``functools.partial``'s argument or keyword).
+        key: the closure cell's index, the global's name, the index in ``__defaults__``, the
+            keyword-only parameter's name, the attribute's name, the partial's argument index or keyword.
+        read: returns the value there now (raises ``AttributeError``/``KeyError``/``IndexError``/
+            ``TypeError``/``ValueError`` once it is gone).
+        value: the value when found.
+    """
+
+    name: str
+    kind: str
+    key: Any
+    read: Callable[[], Any]
+    value: Any
+
+
+def code_names(*codes: types.CodeType) -> frozenset[str]:
+    """Attribute names ``codes`` (and code nested in them) load, and their string constants (``getattr(o, "thr")``)."""
+    names: set[str] = set()
+    stack = list(codes)
+    while stack:
+        co = stack.pop()
+        names.update(i.argval for i in dis.get_instructions(co) if i.opname in ("LOAD_ATTR", "LOAD_METHOD"))
+        for c in co.co_consts:
+            if isinstance(c, types.CodeType):
+                stack.append(c)
+            elif isinstance(c, str):
+                names.add(c)
+    return frozenset(names)
+
+
+def names_of(func: types.FunctionType, owner: Any) -> frozenset[str]:
+    """The attribute names a search below ``func``'s roots follows: those ``func``, or any method of ``owner``'s class
+    and its user base classes, can name (:func:`code_names`)."""
+    codes = [func.__code__]
+    if owner is not None:
+        for klass in type(owner).__mro__:
+            if klass.__module__.split(".")[0] in {"builtins", "torch"}:
+                continue
+            for value in vars(klass).values():
+                fn = getattr(value, "__func__", value)
+                if isinstance(fn, types.FunctionType):
+                    codes.append(fn.__code__)
+    return code_names(*codes)
+
+
+def _library(module: str | None) -> bool:
+    root = (module or "").split(".")[0]
+    return root in _LIBRARIES or root in sys.stdlib_module_names
+
+
+def _user_module(m: types.ModuleType) -> bool:
+    path = getattr(m, "__file__", None) or ""
+    return not _library(m.__name__) and "site-packages" not in path and "dist-packages" not in path
+
+
+def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | None:
+    """``(step, child, liftable)`` for what the search follows below ``value``; ``None`` for a leaf."""
+    if isinstance(value, (list, tuple)):
+        return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= MAX_ITEMS else []
+    if isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            return []
+        return [(("item", k), v, True) for k, v in value.items() if isinstance(k, (str, int))]
+    if isinstance(value, types.ModuleType):
+        if not _user_module(value):
+            return []
+        return [(("attr", n), v, True) for n, v in vars(value).items() if n in names]
+    if isinstance(value, type):
+        if _library(value.__module__):
+            return []
+        out = []
+        for n in sorted(names):
+            for klass in value.__mro__:
+                if n in vars(klass) and not _library(klass.__module__):
+                    out.append((("attr", n), getattr(value, n), False))
+                    break
+        return out
+    if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
+        liftable = not isinstance(value, nn.Module)  # a module's tensors are lifted as its parameters and buffers
+        return [(("attr", n), v, liftable) for n, v in vars(value).items() if n in names and not n.startswith("__")]
+    return None
+
+
+def _user_instance(value: Any) -> bool:
+    cls = type(value)
+    return hasattr(value, "__dict__") and not isinstance(value, (types.FunctionType, types.MethodType)) and not _library(
+        cls.__module__
+    )
+
+
+def nested(value: Any, names: frozenset[str], depth: int = MAX_DEPTH) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
+    """``(path, leaf, liftable)`` for each value reachable from ``value`` through containers (``value`` excluded).
+
+    Leaves are what the search does not go into (tensors, numbers, ``nn.Module``\\ s,
+    functions); containers on the way are yielded too (a module in a list is one).
+    """
+    seen = {id(value)}
+
+    def walk(v: Any, path: tuple[Step, ...], liftable: bool, left: int) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
+        steps = _steps(v, names)
+        if not steps or left == 0:
+            return
+        for step, child, ok in steps:
+            here = (*path, step)
+            yield here, child, liftable and ok
+            if id(child) not in seen:  # each container searched once (a cycle, a shared config)
+                seen.add(id(child))
+                yield from walk(child, here, liftable and ok, left - 1)
+
+    yield from walk(value, (), True, depth)
+
+
+def follow(value: Any, path: tuple[Step, ...]) -> Any:
+    """The value ``path`` reaches from ``value``."""
+    for kind, key in path:
+        value = value[key] if kind == "item" else getattr(value, key)
+    return value
+
+
+def reader(read_root: Callable[[], Any], path: tuple[Step, ...]) -> Callable[[], Any]:
+    """A ``read`` for the place ``path`` below the root ``read_root`` reads."""
+    if not path:
+        return read_root
+    return functools.partial(_read_path, read_root, path)
+
+
+def _read_path(read_root: Callable[[], Any], path: tuple[Step, ...]) -> Any:
+    return follow(read_root(), path)
+
+
+def describe(path: tuple[Step, ...]) -> str:
+    """``path`` as Python would write it after the root's name (``"['thr']"``, ``".neuron.thr"``)."""
+    return "".join(f"[{key!r}]" if kind == "item" else f".{key}" for kind, key in path)
+
+
+def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
+    """A copy of ``value`` in which ``path`` reaches ``new`` (each container on the path copied; ``value`` unchanged).
+
+    Raises:
+        TypeError: a step through a class (see :attr:`Place.liftable`).
+    """
+    if not path:
+        return new
+    (kind, key), rest = path[0], path[1:]
+    child = replaced(value[key] if kind == "item" else getattr(value, key), rest, new)
+    if isinstance(value, tuple):
+        items = list(value)
+        items[key] = child
+        make = getattr(type(value), "_make", type(value))  # a namedtuple's fields are its positional arguments
+        return make(items)
+    if isinstance(value, types.ModuleType):
+        out = types.ModuleType(value.__name__)
+        vars(out).update(vars(value))
+        vars(out)[key] = child
+        return out
+    if isinstance(value, type):
+        raise TypeError(f"cannot rebuild class {value.__qualname__} with attribute {key!r} replaced")
+    out = copy.copy(value)
+    if kind == "item":
+        out[key] = child
+    else:
+        vars(out)[key] = child
+    return out
+
+
+def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
+    """The Python function a core runs and the object it is bound to: ``(function, owner)``.
+
+    A bound method gives its function and ``self``; an ``nn.Module`` its class's
+    ``forward`` and itself; another callable object its class's ``__call__`` and
+    itself; a plain function itself and ``None``; a ``functools.partial`` what its
+    ``func`` gives. ``(None, None)`` for a callable of another kind (a builtin).
+    """
+    if isinstance(core, functools.partial):
+        return core_function(core.func)
+    func: Any = core
+    owner: Any = None
+    if isinstance(core, types.MethodType):
+        func, owner = core.__func__, core.__self__
+    elif isinstance(core, nn.Module):
+        func, owner = type(core).forward, core
+    elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
+        func, owner = getattr(type(core), "__call__", None), core
+    return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
+
+
+def default_arguments(func: types.FunctionType) -> list[tuple[str, Any, str, object]]:
+    """``func``'s default argument values: ``(kind, key, name, value)`` per parameter that has one.
+
+    ``kind`` is ``"default"`` (``key``: the index in ``__defaults__``) or
+    ``"kwdefault"`` (a keyword-only parameter; ``key``: its name).
+    """
+    code = func.__code__
+    defaults = func.__defaults__ or ()
+    names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
+    out: list[tuple[str, Any, str, object]] = [("default", i, n, v) for i, (n, v) in enumerate(zip(names, defaults))]
+    out += [("kwdefault", n, n, v) for n, v in (func.__kwdefaults__ or {}).items()]
+    return out
+
+
+def read_default(func: types.FunctionType, kind: str, key: Any) -> Any:
+    """The current value of one of ``func``'s default arguments (see :func:`default_arguments`).
+
+    Raises:
+        IndexError / KeyError / TypeError: the default was removed since.
+    """
+    if kind == "default":
+        return func.__defaults__[key]  # type: ignore[index]
+    return func.__kwdefaults__[key]  # type: ignore[index]
+
+
+def roots(core: Callable[..., Any], owner_names: frozenset[str] | None) -> list[Root]:
+    """The values ``core``'s code names directly (see the module docstring), in argument-lifting order.
+
+    ``owner_names``: the attributes of the core's object to take (``None``: all of them;
+    an ``nn.Module`` object's parameters and buffers are not attributes here).
+    Globals are those the function's code names (``co_names``).
+    """
+    func, owner = core_function(core)
+    if func is None:
+        return []
+    out: list[Root] = []
+    free = func.__code__.co_freevars
+    for i, cell in enumerate(func.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        out.append(Root(f"closure {free[i]}", "cell", i, functools.partial(getattr, cell, "cell_contents"), value))
+    g = func.__globals__
+    for name in dict.fromkeys(func.__code__.co_names):
+        if name in g:
+            out.append(Root(f"global {name}", "global", name, functools.partial(g.__getitem__, name), g[name]))
+    for kind, key, name, value in default_arguments(func):
+        out.append(Root(f"default {name}", kind, key, functools.partial(read_default, func, kind, key), value))
+    if owner is not None and hasattr(owner, "__dict__"):
+        for name, value in sorted(vars(owner).items()):
+            if owner_names is None or name in owner_names:
+                out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value))
+    if isinstance(core, functools.partial):
+        for i, value in enumerate(core.args):
+            out.append(Root(f"partial argument {i}", "parg", i, functools.partial(operator.getitem, core.args, i), value))
+        for name, value in core.keywords.items():
+            out.append(Root(f"partial keyword {name}", "pkw", name, functools.partial(operator.getitem, core.keywords, name), value))
+    return out
