@@ -441,3 +441,29 @@ def test_arguments_are_checked_before_tracing_in_spikingjellys_words() -> None:
         FlexSN(lif_core, 1, 1, 1, requires_grad=[True])
     with pytest.raises(ValueError, match="expected 1 example output tensors"):
         FlexSN(lif_core, 1, 1, 1, example_outputs=[torch.zeros(4), torch.zeros(4)])
+
+
+def test_a_captured_integer_mask_is_never_frozen_into_the_kernels() -> None:
+    """A per-neuron int mask (not a static input: the kernels read floats) runs the loop and says why.
+
+    On the default ``[4]`` tracing examples the ``[8]`` mask cannot even broadcast: the error says to pass
+    ``example_inputs`` of the per-step shape.
+    """
+    mask = torch.tensor([1, 0, 1, 0, 1, 1, 0, 1])
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = (h >= 1.0).to(x.dtype) * mask
+        return s, h * (1.0 - s)
+
+    with pytest.raises(ValueError, match=r"default one-step examples of shape \[4\].*example_inputs="):
+        FlexSN(core, 1, 1, 1)
+    with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[8\] int64\).*floating-point tensors only"):
+        neuron = FlexSN(core, 1, 1, 1, example_inputs=[torch.zeros(8), torch.zeros(8)])
+    x = torch.rand(5, 3, 8, generator=torch.Generator().manual_seed(2)) * 3
+    mask[:4] = 1  # after construction: the loop reads it, as the user's eager code would
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = neuron(x)
+    want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(out, want)

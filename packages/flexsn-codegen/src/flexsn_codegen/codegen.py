@@ -69,14 +69,18 @@ def _constant_value(graph: fx.Graph, node: fx.Node) -> float | int | bool:
         # read from outside the core's arguments where find_captures does not look: inlined, its
         # value would be frozen at the trace (and a parameter would get no gradient) without a word
         what = f"{list(value.shape)} {str(value.dtype).removeprefix('torch.')}" + (", requires grad" if value.requires_grad else "")
+        where = (
+            "at a place the kernels cannot read it from at every call (e.g. a class attribute, a plain attribute of an "
+            "nn.Module, a helper function's global)"
+            if value.is_floating_point()
+            else "and the kernels read floating-point tensors only (a bool or integer mask: keep it as float)"
+        )
         raise UnsupportedOpError(
             "captured tensor",
-            message=f"FlexSN: the core reads a captured tensor ({what}) from outside its "
-            "arguments at a place the kernels cannot read it from at every call (e.g. a class attribute, a plain "
-            "attribute of an nn.Module, a helper function's global); fused, its value would stay as it was at tracing "
-            "time. Pass it as a static input (FlexSN(..., static_inputs=(...))), register it as a buffer or parameter "
-            "of the module, or keep it in a closure variable, a global, a default argument or a list, dict or "
-            "namespace held by one",
+            message=f"FlexSN: the core reads a captured tensor ({what}) from outside its arguments {where}; fused, its "
+            "value would stay as it was at tracing time. Pass it as a static input (FlexSN(..., static_inputs=(...))), "
+            "register it as a buffer or parameter of the module, or keep it in a closure variable, a global, a default "
+            "argument or a list, dict or namespace held by one",
         )
     if value.requires_grad:
         raise UnsupportedOpError(

@@ -80,7 +80,14 @@ def _build_inference(
         build["unsupported"] = str(exc)
         return build
     except ValueError as exc:
-        if not str(exc).startswith("tracing the core function failed") or not _runs_eagerly(core, arity, example_inputs, num_static):
+        if not str(exc).startswith("tracing the core function failed"):
+            raise
+        if not _runs_eagerly(core, arity, example_inputs, num_static):
+            if example_inputs is None:  # the default [4] examples may be what it fails on (a captured [C] mask)
+                raise ValueError(
+                    f"{exc} (traced on the default one-step examples of shape [4]: a core that reads a tensor of a "
+                    "fixed per-step shape needs example_inputs= of that shape, one step of each input and state)"
+                ) from exc
             raise  # the core itself fails: the user's error, raised as it is
         build["unsupported"] = f"the core runs in PyTorch but cannot be traced for the kernels ({_plain(exc)})"
         return build
