@@ -70,7 +70,7 @@ def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int] | 
     return math.prod(step[b:]), math.prod(step[a:b])
 
 
-def static_problem(statics: Sequence[torch.Tensor], x: torch.Tensor) -> str | None:
+def static_problem(statics: Sequence[object], x: torch.Tensor) -> str | None:
     """Why the kernels cannot read these static inputs beside input sequence ``x``, or ``None``.
 
     They need floating-point tensors on ``x``'s device (a 0-d CPU tensor is
