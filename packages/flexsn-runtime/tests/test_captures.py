@@ -281,11 +281,12 @@ def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: s
     """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
     owner: Any = ClassThreshold if case == "class attribute" else PlainAttribute()
     core = owner.core if case == "class attribute" else owner
+    owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
         k = FlexSNKernel(core, 1, 1, 1)
     x = torch.rand(T, N, C, device=device) * 2
     try:
-        owner.th = torch.tensor(0.2)
+        owner.th = torch.tensor(0.2, device=device)
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             y, _ = k(x)

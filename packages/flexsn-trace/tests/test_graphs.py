@@ -16,6 +16,7 @@ import torch
 from torch import fx
 
 from flexsn_trace import (
+    FOREIGN_PREFIX,
     TrainingGraphs,
     as_tensor_tuple,
     generate_forward_and_backward_graph,
@@ -247,3 +248,31 @@ def test_the_saved_values_come_in_the_same_order_every_trace() -> None:
 
     orders = {saved_order() for _ in range(20)}
     assert len(orders) == 1, orders
+
+
+class _Outside:
+    th = torch.tensor(1.0)
+
+
+def test_tensors_read_from_outside_are_foreign_constants_made_inside_are_not() -> None:
+    """Codegen must never inline a tensor whose value may change after the trace (``FOREIGN_PREFIX``)."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return x - _Outside.th + torch.tensor(2.0), v
+
+    graph = generate_inference_graph(core, (torch.zeros(4), torch.zeros(4)))
+    names = [str(n.target) for n in graph.nodes if n.op == "get_attr"]
+    assert len(names) == 2 and names[0].startswith(FOREIGN_PREFIX) and not names[1].startswith(FOREIGN_PREFIX)
+
+
+def test_a_foreign_tensor_on_another_device_is_traced_not_a_device_error() -> None:
+    """A CUDA parameter in a class attribute beside CPU examples: the trace completes (meta stands in for CUDA here)."""
+    saved = _Outside.th
+    _Outside.th = torch.tensor([1.0, 2.0, 3.0, 4.0], device="meta")
+    try:
+        graph = generate_inference_graph(lambda x, v: (x * _Outside.th, v), (torch.zeros(4), torch.zeros(4)))
+    finally:
+        _Outside.th = saved
+    (const,) = [n for n in graph.nodes if n.op == "get_attr"]
+    assert str(const.target).startswith(FOREIGN_PREFIX)
+    assert getattr(graph.owning_module, str(const.target)).device.type == "cpu"

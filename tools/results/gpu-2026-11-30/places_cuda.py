@@ -8,7 +8,7 @@ import torch
 from flexsn_nn import FlexSN
 from flexsn_trace import ScanContract, reference_scan
 
-dev = torch.device("cuda")
+dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 T, B, C = 8, 4, 64
 
 

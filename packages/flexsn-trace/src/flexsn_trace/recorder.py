@@ -52,10 +52,14 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         # runs under Dynamo's frame hook (flexsn_trace.isolation), so nothing is lost.
         return False
 
-    def __init__(self, graph: fx.Graph, root: torch.nn.Module) -> None:
+    def __init__(self, graph: fx.Graph, root: torch.nn.Module, device: torch.device | None = None) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.graph = graph
         self.root = root
+        # the examples' device: a foreign tensor elsewhere (a CUDA parameter in a class attribute beside CPU
+        # examples) is traced as a copy here, so the trace completes and codegen names it instead of a device error
+        self.device = device
+        self.moved: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
         # id -> (tensor, node): the tensor is kept alive so its id is not reused during the trace
         self.nodes: dict[int, tuple[torch.Tensor, fx.Node]] = {}
         self.num_constants = 0
@@ -81,6 +85,21 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         self.bind(t, node)
         return node
 
+    def _here(self, t: torch.Tensor) -> torch.Tensor:
+        """``t``, or for a foreign tensor on another device than the examples its copy on theirs (one per tensor)."""
+        if t.device == self.device or (t.dim() == 0 and t.device.type == "cpu"):
+            return t
+        hit = self.nodes.get(id(t))
+        if hit is not None and hit[0] is t:
+            return t  # traced: the examples' own computation
+        moved = self.moved.get(id(t))
+        if moved is None or moved[0] is not t:
+            # a meta tensor has no values to copy (nor does codegen need them: it refuses foreign tensors)
+            copy = torch.zeros(t.shape, dtype=t.dtype, device=self.device) if t.is_meta else t.detach().to(self.device)
+            moved = (t, copy.requires_grad_(t.requires_grad))
+            self.moved[id(t)] = moved
+        return moved[1]
+
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
         if func is torch.ops.aten._local_scalar_dense.default:
@@ -94,6 +113,8 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
             func = torch.ops.aten.lift_fresh_copy.default  # as make_fx: a constant is copied, never aliased
             if args and isinstance(args[0], torch.Tensor) and id(args[0]) not in self.nodes:
                 self.fresh[id(args[0])] = args[0]
+        if self.device is not None:
+            args, kwargs = pytree.tree_map_only(torch.Tensor, self._here, (args, kwargs))
         out = func(*args, **kwargs)
         node_args, node_kwargs = pytree.tree_map_only(torch.Tensor, self.node_of, (args, kwargs))
         # named for the op's packet (add, add_1, ...), as make_fx names them
@@ -134,7 +155,7 @@ def record(
     """
     graph = fx.Graph()
     root = torch.nn.Module()
-    mode = _Recorder(graph, root)
+    mode = _Recorder(graph, root, examples[0].device if examples else None)
     names = [f"arg{i}" for i in range(len(examples))] if names is None else list(names)
     for name, e in zip(names, examples):
         mode.bind(e, graph.placeholder(name))
