@@ -69,3 +69,37 @@ def test_a_changed_threshold_in_a_config_object_is_followed(backend: str) -> Non
         assert not torch.equal(outs[0], outs[1])
     finally:
         CFG.neuron["v_threshold"] = 1.0
+
+
+def test_a_compiled_graph_refuses_to_run_with_a_number_changed_since_it_was_traced() -> None:
+    """Under torch.compile the kernels' literals cannot follow ``V_TH``: the next call raises, never a stale result.
+
+    A backward of a forward that ran before the change still runs (it must match that forward), and calling
+    the module once eagerly then compiling again gives the new value's result.
+    """
+    global V_TH
+    x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(3)) * 3
+    neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+    reference = FlexSN(core, 1, 1, 1, step_mode="m", backend="torch")
+    compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+    try:
+        xg = x.clone().requires_grad_()
+        out = compiled(xg)
+        neuron.reset()
+        V_TH = 0.2
+        (out * torch.linspace(0.0, 1.0, 8)).sum().backward()  # the forward ran with 1.0: its backward may run
+        assert xg.grad is not None
+        for arg in (x, x.clone().requires_grad_()):  # the inference and the training forward op
+            with pytest.raises(RuntimeError, match=r"global V_TH \(1.0 -> 0.2\) changed since these kernels were traced"):
+                compiled(arg)
+            neuron.reset()
+        neuron.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            neuron(x)  # eager: traces the kernels again
+        neuron.reset()
+        torch._dynamo.reset()
+        torch.testing.assert_close(torch.compile(neuron, backend="aot_eager", fullgraph=True)(x), reference(x))
+    finally:
+        V_TH = 1.0
+        torch._dynamo.reset()

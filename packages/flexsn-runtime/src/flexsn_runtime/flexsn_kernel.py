@@ -129,7 +129,9 @@ class FlexSNKernel:
         self.num_kernel_statics = num_static + len(self.captures)
         if len(self.captures) and example_inputs is not None:
             example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
-        self.handle, self.fallback_reason = build_handle(self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics)
+        self.handle, self.fallback_reason = build_handle(
+            self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics, self.constants
+        )
         if self.handle is None:
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return

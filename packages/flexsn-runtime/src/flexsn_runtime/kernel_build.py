@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import torch
 
 from flexsn_codegen import UnsupportedOpError
-from flexsn_trace import Captures, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
+from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
 
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
 from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
@@ -29,7 +29,7 @@ __all__ = ["build_handle", "trains_fused", "training_reason", "used_captures"]
 
 def build_handle(
     step_fn: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None,
-    requires_grad: Sequence[bool] | None, num_static: int,
+    requires_grad: Sequence[bool] | None, num_static: int, constants: Constants | None = None,
 ) -> tuple[int | None, str | None]:
     """Build ``step_fn``'s inference kernels and register them with a training builder.
 
@@ -39,6 +39,8 @@ def build_handle(
         example_inputs: tracing examples (inputs, states, then one per static input), or ``None``.
         requires_grad: the training trace's flags, or ``None``.
         num_static: the static inputs the kernels take.
+        constants: the numbers the core reads from outside (:func:`flexsn_trace.find_constants`, found
+            just before this trace), kept with the handle for the forward ops' check.
 
     Returns:
         ``(handle, None)``, or ``(None, reason)`` when the kernels cannot be
@@ -65,6 +67,7 @@ def build_handle(
         training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
         step_fn=step_fn,
         identity=key,  # graphs compiled in another process are reused only for the same trace
+        constants=constants,
     )
     return handle, None
 

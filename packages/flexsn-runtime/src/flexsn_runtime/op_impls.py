@@ -18,7 +18,7 @@ from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 
-__all__ = ["backward_impl", "inference_impl", "inference_kernel", "op_info", "training_impl"]
+__all__ = ["backward_impl", "check_traced_constants", "inference_impl", "inference_kernel", "op_info", "training_impl"]
 
 
 def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
@@ -45,9 +45,39 @@ def inference_kernel(bundle: FlexSNKernelHandle, final_state: bool) -> tuple[Sca
     return kernel, info
 
 
+def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
+    """Refuse to run a forward whose kernels hold a number the core no longer reads (a compiled graph's stale kernels).
+
+    Eager calls trace again first (:meth:`flexsn_runtime.FlexSNKernel.retrace_if_constants_changed`),
+    so only a graph that keeps its handle gets here with one changed: ``torch.compile`` traced
+    ``flexsn::*`` ops with this handle, then the user set ``V_TH = 0.2``. A backward is not
+    checked: it must match the forward it differentiates, which ran with the old value.
+
+    Raises:
+        RuntimeError: naming each number that changed, traced and current value.
+    """
+    constants = bundle.constants
+    if constants is None or not constants.items:
+        return
+    changed = constants.changed()
+    if changed:
+        raise RuntimeError(
+            f"FlexSN: {', '.join(changed)} changed since these kernels were traced; a compiled graph keeps the kernels it "
+            "was compiled with, whose numbers are literals, so it would compute with the old value. Call the module once "
+            "outside torch.compile (its kernels are traced again) and compile again (torch._dynamo.reset()), or pass a "
+            "value that changes as a static input (a tensor, read at every call)"
+        )
+
+
 def inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    """Run the inference kernel on checked tensors (omitted initial states: zeros made in the kernel)."""
-    kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
+    """Run the inference kernel on checked tensors (omitted initial states: zeros made in the kernel).
+
+    Raises:
+        RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
+    """
+    bundle = lookup_flexsn_kernel_handle(handle)
+    check_traced_constants(bundle)
+    kernel, info = inference_kernel(bundle, final_state)
     return list(launch_inference(kernel, info, launch_args(info, flat_args), final_state))
 
 
@@ -57,9 +87,14 @@ def training_impl(
     final_state: bool,
     plan: TrainingPlan | None = None,
 ) -> list[torch.Tensor]:
-    """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel)."""
+    """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel).
+
+    Raises:
+        RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
+    """
     if plan is None:
         plan = plan_for(handle, final_state, flat_args[0].dtype)
+    check_traced_constants(plan.bundle)
     stored = plan.stored if final_state else None
     return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args), final_state, stored))
 

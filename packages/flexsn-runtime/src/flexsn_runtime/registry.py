@@ -33,7 +33,7 @@ from typing import Any, Callable, NamedTuple
 
 import torch
 
-from flexsn_trace import FlexSNInfo
+from flexsn_trace import Constants, FlexSNInfo
 
 from .scan_kernel import ScanKernel
 
@@ -87,6 +87,9 @@ class FlexSNKernelHandle:
     #: the step function the kernels were traced from (captured tensors taken as trailing static
     #: inputs), when known: graph passes compose it with neighbouring ops (``flexsn_hop.neighbours``)
     step_fn: "Callable[..., Any] | None" = field(default=None, repr=False)
+    #: the numbers the kernels were traced with as literals (:func:`flexsn_trace.find_constants` at the trace),
+    #: checked by the forward ops (:func:`check_traced_constants`); ``None``: none known
+    constants: "Constants | None" = field(default=None, repr=False)
 
     @property
     def arity_info(self) -> FlexSNInfo | None:
@@ -137,6 +140,7 @@ def register_flexsn_kernel_handle(
     training_builder: "Callable[[], TrainingBuild] | None" = None,
     step_fn: "Callable[..., Any] | None" = None,
     identity: str | None = None,
+    constants: "Constants | None" = None,
 ) -> int:
     """Register a kernel bundle and return its new integer handle (one owner reference).
 
@@ -144,6 +148,7 @@ def register_flexsn_kernel_handle(
     is then ``None``); :func:`ensure_training_kernels` calls it once.
     ``step_fn``: the function the kernels were traced from, kept for graph
     passes that compose it with its neighbours (``None``: not composable).
+    ``constants``: the numbers the kernels were traced with (:func:`check_traced_constants`).
     ``identity``: a hex digest of everything the kernels were traced from
     (:func:`flexsn_runtime.tracecache.core_fingerprint`), or ``None`` when it
     cannot be known; the handle is built from it (module docstring).
@@ -163,6 +168,7 @@ def register_flexsn_kernel_handle(
             training,
             training_builder=training_builder,
             step_fn=step_fn,
+            constants=constants,
         )
     return handle
 
