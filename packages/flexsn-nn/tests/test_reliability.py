@@ -467,3 +467,55 @@ def test_a_captured_integer_mask_is_never_frozen_into_the_kernels() -> None:
         out = neuron(x)
     want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
     torch.testing.assert_close(out, want)
+
+
+class _Net(torch.nn.Module):
+    """A network whose neuron's core is its own method, reading its parameter and a number (README's lifting)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.linspace(-1.0, 1.0, 8))
+        self.v_threshold = 1.0
+        self.sn = FlexSN(self.step, 1, 1, 1)
+
+    def step(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.w)
+        s = torch.sigmoid(4.0 * (h - self.v_threshold))
+        return s, h * (1.0 - s)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = self.sn(x)
+        self.sn.reset()
+        return out
+
+
+def test_a_deep_copy_reads_its_own_parameters_and_numbers_not_the_originals() -> None:
+    """``copy.deepcopy(net)`` (an EMA or target network): the copy's kernels read the copy's ``w`` and
+    ``v_threshold``, its gradients reach the copy's ``w``, and the original is untouched."""
+    net = _Net()
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(4)) * 2
+    net(x).sum().backward()  # the original ran (and filled its call caches) before the copy
+    net.w.grad = None
+    twin = copy.deepcopy(net)
+    with torch.no_grad():
+        twin.w.mul_(-2.0)
+    twin.v_threshold = 0.4
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the copy's retrace for its new threshold says so once
+        out = twin(x)
+    out.sum().backward()
+    w_ref = twin.w.detach().clone().requires_grad_()
+    v, spikes = torch.zeros(2, 8), []
+    for t in range(x.shape[0]):  # the step written out, with the copy's values
+        h = v + (x[t] - v) * torch.sigmoid(w_ref)
+        s = torch.sigmoid(4.0 * (h - 0.4))
+        spikes.append(s)
+        v = h * (1.0 - s)
+    want = torch.stack(spikes)
+    want.sum().backward()
+    torch.testing.assert_close(out, want)
+    assert twin.w.grad is not None and net.w.grad is None
+    torch.testing.assert_close(twin.w.grad, w_ref.grad, rtol=1e-4, atol=1e-5)
+    with torch.no_grad():
+        mine, _ = reference_scan(net.step, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(net(x), mine)

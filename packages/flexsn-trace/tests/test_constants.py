@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from types import SimpleNamespace
@@ -172,3 +173,18 @@ def test_a_partials_numbers_are_watched() -> None:
     consts = find_constants(outer)
     outer.keywords["tau"] = 4.0
     assert consts.changed() == ["partial keyword tau (2.0 -> 4.0)"]
+
+
+def test_rebound_watches_a_copys_places_against_the_traced_values() -> None:
+    """A deep copy of a core's object: its own places, checked against what the shared kernels were traced with."""
+    core = ModuleCore()
+    traced = find_constants(core)
+    core.v_threshold = 0.5  # changed after the trace, before the copy
+    twin = copy.deepcopy(core)
+    rebound = traced.rebound(find_constants(twin))
+    assert rebound is not None and rebound.changed() == ["self.v_threshold (1.0 -> 0.5)"]
+    core.v_threshold = 1.0
+    assert rebound.changed() == ["self.v_threshold (1.0 -> 0.5)"]  # the copy's place, not the original's
+    twin.v_threshold = 1.0
+    assert rebound.changed() == []
+    assert traced.rebound(find_constants(lambda x, v: (x, v))) is None  # places that do not line up

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import weakref
 from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_trace import ScanContract, check_scan_args, find_constants, reference_scan
+from flexsn_trace import ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
@@ -104,6 +105,8 @@ class FlexSNKernel:
         self._example_inputs = None if example_inputs is None else tuple(example_inputs)
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self._warned: set[str] = set()
+        #: a deep copy whose captures and constants still read the original's places (:meth:`_finish_copy`)
+        self._rebind = False
         self._build()
 
     def _build(self) -> None:
@@ -196,14 +199,43 @@ class FlexSNKernel:
         )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSNKernel":
+        """A copy sharing the kernels (handle reference counted) that reads its own copies of what the core reads.
+
+        The core is deep-copied with ``memo``: a method of a module being copied
+        (``FlexSN(self.step)`` inside a network) is bound to the copy, whose
+        parameters, buffers and numbers are not the original's. The kernels are the
+        same trace, so the copy keeps the handle but finds its captured tensors and
+        watched numbers again on its own core; should they not line up with the
+        original's by name, it traces its own kernels.
+        """
         new = object.__new__(type(self))  # not copy.copy: that would pickle (__getstate__) and rebuild
+        memo[id(self)] = new
         new.__dict__.update(self.__dict__)
         new._warned = set(self._warned)
+        new.core = core = copy.deepcopy(self.core, memo)
+        # the copied owner may still be half built (its own deep copy is under way): look at it at the first call
+        new._rebind = core is not self.core and bool(len(self.captures) or self.constants.items)
         if self.handle is not None:
             retain_owner_flexsn_kernel_handle(self.handle)
             new._finalizer = attach_flexsn_handle_finalizer(new, self.handle)
-        memo[id(self)] = new
         return new
+
+    def _finish_copy(self) -> None:
+        """Find a deep copy's captured tensors and watched numbers on its own core (see :meth:`__deepcopy__`)."""
+        self._rebind = False
+        found = find_captures(self.core)
+        names = set(self.captures.names())
+        captures = found.select([n in names for n in found.names()])
+        constants = self.constants.rebound(find_constants(self.core))
+        if captures.names() != self.captures.names() or constants is None:
+            if self._finalizer is not None:
+                self._finalizer()  # the shared handle: this copy traces its own
+            self._build()
+            return
+        self.captures, self.constants = captures, constants
+        self.step_fn = captures.lifted() if len(captures) else self.core
+        # per-call caches hold runners of the original (reading its captures): the copy starts its own
+        self.shape_fits, self.calls, self.runners = {}, CallCache(), {}
 
     def plan(self, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan:
         """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` and sequences of ``dtype``.
@@ -282,6 +314,8 @@ class FlexSNKernel:
         Returns:
             As :meth:`__call__` (or :meth:`final_state` with ``contract.final_state``).
         """
+        if self._rebind:
+            self._finish_copy()
         if self.constants.items and not torch.compiler.is_compiling():
             self.retrace_if_constants_changed()
         full = self.with_captures(contract)
@@ -317,8 +351,8 @@ class FlexSNKernel:
         """
         # Under Dynamo the cache never answers (no signature); asking first keeps Dynamo from
         # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
-        if torch.compiler.is_compiling() or not self.calls:
-            return None
+        if torch.compiler.is_compiling() or not self.calls or self._rebind:
+            return None  # a deep copy's first call finds its own captures in run()
         if self.constants.items and self.constants.changed():
             return None  # run() traces again
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics

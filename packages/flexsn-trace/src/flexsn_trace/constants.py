@@ -68,6 +68,17 @@ class Constants:
     def __len__(self) -> int:
         return len(self.items)
 
+    def rebound(self, found: "Constants") -> "Constants | None":
+        """``found`` (:func:`find_constants` of a copy of the core) checked against the values these were found with.
+
+        A deep copy of a network copies the numbers its cores read; the copy's kernels
+        are the original's trace, so they must watch the copy's places for changes
+        from the *traced* values. ``None`` when the places do not line up by name.
+        """
+        if [c.name for c in found.items] != [c.name for c in self.items]:
+            return None
+        return Constants([c._replace(value=v) for c, v in zip(found.items, self._values)], list(found._reads))
+
     def _snapshot(self) -> tuple[object, ...] | None:
         out: list[object] = []
         try:
