@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
+from nn_reference import pick_device
 
 V_TH = 1.0
 
@@ -78,7 +79,7 @@ def test_a_compiled_graph_refuses_to_run_with_a_number_changed_since_it_was_trac
     the module once eagerly then compiling again gives the new value's result.
     """
     global V_TH
-    x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(3)) * 3
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(3)) * 3).to(pick_device())  # fused: CUDA, or CPU interpreted
     neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
     reference = FlexSN(core, 1, 1, 1, step_mode="m", backend="torch")
     compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
@@ -87,7 +88,7 @@ def test_a_compiled_graph_refuses_to_run_with_a_number_changed_since_it_was_trac
         out = compiled(xg)
         neuron.reset()
         V_TH = 0.2
-        (out * torch.linspace(0.0, 1.0, 8)).sum().backward()  # the forward ran with 1.0: its backward may run
+        (out * torch.linspace(0.0, 1.0, 8, device=x.device)).sum().backward()  # the forward ran with 1.0: its backward may run
         assert xg.grad is not None
         for arg in (x, x.clone().requires_grad_()):  # the inference and the training forward op
             with pytest.raises(RuntimeError, match=r"global V_TH \(1.0 -> 0.2\) changed since these kernels were traced"):

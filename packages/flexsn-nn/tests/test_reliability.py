@@ -519,3 +519,18 @@ def test_a_deep_copy_reads_its_own_parameters_and_numbers_not_the_originals() ->
     with torch.no_grad():
         mine, _ = reference_scan(net.step, ScanContract(1, 1, 1, (x,), ()))
         torch.testing.assert_close(net(x), mine)
+
+
+def test_a_compiled_call_that_runs_the_loop_compiles_with_fullgraph() -> None:
+    """CPU tensors without the interpreter (a laptop): the loop is traced into the graph, never a Dynamo error.
+
+    The fallback's warning is not given inside a compiled region (Dynamo cannot trace ``warnings.warn``).
+    """
+    x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5), dtype=torch.float64) * 3  # float64: never fused
+    neuron = FlexSN(lif_core, 1, 1, 1)
+    want, _ = reference_scan(lif_core, ScanContract(1, 1, 1, (x,), ()))
+    torch._dynamo.reset()
+    try:
+        torch.testing.assert_close(torch.compile(neuron, backend="aot_eager", fullgraph=True)(x), want)
+    finally:
+        torch._dynamo.reset()

@@ -323,10 +323,11 @@ class FlexSNKernel:
         r = route(self, fitted)
         if r.path == "eager":
             reason = shape_reason or r.reason
-            # a reason the training build gave was told by it; reading the bundle builds nothing
-            told = self.handle is not None and reason == lookup_flexsn_kernel_handle(self.handle).training_unsupported
-            if reason is not None and self.handle is not None and not told:
-                self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
+            # Dynamo cannot trace warnings.warn: a compiled call runs the loop (traced into its graph) untold
+            if reason is not None and self.handle is not None and not torch.compiler.is_compiling():
+                # a reason the training build gave was told by it; reading the bundle builds nothing
+                if reason != lookup_flexsn_kernel_handle(self.handle).training_unsupported:
+                    self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
             return reference_scan(self.core, contract)  # the core reads its captured tensors itself
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
             key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)

@@ -185,8 +185,9 @@ def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
         RuntimeError: the handle is unknown (never registered or released).
     """
     key = _normalize(handle)
-    with _LOCK:
-        bundle = _REGISTRY.get(key)
+    # one dict read is atomic (no lock: torch.compile traces this when a compiled call falls back, and
+    # Dynamo cannot enter a lock)
+    bundle = _REGISTRY.get(key)
     if bundle is None:
         raise RuntimeError(f"unknown FlexSN kernel handle {key} (released, or never registered)")
     return bundle
