@@ -534,3 +534,28 @@ def test_a_compiled_call_that_runs_the_loop_compiles_with_fullgraph() -> None:
         torch.testing.assert_close(torch.compile(neuron, backend="aot_eager", fullgraph=True)(x), want)
     finally:
         torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("how", ["pickle", "torch.save"])
+def test_a_network_whose_neuron_runs_its_own_method_pickles_and_reads_its_own_values(how: str) -> None:
+    """Unpickling ``_Net`` restores the neuron before the network's own attributes: the kernels are built at the
+    first call (before: an ``AttributeError`` while loading), and they read the loaded copy's ``w`` and threshold."""
+    net = _Net()
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(6)) * 2
+    net(x).sum().backward()
+    if how == "pickle":
+        loaded = pickle.loads(pickle.dumps(net))
+    else:
+        buf = io.BytesIO()
+        torch.save(net, buf)
+        buf.seek(0)
+        loaded = torch.load(buf, weights_only=False)
+    with torch.no_grad():
+        loaded.w.mul_(-2.0)
+    loaded.v_threshold = 0.4
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = loaded(x)
+        want, _ = reference_scan(loaded.step, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(out, want)
+    assert loaded.sn.kernel.captures.names() == ("self.w",)

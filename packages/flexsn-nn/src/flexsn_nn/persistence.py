@@ -12,7 +12,7 @@ class KeepsNoStates:
     """Mixin for :class:`flexsn_nn.FlexSN`: deep copies detach the states, pickles drop them.
 
     The class keeps its states in ``_states`` and ``_state_seqs`` (``None``
-    when ``store_state_seqs`` is false).
+    when ``store_state_seqs`` is false), and builds its kernels into ``_kernel`` when that is ``None``.
     """
 
     store_state_seqs: bool
@@ -37,11 +37,14 @@ class KeepsNoStates:
         States (and state sequences) are per-run values with autograd history,
         not part of a model (as in SpikingJelly, whose checkpoints hold
         parameters and buffers); a loaded neuron starts from its
-        ``init_states``. The kernels travel as their
-        :class:`~flexsn_runtime.FlexSNKernel`, which rebuilds itself in the
-        loading process. Static inputs are parameters or buffers: they are kept.
+        ``init_states``. The kernels do not travel: the loaded neuron builds
+        them at its first use (from the trace cache when warm), not while
+        unpickling, when a core that is a method of the network being loaded
+        (``FlexSN(self.step)``) would find its object half restored. Static
+        inputs are parameters or buffers: they are kept.
         """
         state = dict(self.__dict__)
+        state["_kernel"] = None
         state["_states"] = []
         state["_state_seqs"] = [] if self.store_state_seqs else None
         return state
