@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_trace import ScanContract, check_scan_args, find_captures, find_constants, reference_scan
+from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
@@ -115,19 +115,10 @@ class FlexSNKernel:
         self.handle: int | None = None
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
-        #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
-        self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
-        #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
-        self.calls = CallCache()
-        #: (path, final_state, dtype) -> the eager fused call of that route (routing.fused_runner)
-        self.runners: dict[tuple[str, bool, torch.dtype], Runner] = {}
         #: numbers the core reads from outside its arguments, traced into the kernels as literals
         self.constants = find_constants(core)
         arity = (self.num_inputs, self.num_states, self.num_outputs)
-        #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
-        self.captures = used_captures(core, arity, example_inputs, num_static)
-        #: the function the kernels were traced from: the core, or the core taking its captures as arguments
-        self.step_fn: Callable[..., Any] = self.captures.lifted() if len(self.captures) else core
+        self._start_calls(used_captures(core, arity, example_inputs, num_static))
         #: static inputs the kernels take: the call's, then the captured tensors
         self.num_kernel_statics = num_static + len(self.captures)
         if len(self.captures) and example_inputs is not None:
@@ -139,6 +130,25 @@ class FlexSNKernel:
             self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
+
+    def _start_calls(self, captures: Captures) -> None:
+        """Take ``captures`` (the kernels' trailing static inputs) and start every per-call cache afresh."""
+        #: tensors the core reads from outside its arguments, lifted into static inputs (flexsn_trace.capture)
+        self.captures = captures
+        #: the function the kernels were traced from: the core, or the core taking its captures as arguments
+        self.step_fn: Callable[..., Any] = captures.lifted() if len(captures) else self.core
+        #: per-step shapes of a call -> the broadcast shape the core keeps, or why not (routing.fit_shapes)
+        self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
+        #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
+        self.calls = CallCache()
+        #: (path, final_state, dtype) -> the eager fused call of that route (routing.fused_runner)
+        self.runners: dict[tuple[str, bool, torch.dtype], Runner] = {}
+
+    def _rebuild(self) -> None:
+        """Drop this owner's reference to its handle and trace (or load) the kernels again."""
+        if self._finalizer is not None:
+            self._finalizer()
+        self._build()
 
     @property
     def has_training_kernels(self) -> bool:
@@ -169,9 +179,7 @@ class FlexSNKernel:
             "reads is a constant of its kernels: pass a value that changes as a static input instead)",
             stacklevel=4,
         )
-        if self._finalizer is not None:
-            self._finalizer()  # this owner's reference to the old handle
-        self._build()
+        self._rebuild()
         return True
 
     def _warn(self, message: str) -> None:
@@ -215,6 +223,8 @@ class FlexSNKernel:
         new.core = core = copy.deepcopy(self.core, memo)
         # the copied owner may still be half built (its own deep copy is under way): look at it at the first call
         new._rebind = core is not self.core and bool(len(self.captures) or self.constants.items)
+        if new._rebind:
+            new.calls = CallCache()  # empty: run_cached declines, and run() finishes the copy first
         if self.handle is not None:
             retain_owner_flexsn_kernel_handle(self.handle)
             new._finalizer = attach_flexsn_handle_finalizer(new, self.handle)
@@ -228,14 +238,11 @@ class FlexSNKernel:
         captures = found.select([n in names for n in found.names()])
         constants = self.constants.rebound(find_constants(self.core))
         if captures.names() != self.captures.names() or constants is None:
-            if self._finalizer is not None:
-                self._finalizer()  # the shared handle: this copy traces its own
-            self._build()
+            self._rebuild()  # this copy traces its own kernels
             return
-        self.captures, self.constants = captures, constants
-        self.step_fn = captures.lifted() if len(captures) else self.core
+        self.constants = constants
         # per-call caches hold runners of the original (reading its captures): the copy starts its own
-        self.shape_fits, self.calls, self.runners = {}, CallCache(), {}
+        self._start_calls(captures)
 
     def plan(self, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan:
         """The handle's :class:`~flexsn_runtime.training_plan.TrainingPlan` for ``final_state`` and sequences of ``dtype``.
@@ -352,8 +359,8 @@ class FlexSNKernel:
         """
         # Under Dynamo the cache never answers (no signature); asking first keeps Dynamo from
         # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
-        if torch.compiler.is_compiling() or not self.calls or self._rebind:
-            return None  # a deep copy's first call finds its own captures in run()
+        if torch.compiler.is_compiling() or not self.calls:
+            return None
         if self.constants.items and self.constants.changed():
             return None  # run() traces again
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics

@@ -39,7 +39,7 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import core_function, describe, names_of, nested, read_default, reader, replaced, roots
+from .places import core_function, describe, names_of, nested, reader, replaced, roots
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
 
@@ -65,6 +65,8 @@ class Captured(NamedTuple):
     key: Any
     #: the container steps from the root the kind and key name (:mod:`flexsn_trace.places`); ``()``: the root itself
     path: tuple[tuple[str, Any], ...] = ()
+    #: with a ``path``: reads the root's value now (:attr:`flexsn_trace.places.Root.read`), which binding rebuilds
+    read_root: Callable[[], Any] | None = None
 
 
 def _floating(x: object) -> bool:
@@ -140,8 +142,8 @@ class Captures:
                 swap[f"owned.{index}.{path}"] = v
                 continue
             at = (c.kind, c.key)
-            if c.path:
-                v = replaced(new[at] if at in new else self._root(c.kind, c.key), c.path, v)
+            if c.read_root is not None:
+                v = replaced(new[at] if at in new else c.read_root(), c.path, v)
             new[at] = v
         closure = list(func.__closure__ or ())
         g = func.__globals__
@@ -180,22 +182,6 @@ class Captures:
             return bound
         holder = _Owner(self._modules, bound)
         return lambda *args: torch.func.functional_call(holder, swap, args)
-
-    def _root(self, kind: str, key: Any) -> Any:
-        """The value now at a root (:class:`flexsn_trace.places.Root`) of this core."""
-        func, owner = self._func, self._owner
-        assert func is not None
-        if kind == "cell":
-            return (func.__closure__ or ())[key].cell_contents
-        if kind == "global":
-            return func.__globals__[key]
-        if kind in ("default", "kwdefault"):
-            return read_default(func, kind, key)
-        if kind == "attr":
-            return getattr(owner, key)
-        part = self.core
-        assert isinstance(part, functools.partial)
-        return part.args[key] if kind == "parg" else part.keywords[key]
 
 
 def find_captures(core: Callable[..., Any]) -> Captures:
@@ -238,7 +224,8 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         else:
             for path, leaf, liftable in nested(root.value, names):
                 if _floating(leaf) and liftable:
-                    add(Captured(f"{root.name}{describe(path)}", reader(root.read, path), root.kind, root.key, path), leaf)
+                    name, read = f"{root.name}{describe(path)}", reader(root.read, path)
+                    add(Captured(name, read, root.kind, root.key, path, root.read), leaf)
                 elif isinstance(leaf, nn.Module):
                     add_module(leaf, f"{bare}{describe(path)}.")
     if isinstance(owner, nn.Module):

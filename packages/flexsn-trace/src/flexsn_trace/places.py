@@ -193,12 +193,12 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
     """A copy of ``value`` in which ``path`` reaches ``new`` (each container on the path copied; ``value`` unchanged).
 
     Raises:
-        TypeError: a step through a class (see :attr:`Place.liftable`).
+        TypeError: a step through a class (:func:`nested` marks such a path not liftable).
     """
     if not path:
         return new
     (kind, key), rest = path[0], path[1:]
-    child = replaced(value[key] if kind == "item" else getattr(value, key), rest, new)
+    child = replaced(follow(value, path[:1]), rest, new)
     if isinstance(value, tuple):
         items = list(value)
         items[key] = child

@@ -22,7 +22,7 @@ what it leaves.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import torch
 import torch.utils._pytree as pytree
@@ -40,6 +40,15 @@ FOREIGN_PREFIX = "_foreign_tensor"
 def _meta_like(t: torch.Tensor) -> torch.Tensor:
     """A meta-device tensor with ``t``'s shape, strides and dtype (what codegen reads from ``meta["val"]``)."""
     return torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+
+
+V = TypeVar("V")
+
+
+def _kept(table: dict[int, tuple[torch.Tensor, V]], t: torch.Tensor) -> V | None:
+    """What ``table`` keeps for tensor ``t`` (keyed by ``id``, the tensor kept beside it so the id is not reused), or ``None``."""
+    hit = table.get(id(t))
+    return hit[1] if hit is not None and hit[0] is t else None
 
 
 class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's __init_subclass__
@@ -63,21 +72,20 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         # id -> (tensor, node): the tensor is kept alive so its id is not reused during the trace
         self.nodes: dict[int, tuple[torch.Tensor, fx.Node]] = {}
         self.num_constants = 0
-        # tensors a ``torch.tensor(...)`` call inside the function made (aten.lift_fresh's argument), by id;
-        # kept alive so a foreign tensor cannot reuse the id
-        self.fresh: dict[int, torch.Tensor] = {}
+        # tensors a ``torch.tensor(...)`` call inside the function made (aten.lift_fresh's argument)
+        self.fresh: dict[int, tuple[torch.Tensor, bool]] = {}
 
     def bind(self, t: torch.Tensor, node: fx.Node) -> None:
         node.meta["val"] = _meta_like(t)
         self.nodes[id(t)] = (t, node)
 
     def node_of(self, t: torch.Tensor) -> fx.Node:
-        hit = self.nodes.get(id(t))
-        if hit is not None and hit[0] is t:
-            return hit[1]
+        node = _kept(self.nodes, t)
+        if node is not None:
+            return node
         # a tensor no traced call produced: made by the function (``torch.tensor(...)`` inside it,
         # FOREIGN_PREFIX otherwise: read from outside its arguments, so codegen must not bake its value)
-        prefix = "_tensor_constant" if self.fresh.get(id(t)) is t else FOREIGN_PREFIX
+        prefix = "_tensor_constant" if _kept(self.fresh, t) else FOREIGN_PREFIX
         name = f"{prefix}{self.num_constants}"
         self.num_constants += 1
         setattr(self.root, name, t)  # as it is: codegen refuses one that requires grad (it would get none)
@@ -89,16 +97,15 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
         """``t``, or for a foreign tensor on another device than the examples its copy on theirs (one per tensor)."""
         if t.device == self.device or (t.dim() == 0 and t.device.type == "cpu"):
             return t
-        hit = self.nodes.get(id(t))
-        if hit is not None and hit[0] is t:
+        if _kept(self.nodes, t) is not None:
             return t  # traced: the examples' own computation
-        moved = self.moved.get(id(t))
-        if moved is None or moved[0] is not t:
+        moved = _kept(self.moved, t)
+        if moved is None:
             # a meta tensor has no values to copy (nor does codegen need them: it refuses foreign tensors)
             copy = torch.zeros(t.shape, dtype=t.dtype, device=self.device) if t.is_meta else t.detach().to(self.device)
-            moved = (t, copy.requires_grad_(t.requires_grad))
-            self.moved[id(t)] = moved
-        return moved[1]
+            moved = copy.requires_grad_(t.requires_grad)
+            self.moved[id(t)] = (t, moved)
+        return moved
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
@@ -111,8 +118,8 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
             )
         if func is torch.ops.aten.lift_fresh.default or func is torch.ops.aten.lift_fresh_copy.default:
             func = torch.ops.aten.lift_fresh_copy.default  # as make_fx: a constant is copied, never aliased
-            if args and isinstance(args[0], torch.Tensor) and id(args[0]) not in self.nodes:
-                self.fresh[id(args[0])] = args[0]
+            if args and isinstance(args[0], torch.Tensor) and _kept(self.nodes, args[0]) is None:
+                self.fresh[id(args[0])] = (args[0], True)
         if self.device is not None:
             args, kwargs = pytree.tree_map_only(torch.Tensor, self._here, (args, kwargs))
         out = func(*args, **kwargs)
