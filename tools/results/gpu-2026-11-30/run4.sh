@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# After the fullgraph fix (run3 found it): the packages suite. Run again as the last run of the stop (run5/), after the pickling fix.
+# After the fullgraph fix (run3 found it): the packages suite. Run again after the pickling fix (run5/) and after the review mend (run6/).
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 mkdir -p "$OUT/suite"
