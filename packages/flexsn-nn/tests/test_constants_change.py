@@ -72,35 +72,96 @@ def test_a_changed_threshold_in_a_config_object_is_followed(backend: str) -> Non
         CFG.neuron["v_threshold"] = 1.0
 
 
-def test_a_compiled_graph_refuses_to_run_with_a_number_changed_since_it_was_traced() -> None:
-    """Under torch.compile the kernels' literals cannot follow ``V_TH``: the next call raises, never a stale result.
+def _loss_and_grad(module: torch.nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    xg = x.clone().requires_grad_()
+    out = module(xg)
+    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
+    assert xg.grad is not None
+    return out.detach(), xg.grad
 
-    A backward of a forward that ran before the change still runs (it must match that forward), and calling
-    the module once eagerly then compiling again gives the new value's result.
+
+def smooth_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``core`` with a sigmoid in place of the step, so that its output has a gradient."""
+    v = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (v - V_TH))
+    return s, v * (1.0 - s)
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_a_compiled_call_follows_a_number_changed_since_it_was_compiled(train: bool) -> None:
+    """Under torch.compile the numbers are Dynamo guards: ``V_TH = 0.2`` compiles again and traces the kernels again
+    (one warning naming it), so the next compiled call gives the new value's result, never the old kernels'.
+
+    A backward of a forward that ran before the change still runs (it must match that forward).
     """
     global V_TH
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(3)) * 3).to(pick_device())  # fused: CUDA, or CPU interpreted
+    step = smooth_core if train else core
+    neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
+    reference = FlexSN(step, 1, 1, 1, step_mode="m", backend="torch")
+    torch._dynamo.reset()
+    compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+
+    def call(module: torch.nn.Module) -> tuple[torch.Tensor, ...]:
+        module.reset()  # type: ignore[operator]
+        if train:
+            return _loss_and_grad(module, x)
+        with torch.no_grad():
+            return (module(x),)
+
+    try:
+        for got, want in zip(call(compiled), call(reference)):
+            torch.testing.assert_close(got, want)
+        if train:  # a graph kept from before the change: its backward runs with the forward's kernels
+            xg = x.clone().requires_grad_()
+            neuron.reset()
+            out = compiled(xg)
+            V_TH = 0.2
+            out.sum().backward()
+            assert xg.grad is not None
+        V_TH = 0.2
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            after = call(compiled)
+        for got, want in zip(after, call(reference)):
+            torch.testing.assert_close(got, want)
+        assert any("global V_TH (1.0 -> 0.2) changed since the kernels were traced" in str(w.message) for w in caught)
+        assert neuron.kernel.constants.traced == (0.2,)
+    finally:
+        V_TH = 1.0
+        torch._dynamo.reset()
+
+
+def test_an_exported_program_refuses_to_run_with_a_changed_number() -> None:
+    """``torch.export`` keeps the handle it traced, without guards: its forward op raises naming the number rather
+    than compute with the old one; the module itself, called again, follows the change."""
+    global V_TH
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(8)) * 3).to(pick_device())
     neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
     reference = FlexSN(core, 1, 1, 1, step_mode="m", backend="torch")
-    compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.sn = neuron
+
+        def forward(self, t: torch.Tensor) -> torch.Tensor:
+            self.sn.reset()
+            return self.sn(t)  # type: ignore[no-any-return]
+
     try:
-        xg = x.clone().requires_grad_()
-        out = compiled(xg)
-        neuron.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # export: "a tensor attribute was assigned" (the neuron's state)
+            program = torch.export.export(Wrapped(), (x,)).module()
+        torch.testing.assert_close(program(x), reference(x))
         V_TH = 0.2
-        (out * torch.linspace(0.0, 1.0, 8, device=x.device)).sum().backward()  # the forward ran with 1.0: its backward may run
-        assert xg.grad is not None
-        for arg in (x, x.clone().requires_grad_()):  # the inference and the training forward op
-            with pytest.raises(RuntimeError, match=r"global V_TH \(1.0 -> 0.2\) changed since these kernels were traced"):
-                compiled(arg)
-            neuron.reset()
+        with pytest.raises(RuntimeError, match=r"global V_TH \(1.0 -> 0.2\) changed since these kernels were traced"):
+            program(x)
+        reference.reset()
         neuron.reset()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            neuron(x)  # eager: traces the kernels again
-        neuron.reset()
-        torch._dynamo.reset()
-        torch.testing.assert_close(torch.compile(neuron, backend="aot_eager", fullgraph=True)(x), reference(x))
+            torch.testing.assert_close(neuron(x), reference(x))
     finally:
         V_TH = 1.0
         torch._dynamo.reset()

@@ -4,6 +4,8 @@ calls), ``reset()`` runs no tensor op, and, on a GPU, ``torch.compile(mode="redu
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
@@ -59,6 +61,36 @@ class Net(torch.nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self.sn.reset()
         return self.sn(self.fc(x)).mean(0)
+
+
+@needs_cuda
+@pytest.mark.parametrize("make", [LIFNode, ParametricLIFNode], ids=["lif", "plif"])
+def test_reduce_overhead_replays_follow_a_changed_threshold(make) -> None:  # type: ignore[no-untyped-def]
+    """A threshold schedule (``v_threshold`` set between steps): Dynamo's guards on the watched numbers compile
+    again and the kernels are traced again, so no CUDA-graph replay runs the kernels of the old threshold."""
+    torch.manual_seed(0)
+    eager = Net(make()).cuda()
+    graphed = Net(make()).cuda()
+    graphed.load_state_dict(eager.state_dict())
+    step = torch.compile(graphed, mode="reduce-overhead")
+    torch._dynamo.reset()
+    try:
+        for i, threshold in enumerate((1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 1.0)):
+            eager.sn.v_threshold = graphed.sn.v_threshold = threshold
+            x = torch.rand(8, 16, 32, device="cuda") * 2
+            outs = []
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the retrace says so once per change
+                for net, fn in ((eager, eager), (graphed, step)):
+                    net.zero_grad(set_to_none=True)
+                    out = fn(x)
+                    out.square().sum().backward()
+                    outs.append(out.detach().clone())  # a replay's output is overwritten by the next one
+            torch.testing.assert_close(outs[1], outs[0], msg=lambda m: f"step {i}, threshold {threshold}: {m}")
+            for (n, a), b in zip(eager.named_parameters(), graphed.parameters()):
+                torch.testing.assert_close(b.grad, a.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"step {i}, {n}: {m}")
+    finally:
+        torch._dynamo.reset()
 
 
 @needs_cuda

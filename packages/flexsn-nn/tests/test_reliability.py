@@ -521,17 +521,75 @@ def test_a_deep_copy_reads_its_own_parameters_and_numbers_not_the_originals() ->
         torch.testing.assert_close(net(x), mine)
 
 
-def test_a_compiled_call_that_runs_the_loop_compiles_with_fullgraph() -> None:
-    """CPU tensors without the interpreter (a laptop): the loop is traced into the graph, never a Dynamo error.
-
-    The fallback's warning is not given inside a compiled region (Dynamo cannot trace ``warnings.warn``).
-    """
+def test_a_compiled_call_that_runs_the_loop_compiles_with_fullgraph_and_says_why_once() -> None:
+    """float64 (or CPU tensors without the interpreter): the loop is traced into the graph, never a Dynamo error,
+    and the fallback is told once, while Dynamo compiles (it cannot trace ``warnings.warn`` itself)."""
     x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5), dtype=torch.float64) * 3  # float64: never fused
     neuron = FlexSN(lif_core, 1, 1, 1)
     want, _ = reference_scan(lif_core, ScanContract(1, 1, 1, (x,), ()))
     torch._dynamo.reset()
     try:
-        torch.testing.assert_close(torch.compile(neuron, backend="aot_eager", fullgraph=True)(x), want)
+        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                neuron.reset()
+                torch.testing.assert_close(compiled(x), want)
+            neuron.reset()
+            compiled(x[:, :2])  # another shape: compiled again, already told
+        told = [str(w.message) for w in caught if "FlexSN" in str(w.message)]
+        assert len(told) == 1 and "dtype torch.float64" in told[0] and "eager PyTorch loop" in told[0], told
+    finally:
+        torch._dynamo.reset()
+
+
+def test_a_network_whose_neuron_runs_its_own_method_compiles_with_fullgraph_and_trains_fused() -> None:
+    """``FlexSN(self.step)`` reading the network's parameter: compiled with ``fullgraph=True`` (before: Dynamo's
+    ``Unsupported`` on the reader of ``self.w``), outputs and dL/dw as autograd through the eager loop."""
+    net = _Net().to(DEVICE)
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(9), device=DEVICE) * 2
+    torch._dynamo.reset()
+    try:
+        out = torch.compile(net, backend="aot_eager", fullgraph=True)(x)
+        out.sum().backward()
+        w_ref = net.w.detach().clone().requires_grad_()
+        want, _ = reference_scan(lambda x, v: net.step.__func__(types.SimpleNamespace(w=w_ref, v_threshold=1.0), x, v),
+                                 ScanContract(1, 1, 1, (x,), ()))
+        want.sum().backward()
+        torch.testing.assert_close(out, want)
+        assert net.w.grad is not None and w_ref.grad is not None
+        torch.testing.assert_close(net.w.grad, w_ref.grad, rtol=1e-4, atol=1e-5)
+        assert net.sn.uses_kernels(x) == (DEVICE.type == "cuda" or _interpreted())
+    finally:
+        torch._dynamo.reset()
+
+
+def _interpreted() -> bool:
+    import os
+
+    return os.environ.get("TRITON_INTERPRET") == "1"
+
+
+def test_a_deep_copy_compiled_before_any_eager_call_reads_its_own_values() -> None:
+    """A copy's first call under ``torch.compile(fullgraph=True)`` finds its own captures and numbers while Dynamo
+    compiles (not traced into the graph), then runs fused with the copy's ``w`` and threshold."""
+    net = _Net()
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(7), device=DEVICE) * 2
+    net.to(DEVICE)
+    net(x)
+    twin = copy.deepcopy(net)
+    with torch.no_grad():
+        twin.w.mul_(-2.0)
+    twin.v_threshold = 0.4
+    torch._dynamo.reset()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the copy's retrace for its new threshold says so once
+            out = torch.compile(twin, backend="aot_eager", fullgraph=True)(x)
+        with torch.no_grad():
+            want, _ = reference_scan(twin.step, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(out, want)
+        assert twin.sn.kernel.constants.traced == (0.4,)
     finally:
         torch._dynamo.reset()
 

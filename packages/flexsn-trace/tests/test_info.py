@@ -23,7 +23,7 @@ from flexsn_trace import (
     placeholders,
     trace_training_graphs,
 )
-from flexsn_trace.testing import Spike, lif_core as lif, two_by_two_core as two
+from flexsn_trace.testing import lif_core as lif, two_by_two_core as two
 
 
 def saves_input_and_prev_state(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

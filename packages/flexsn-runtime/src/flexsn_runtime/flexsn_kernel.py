@@ -11,6 +11,7 @@ import torch
 from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
+from .compile_time import enrol, settle_while_compiling, tell_while_compiling
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -107,6 +108,8 @@ class FlexSNKernel:
         self._warned: set[str] = set()
         #: a deep copy whose captures and constants still read the original's places (:meth:`_finish_copy`)
         self._rebind = False
+        #: names this object to what Dynamo runs while compiling a call (flexsn_runtime.compile_time)
+        self._serial = enrol(self)
         self._build()
 
     def _build(self) -> None:
@@ -182,6 +185,40 @@ class FlexSNKernel:
         self._rebuild()
         return True
 
+    def settle(self) -> bool:
+        """Make the kernels those of the core as it is now, before a call; returns whether they were traced again.
+
+        Finishes a deep copy (:meth:`__deepcopy__`), then traces the kernels
+        again when a watched number changed (:meth:`retrace_if_constants_changed`).
+        """
+        if self._rebind:
+            self._finish_copy()
+        return bool(self.constants.items) and self.retrace_if_constants_changed()
+
+    def _guard_constants(self) -> None:
+        """While Dynamo compiles a call: :meth:`settle` once, outside the graph, then guard on every watched number.
+
+        :func:`~flexsn_runtime.compile_time.settle_while_compiling` runs before the
+        trace reads any attribute it may replace (Dynamo keeps what it read first).
+        Reading the numbers afterwards is traced, so Dynamo guards on each place:
+        a later ``V_TH = 0.2`` fails the guard and compiles again (settling again)
+        before any compiled call, a CUDA-graph replay included, can run kernels
+        traced with the old value.
+
+        Raises:
+            RuntimeError: a number changed again while this call was being compiled.
+        """
+        settle_while_compiling(self._serial)
+        constants = self.constants
+        if constants.items and constants.current() != constants.traced:
+            raise RuntimeError("FlexSN: a number the core reads changed while torch.compile traced this call")
+
+    def tell_fallback(self, reason: str) -> None:
+        """Warn, once per reason, that a call runs the eager loop because of ``reason`` (what :func:`route` gave)."""
+        # a reason the training build gave was told by it; reading the bundle builds nothing
+        if self.handle is None or reason != lookup_flexsn_kernel_handle(self.handle).training_unsupported:
+            self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
+
     def _warn(self, message: str) -> None:
         warn_fallback(self._warned, message, stacklevel=4)
 
@@ -220,6 +257,7 @@ class FlexSNKernel:
         memo[id(self)] = new
         new.__dict__.update(self.__dict__)
         new._warned = set(self._warned)
+        new._serial = enrol(new)
         new.core = core = copy.deepcopy(self.core, memo)
         # the copied owner may still be half built (its own deep copy is under way): look at it at the first call
         new._rebind = core is not self.core and bool(len(self.captures) or self.constants.items)
@@ -321,20 +359,23 @@ class FlexSNKernel:
         Returns:
             As :meth:`__call__` (or :meth:`final_state` with ``contract.final_state``).
         """
-        if self._rebind:
-            self._finish_copy()
-        if self.constants.items and not torch.compiler.is_compiling():
-            self.retrace_if_constants_changed()
+        if torch.compiler.is_dynamo_compiling():
+            self._guard_constants()
+        else:
+            if self._rebind:
+                self._finish_copy()
+            if self.constants.items and not torch.compiler.is_compiling():
+                self.retrace_if_constants_changed()
         full = self.with_captures(contract)
         fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
         r = route(self, fitted)
         if r.path == "eager":
             reason = shape_reason or r.reason
-            # Dynamo cannot trace warnings.warn: a compiled call runs the loop (traced into its graph) untold
-            if reason is not None and self.handle is not None and not torch.compiler.is_compiling():
-                # a reason the training build gave was told by it; reading the bundle builds nothing
-                if reason != lookup_flexsn_kernel_handle(self.handle).training_unsupported:
-                    self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
+            if reason is not None and self.handle is not None:
+                if torch.compiler.is_dynamo_compiling():
+                    tell_while_compiling(self._serial, reason)  # once, while compiling: the graph runs the loop
+                elif not torch.compiler.is_compiling():
+                    self.tell_fallback(reason)
             return reference_scan(self.core, contract)  # the core reads its captured tensors itself
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
             key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)

@@ -11,13 +11,14 @@ trace-cache entry (:mod:`flexsn_runtime.tracecache`).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence
 
 import torch
 
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
 
+from .compile_time import constant_under_compile
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
 from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
@@ -169,24 +170,7 @@ def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torc
     return TrainingKernels(fwd, bwd, info)
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _constant_under_compile(fn: _F) -> _F:
-    """Mark ``fn`` as :func:`torch.compiler.assume_constant_result` does, without importing Dynamo.
-
-    That decorator sets this one attribute (``torch/_dynamo/decorators.py``),
-    but imports ``torch._dynamo`` (about half a second) at our import time;
-    Dynamo reads the attribute when it meets a call to ``fn``: it runs
-    ``fn`` once and uses the result as a constant instead of tracing into it.
-    The compiled-training tests fail (a graph break under ``fullgraph=True``)
-    if Dynamo stops honouring it.
-    """
-    fn._dynamo_marked_constant = True  # type: ignore[attr-defined]
-    return fn
-
-
-@_constant_under_compile
+@constant_under_compile
 def trains_fused(handle: int) -> bool:
     """Whether ``handle`` has training kernels (built now if left for later).
 
@@ -196,7 +180,7 @@ def trains_fused(handle: int) -> bool:
     return ensure_training_kernels(handle).training is not None
 
 
-@_constant_under_compile
+@constant_under_compile
 def training_reason(handle: int) -> str | None:
     """Why ``handle``'s calls that need gradients run the eager loop (``None``: they do not); as :func:`trains_fused`."""
     return ensure_training_kernels(handle).training_unsupported

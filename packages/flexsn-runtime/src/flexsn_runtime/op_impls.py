@@ -46,11 +46,12 @@ def inference_kernel(bundle: FlexSNKernelHandle, final_state: bool) -> tuple[Sca
 
 
 def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
-    """Refuse to run a forward whose kernels hold a number the core no longer reads (a compiled graph's stale kernels).
+    """Refuse to run a forward whose kernels hold a number the core no longer reads (a kept graph's stale kernels).
 
     Eager calls trace again first (:meth:`flexsn_runtime.FlexSNKernel.retrace_if_constants_changed`),
-    so only a graph that keeps its handle gets here with one changed: ``torch.compile`` traced
-    ``flexsn::*`` ops with this handle, then the user set ``V_TH = 0.2``. A backward is not
+    and a ``torch.compile`` graph's guards compile again (:mod:`flexsn_runtime.compile_time`), so
+    only a graph that keeps its handle without guards gets here with one changed: ``torch.export``
+    traced ``flexsn::*`` ops with this handle, then the user set ``V_TH = 0.2``. A backward is not
     checked: it must match the forward it differentiates, which ran with the old value.
 
     Raises:
@@ -62,10 +63,10 @@ def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
     changed = constants.changed()
     if changed:
         raise RuntimeError(
-            f"FlexSN: {', '.join(changed)} changed since these kernels were traced; a compiled graph keeps the kernels it "
-            "was compiled with, whose numbers are literals, so it would compute with the old value. Call the module once "
-            "outside torch.compile (its kernels are traced again) and compile again (torch._dynamo.reset()), or pass a "
-            "value that changes as a static input (a tensor, read at every call)"
+            f"FlexSN: {', '.join(changed)} changed since these kernels were traced; this graph (an exported program, "
+            "or one that keeps its ops without torch.compile's guards) keeps the kernels it was traced with, whose numbers "
+            "are literals, so it would compute with the old value. Call the module once (its kernels are traced again) "
+            "and export or trace again, or pass a value that changes as a static input (a tensor, read at every call)"
         )
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import operator
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -211,7 +210,8 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         named = [*m.named_parameters(remove_duplicate=True), *m.named_buffers(remove_duplicate=True)]
         for path, t in named:
             if _floating(t):
-                add(Captured(f"{prefix}{path}", functools.partial(operator.attrgetter(path), m), "module", (index, path)), t)
+                read = functools.partial(_module_tensor, m, tuple(path.split(".")))
+                add(Captured(f"{prefix}{path}", read, "module", (index, path)), t)
 
     names = names_of(func, owner)
     # an nn.Module object's tensors are its parameters and buffers (swapped by functional_call), not attributes
@@ -231,6 +231,15 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     if isinstance(owner, nn.Module):
         add_module(owner, "self.")
     return Captures(core, items, func, owner, modules)
+
+
+def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:
+    """The tensor at dotted ``path`` below ``m`` now: a plain ``getattr`` per step, which Dynamo traces and guards
+    (it cannot trace ``operator.attrgetter``: a compiled network whose core is its own method would not compile)."""
+    value: Any = m
+    for name in path:
+        value = getattr(value, name)
+    return value
 
 
 def used_arguments(graph: fx.Graph, first: int) -> list[bool]:

@@ -91,6 +91,20 @@ class Constants:
             return None
         return tuple(out)
 
+    @property
+    def traced(self) -> tuple[object, ...]:
+        """The values the kernels were traced with, in the order of :attr:`items`."""
+        return self._values
+
+    def current(self) -> tuple[object, ...]:
+        """The value at each place now, in the order of :attr:`items` (a deleted one: a sentinel unequal to any number).
+
+        Plain reads, one place at a time, so that ``torch.compile`` can trace
+        them: Dynamo then guards on each place, and a later change compiles again
+        (:meth:`flexsn_runtime.FlexSNKernel.run`). Eager callers ask :meth:`changed`.
+        """
+        return tuple([_read(c.read) for c in self.items])
+
     def changed(self) -> list[str]:
         """``"<name> (<traced> -> <now>)"`` for each number whose value changed; ``[]`` when none did.
 

@@ -1,0 +1,82 @@
+"""What runs once while Dynamo compiles a call, rather than in the compiled graph.
+
+Dynamo cannot trace ``warnings.warn`` (a graph break, an error under
+``fullgraph=True``) nor a kernel build, and a compiled graph (a CUDA-graph
+replay most of all) runs no Python of ours between calls. Two things must
+still happen for a compiled call:
+
+* a fallback is told, once, as an eager call tells it
+  (:func:`tell_while_compiling`);
+* kernels traced with a number the core no longer reads are traced again
+  before the graph takes their handle (:func:`settle_while_compiling`).
+
+Both are marked as :func:`torch.compiler.assume_constant_result` marks a
+function (:func:`constant_under_compile`): Dynamo runs them once while it
+traces and keeps their result as a constant. Their argument is a kernel's
+serial number (:func:`enrol`), an ``int`` every Dynamo version passes as it
+is. Guards on the numbers themselves come from the caller reading them in
+traced code (:meth:`flexsn_runtime.FlexSNKernel.run`): a later change fails
+the guard, Dynamo compiles again and this module's functions run again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any, Callable, TypeVar
+
+from flexsn_trace import run_isolated
+
+__all__ = ["constant_under_compile", "enrol", "settle_while_compiling", "tell_while_compiling"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: serial number -> the kernel object it names (weakly: a dropped kernel leaves)
+_ENROLLED: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
+_SERIALS = itertools.count(1)
+
+
+def constant_under_compile(fn: _F) -> _F:
+    """Mark ``fn`` as :func:`torch.compiler.assume_constant_result` does, without importing Dynamo.
+
+    That decorator sets this one attribute (``torch/_dynamo/decorators.py``),
+    but imports ``torch._dynamo`` (about half a second) at our import time;
+    Dynamo reads the attribute when it meets a call to ``fn``: it runs
+    ``fn`` once and uses the result as a constant instead of tracing into it.
+    The compiled-training and compiled-fallback tests fail (a graph break
+    under ``fullgraph=True``) if Dynamo stops honouring it.
+    """
+    fn._dynamo_marked_constant = True  # type: ignore[attr-defined]
+    return fn
+
+
+def enrol(kernel: Any) -> int:
+    """A new serial number naming ``kernel`` to this module's functions (held weakly)."""
+    serial = next(_SERIALS)
+    _ENROLLED[serial] = kernel
+    return serial
+
+
+@constant_under_compile
+def tell_while_compiling(serial: int, reason: str) -> bool:
+    """Warn that the kernel ``serial`` names runs a call on the eager loop (its ``tell_fallback``); a constant to Dynamo.
+
+    Once per reason and kernel, as an eager call tells it. Returns ``True``
+    (what the compiled graph keeps: nothing).
+    """
+    kernel = _ENROLLED.get(serial)
+    if kernel is not None:
+        kernel.tell_fallback(reason)
+    return True
+
+
+@constant_under_compile
+def settle_while_compiling(serial: int) -> bool:
+    """The kernel ``serial`` names, settled for a call (its ``settle``: a retrace if a number its core reads changed, with
+    its warning); a constant to Dynamo.
+
+    The build runs on a thread of its own (:func:`flexsn_trace.run_isolated`),
+    away from what Dynamo has set on this one. Returns whether it retraced.
+    """
+    kernel = _ENROLLED.get(serial)
+    return kernel is not None and bool(run_isolated(kernel.settle, "flexsn-settle"))
