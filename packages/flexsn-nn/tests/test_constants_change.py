@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from types import SimpleNamespace
+from typing import Any, Callable
 
 import pytest
 import torch
 
 from flexsn_nn import FlexSN
+from flexsn_trace import ScanContract, reference_scan
 from nn_reference import pick_device
 
 V_TH = 1.0
@@ -165,3 +168,112 @@ def test_an_exported_program_refuses_to_run_with_a_changed_number() -> None:
     finally:
         V_TH = 1.0
         torch._dynamo.reset()
+
+
+def _lif_with(x: torch.Tensor, v: torch.Tensor, threshold: float) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v + (x - v) / 2.0
+    s = (v >= threshold).to(x.dtype)
+    return s, v * (1.0 - s)
+
+
+class _Thresholds:
+    """A class attribute (``K.thr``) and an object's attribute (``self.thr``)."""
+
+    thr = 1.0
+
+    def __init__(self) -> None:
+        self.own = 1.0
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return _lif_with(x, v, self.own)
+
+
+def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
+    """A core reading its threshold from one kind of place, and how to set it there."""
+    if kind == "closure":
+        thr = 1.0
+
+        def closure_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return _lif_with(x, v, thr)
+
+        def set_closure(value: float) -> None:
+            nonlocal thr
+            thr = value
+
+        return closure_core, set_closure
+    if kind == "default":
+        def default_core(x: torch.Tensor, v: torch.Tensor, thr: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+            return _lif_with(x, v, thr)
+
+        return default_core, lambda value: setattr(default_core, "__defaults__", (value,))
+    if kind == "keyword-only default":
+        def kw_core(x: torch.Tensor, v: torch.Tensor, *, thr: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+            return _lif_with(x, v, thr)
+
+        return kw_core, lambda value: kw_core.__kwdefaults__.__setitem__("thr", value)  # type: ignore[union-attr]
+    if kind == "partial keyword":
+        partial_core = functools.partial(_lif_with, threshold=1.0)
+        return partial_core, lambda value: partial_core.keywords.__setitem__("threshold", value)
+    if kind == "object attribute":
+        obj = _Thresholds()
+        return obj, lambda value: setattr(obj, "own", value)
+    if kind == "class attribute":
+        def class_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return _lif_with(x, v, _Thresholds.thr)
+
+        return class_core, lambda value: setattr(_Thresholds, "thr", value)
+    assert kind == "global config"
+    return config_core, lambda value: CFG.neuron.__setitem__("v_threshold", value)
+
+
+@pytest.mark.parametrize(
+    "kind", ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute", "global config"]
+)
+def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None:
+    """Each place a number is watched in becomes a Dynamo guard (each reader is code Dynamo traces on the torch
+    versions we run): a change compiles again and the result follows it, under ``fullgraph=True``."""
+    step, set_threshold = _place(kind)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(11)) * 3).to(pick_device())
+    neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
+    assert len(neuron.kernel.constants.items) == 1
+    torch._dynamo.reset()
+    compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+    try:
+        for value in (1.0, 0.2):
+            set_threshold(value)
+            neuron.reset()
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the retrace says so once
+                got = compiled(x)
+                want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
+            torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
+        assert neuron.kernel.constants.traced == (0.2,)
+    finally:
+        set_threshold(1.0)
+        torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("make", ["LIFNode", "ParametricLIFNode", "LearnableThresholdLIFNode"])
+def test_a_neurons_threshold_is_settable_as_in_spikingjelly(make: str) -> None:
+    """``node.v_threshold = 0.5`` (SpikingJelly's attribute): the next call gives what a node built with 0.5 gives,
+    forward and dL/dx; a bad value is refused with SpikingJelly's argument name."""
+    import flexsn_nn
+
+    cls = getattr(flexsn_nn, make)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(12)) * 2).to(pick_device())
+    learned = make == "LearnableThresholdLIFNode"  # its threshold is a parameter: setting fills it
+    node, fresh = cls().to(x.device), cls(**{"init_threshold" if learned else "v_threshold": 0.5}).to(x.device)
+    node(x)
+    node.reset()
+    node.v_threshold = 0.5
+    assert bool((node.v_threshold == 0.5).all()) if learned else node.v_threshold == 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the retrace says so once
+        got, grad = _loss_and_grad(node, x)
+    want, want_grad = _loss_and_grad(fresh, x)
+    torch.testing.assert_close(got, want)
+    torch.testing.assert_close(grad, want_grad)
+    with pytest.raises(TypeError, match="v_threshold must be a Python float"):
+        node.v_threshold = torch.tensor(0.5)
+    with pytest.raises(ValueError, match="v_threshold must be finite"):
+        node.v_threshold = float("nan")

@@ -547,7 +547,7 @@ def test_a_network_whose_neuron_runs_its_own_method_compiles_with_fullgraph_and_
     """``FlexSN(self.step)`` reading the network's parameter: compiled with ``fullgraph=True`` (before: Dynamo's
     ``Unsupported`` on the reader of ``self.w``), outputs and dL/dw as autograd through the eager loop."""
     net = _Net().to(DEVICE)
-    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(9), device=DEVICE) * 2
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(9)).to(DEVICE) * 2
     torch._dynamo.reset()
     try:
         out = torch.compile(net, backend="aot_eager", fullgraph=True)(x)
@@ -574,7 +574,7 @@ def test_a_deep_copy_compiled_before_any_eager_call_reads_its_own_values() -> No
     """A copy's first call under ``torch.compile(fullgraph=True)`` finds its own captures and numbers while Dynamo
     compiles (not traced into the graph), then runs fused with the copy's ``w`` and threshold."""
     net = _Net()
-    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(7), device=DEVICE) * 2
+    x = torch.rand(5, 2, 8, generator=torch.Generator().manual_seed(7)).to(DEVICE) * 2
     net.to(DEVICE)
     net(x)
     twin = copy.deepcopy(net)

@@ -223,8 +223,20 @@ class IFNode(FlexSN):
 
     @property
     def v_threshold(self) -> float:
-        """Firing threshold ``V_th`` (fixed at construction: it is compiled into the kernel)."""
+        """Firing threshold ``V_th``; settable, as SpikingJelly's ``v_threshold`` is (a threshold schedule).
+
+        A constant of the kernels: a new value traces them again at the next
+        call (one warning), under ``torch.compile`` through Dynamo's guards
+        (see README, "Numbers are not lifted").
+
+        Raises (setter):
+            TypeError: not a Python float. ValueError: not finite.
+        """
         return self.neuron_core.v_threshold
+
+    @v_threshold.setter
+    def v_threshold(self, value: float) -> None:
+        self.neuron_core.v_threshold = _required("v_threshold", value)
 
     @property
     def v_reset(self) -> float | None:

@@ -136,10 +136,19 @@ class LearnableThresholdLIFNode(IFNode):
                                 _check_surrogate(surrogate_function), bool(detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"threshold": nn.Parameter(torch.full(shape, th0))})
 
-    @property
-    def v_threshold(self) -> torch.Tensor:  # type: ignore[override]
-        """The learned threshold (the parameter ``threshold``)."""
+    @property  # type: ignore[override]
+    def v_threshold(self) -> torch.Tensor:
+        """The learned threshold (the parameter ``threshold``); setting a float fills it (no gradient recorded).
+
+        Raises (setter):
+            TypeError: not a Python float. ValueError: not finite.
+        """
         return self.get_parameter("threshold")
+
+    @v_threshold.setter
+    def v_threshold(self, value: float) -> None:
+        with torch.no_grad():
+            self.get_parameter("threshold").fill_(_required("v_threshold", value))
 
     @property
     def tau(self) -> float:

@@ -286,7 +286,8 @@ def roots(core: Callable[..., Any], owner_names: frozenset[str] | None) -> list[
     g = func.__globals__
     for name in dict.fromkeys(func.__code__.co_names):
         if name in g:
-            out.append(Root(f"global {name}", "global", name, functools.partial(g.__getitem__, name), g[name]))
+            # operator.getitem, not g.__getitem__: Dynamo traces the one, not the other (torch 2.11), and guards on it
+            out.append(Root(f"global {name}", "global", name, functools.partial(operator.getitem, g, name), g[name]))
     for kind, key, name, value in default_arguments(func):
         out.append(Root(f"default {name}", kind, key, functools.partial(read_default, func, kind, key), value))
     if owner is not None and hasattr(owner, "__dict__"):
