@@ -11,6 +11,8 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
+from flexsn_runtime import flexsn_kernel as flexsn_kernel_module
+from flexsn_runtime.compile_time import GUARDS_CLASS_ATTRIBUTES
 from flexsn_trace import ScanContract, reference_scan
 from nn_reference import pick_device
 
@@ -238,12 +240,17 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
     assert len(neuron.kernel.constants.items) == 1
     torch._dynamo.reset()
     compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+    unguarded = kind == "class attribute" and not GUARDS_CLASS_ATTRIBUTES  # torch 2.11: raises, never a stale result
     try:
         for value in (1.0, 0.2):
             set_threshold(value)
             neuron.reset()
             with torch.no_grad(), warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the retrace says so once
+                if unguarded and value != 1.0:
+                    with pytest.raises(RuntimeError, match=r"_Thresholds.thr \(1.0 -> 0.2\) changed since"):
+                        compiled(x)
+                    return
                 got = compiled(x)
                 want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
             torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
@@ -277,3 +284,25 @@ def test_a_neurons_threshold_is_settable_as_in_spikingjelly(make: str) -> None:
         node.v_threshold = torch.tensor(0.5)
     with pytest.raises(ValueError, match="v_threshold must be finite"):
         node.v_threshold = float("nan")
+
+
+def test_a_class_attribute_read_under_a_torch_that_does_not_guard_it_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """torch 2.11's Dynamo reads ``K.thr`` without a guard: compiling such a core says so once, naming the place."""
+    monkeypatch.setattr(flexsn_kernel_module, "GUARDS_CLASS_ATTRIBUTES", False)
+    step, _ = _place("class attribute")
+    neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
+    x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(13)).to(pick_device())
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                neuron.reset()
+                compiled(x)
+            neuron.reset()
+            compiled(x[:, :2])  # compiled again: told already
+        told = [str(w.message) for w in caught if "does not guard class attributes" in str(w.message)]
+        assert len(told) == 1 and "global _Thresholds.thr" in told[0], told
+    finally:
+        torch._dynamo.reset()

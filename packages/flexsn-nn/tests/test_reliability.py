@@ -617,3 +617,31 @@ def test_a_network_whose_neuron_runs_its_own_method_pickles_and_reads_its_own_va
         want, _ = reference_scan(loaded.step, ScanContract(1, 1, 1, (x,), ()))
     torch.testing.assert_close(out, want)
     assert loaded.sn.kernel.captures.names() == ("self.w",)
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+def test_a_compiled_neuron_takes_new_shapes_and_strided_inputs(train: bool) -> None:
+    """Calls of new sizes (Dynamo's dynamic shapes: symbolic sizes in the ops' fake implementations) with sliced and
+    permuted inputs, under ``fullgraph=True``. Before, a slice after a first call failed in the fake implementation
+    (sorting symbolic booleans: sympy's "BooleanAtom not allowed in this context")."""
+    neuron = FlexSN(lif_core, 1, 1, 1)
+    base = torch.rand(6, 5, 4, 8, generator=torch.Generator().manual_seed(10)).to(DEVICE) * 2
+    inputs = [base[:, :3], base[:, :3, 1:], base[:, :2], base.permute(0, 2, 1, 3), base.permute(0, 3, 1, 2)[:, :5]]
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+        for x in inputs:
+            x = x.detach().requires_grad_(train)
+            neuron.reset()
+            got = compiled(x)
+            want, _ = _reference(lif_core, x.detach().clone().requires_grad_(train))
+            torch.testing.assert_close(got, want)
+            if train:
+                weights = torch.linspace(0.0, 1.0, x.shape[-1], device=x.device)
+                (got * weights).sum().backward()
+                ref_x = x.detach().clone().requires_grad_()
+                want, _ = _reference(lif_core, ref_x)
+                (want * weights).sum().backward()
+                torch.testing.assert_close(x.grad, ref_x.grad)
+    finally:
+        torch._dynamo.reset()

@@ -25,9 +25,15 @@ import itertools
 import weakref
 from typing import Any, Callable, TypeVar
 
+import torch
+from torch.torch_version import TorchVersion
+
 from flexsn_trace import run_isolated
 
-__all__ = ["constant_under_compile", "enrol", "settle_while_compiling", "tell_while_compiling"]
+__all__ = [
+    "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "settle_while_compiling", "tell_while_compiling",
+    "warn_while_compiling",
+]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -67,6 +73,20 @@ def tell_while_compiling(serial: int, reason: str) -> bool:
     kernel = _ENROLLED.get(serial)
     if kernel is not None:
         kernel.tell_fallback(reason)
+    return True
+
+
+#: whether this torch's Dynamo guards a class attribute it reads (``K.thr``): torch 2.11's did not, 2.13's does
+#: (``tools/results/gpu-2026-12-01/class_guard.py``); 2.12 is taken not to
+GUARDS_CLASS_ATTRIBUTES = TorchVersion(torch.__version__) >= "2.13"
+
+
+@constant_under_compile
+def warn_while_compiling(serial: int, message: str) -> bool:
+    """Warn ``message`` once for the kernel ``serial`` names; a constant to Dynamo. Returns ``True``."""
+    kernel = _ENROLLED.get(serial)
+    if kernel is not None:
+        kernel._warn(message)
     return True
 
 

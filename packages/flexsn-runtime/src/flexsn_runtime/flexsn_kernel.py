@@ -11,7 +11,7 @@ import torch
 from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
-from .compile_time import enrol, settle_while_compiling, tell_while_compiling
+from .compile_time import GUARDS_CLASS_ATTRIBUTES, enrol, settle_while_compiling, tell_while_compiling, warn_while_compiling
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -210,8 +210,16 @@ class FlexSNKernel:
         """
         settle_while_compiling(self._serial)
         constants = self.constants
-        if constants.items and constants.current() != constants.traced:
+        if not constants.items:
+            return
+        if constants.current() != constants.traced:
             raise RuntimeError("FlexSN: a number the core reads changed while torch.compile traced this call")
+        if not GUARDS_CLASS_ATTRIBUTES and any(c.in_class for c in constants.items):
+            unguarded = ", ".join(c.name for c in constants.items if c.in_class)
+            warn_while_compiling(self._serial, (
+                f"FlexSN: this torch's Dynamo does not guard class attributes: a change to {unguarded} after compiling "
+                "makes the next compiled call raise (a CUDA-graph replay does not see it); make it an instance's attribute "
+                "or a global, or a static input"))
 
     def tell_fallback(self, reason: str) -> None:
         """Warn, once per reason, that a call runs the eager loop because of ``reason`` (what :func:`route` gave)."""

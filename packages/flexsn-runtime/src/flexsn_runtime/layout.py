@@ -55,8 +55,10 @@ def seq_order(x: torch.Tensor) -> Order:
     shape, stride = x.shape, x.stride()
     if shape[0] == 0 or math.prod(shape[1:]) == 0:
         return None
-    # dims of size 1 do not move memory: innermost, in their own order
-    order = tuple(sorted(range(x.dim() - 1), key=lambda d: (shape[d + 1] == 1, -stride[d + 1], d)))
+    # dims of size 1 do not move memory: innermost, in their own order. bool(): a fake tensor's sizes are
+    # symbolic under torch.compile's dynamic shapes, and sorting compares the keys; two symbolic bools cannot be
+    # compared (sympy's "BooleanAtom not allowed"), so each size-1 test is decided (and guarded) first
+    order = tuple(sorted(range(x.dim() - 1), key=lambda d: (bool(shape[d + 1] == 1), -stride[d + 1], d)))
     acc = 1
     for d in reversed(order):  # dense: each dim's stride is the size of the dims inside it
         if shape[d + 1] != 1 and stride[d + 1] != acc:

@@ -24,7 +24,7 @@ import operator
 import types
 from typing import Any, Callable, NamedTuple
 
-from .places import core_function, describe, names_of, nested, read_default, reader, roots
+from .places import core_function, describe, follow, names_of, nested, read_default, reader, roots
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
@@ -41,11 +41,14 @@ class Constant(NamedTuple):
         name: where it lives, for messages (``"global THRESH"``, ``"closure tau"``, ``"self.tau"``).
         read: returns its current value (``_MISSING`` once deleted).
         value: its value when found (what the kernels were traced with).
+        in_class: read through a class's attribute (``K.thr``), which some
+            ``torch.compile`` versions do not guard (:mod:`flexsn_runtime.compile_time`).
     """
 
     name: str
     read: Callable[[], object]
     value: object
+    in_class: bool = False
 
 
 class Constants:
@@ -123,7 +126,7 @@ class Constants:
         elif reads and self._snapshot() == self._values:
             return []
         out: list[str] = []
-        for name, read, value in self.items:
+        for name, read, value, _ in self.items:
             now = _read(read)
             if now is not value and (now is _MISSING or now != value):
                 out.append(f"{name} ({value!r} -> {'deleted' if now is _MISSING else repr(now)})")
@@ -194,6 +197,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         for path, leaf in places:
             if _number(leaf):
                 read = reader(root.read, path)
-                items.append(Constant(f"{root.name}{describe(path)}", read, leaf))
+                in_class = any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+                items.append(Constant(f"{root.name}{describe(path)}", read, leaf, in_class))
                 reads.append((_called, read, False))
     return Constants(items, reads)
