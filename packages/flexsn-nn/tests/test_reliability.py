@@ -645,3 +645,21 @@ def test_a_compiled_neuron_takes_new_shapes_and_strided_inputs(train: bool) -> N
                 torch.testing.assert_close(x.grad, ref_x.grad)
     finally:
         torch._dynamo.reset()
+
+
+def test_a_state_left_from_another_batch_is_a_clear_error_under_compile_with_dynamic_sizes() -> None:
+    """Dynamo's symbolic sizes (a second call of a new size): the check gives its own ``ValueError`` (chained by
+    Dynamo under ``fullgraph=True``), not a ``TorchRuntimeError`` from inside ``torch.broadcast_shapes``."""
+    neuron = FlexSN(lif_core, 1, 1, 1)
+    x = torch.rand(6, 3, 8)
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(neuron, backend="aot_eager")
+        compiled(x)
+        compiled(x[:, :2].contiguous())  # the state is [3, 8]: no reset() between batches
+    except ValueError as exc:
+        assert "call reset() before feeding inputs of a new shape" in str(exc)
+    else:
+        pytest.fail("no error for a state of another batch shape")
+    finally:
+        torch._dynamo.reset()

@@ -317,11 +317,26 @@ def _fits(common: tuple[int, ...], shape: tuple[int, ...], broadcast: bool) -> t
 
 
 def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
-    """The shape ``shapes`` broadcast to (``torch.broadcast_shapes``), or ``None`` when they do not broadcast."""
-    try:
-        return tuple(torch.broadcast_shapes(*shapes))  # type: ignore[no-untyped-call]
-    except RuntimeError:
-        return None
+    """The shape ``shapes`` broadcast to (``torch.broadcast_shapes``' rule), or ``None`` when they do not broadcast.
+
+    Plain comparisons rather than a call of ``torch.broadcast_shapes``: under
+    ``torch.compile`` with dynamic shapes the sizes are symbolic, and that call,
+    run on them while Dynamo traces, fails inside Dynamo (a ``TorchRuntimeError``
+    about broadcasting) instead of returning ``None`` for our own error message.
+    """
+    out: list[Any] = []
+    for shape in shapes:
+        dims = list(shape)
+        if len(dims) > len(out):
+            out = [1] * (len(dims) - len(out)) + out
+        for i in range(1, len(dims) + 1):
+            here, there = out[-i], dims[-i]
+            if there == 1 or here == there:
+                continue
+            if here != 1:
+                return None
+            out[-i] = there
+    return tuple(out)
 
 
 def reference_scan(
