@@ -224,13 +224,52 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
             return _lif_with(x, v, _Thresholds.thr)
 
         return class_core, lambda value: setattr(_Thresholds, "thr", value)
+    if kind == "helper's global":
+        return helper_core, lambda value: globals().__setitem__("HELPER_TH", value)
     assert kind == "global config"
     return config_core, lambda value: CFG.neuron.__setitem__("v_threshold", value)
 
 
-@pytest.mark.parametrize(
-    "kind", ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute", "global config"]
-)
+HELPER_TH = 1.0
+
+
+def _fire(v: torch.Tensor) -> torch.Tensor:
+    return (v >= HELPER_TH).to(v.dtype)
+
+
+def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads its threshold only through the function it calls (before: never watched, a silent stale result)."""
+    v = v + (x - v) / 2.0
+    s = _fire(v)
+    return s, v * (1.0 - s)
+
+
+KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
+         "global config", "helper's global"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_kind_of_watched_place_is_followed_eagerly(kind: str) -> None:
+    """A change at each kind of place traces the kernels again, with one warning naming the place."""
+    step, set_threshold = _place(kind)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(14)) * 3).to(pick_device())
+    neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
+    try:
+        for value in (1.0, 0.2):
+            set_threshold(value)
+            neuron.reset()
+            with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = neuron(x)
+            want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
+            torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
+            told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
+            assert len(told) == (value != 1.0), told
+    finally:
+        set_threshold(1.0)
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None:
     """Each place a number is watched in becomes a Dynamo guard (each reader is code Dynamo traces on the torch
     versions we run): a change compiles again and the result follows it, under ``fullgraph=True``."""

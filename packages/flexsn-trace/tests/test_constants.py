@@ -188,3 +188,75 @@ def test_rebound_watches_a_copys_places_against_the_traced_values() -> None:
     twin.v_threshold = 1.0
     assert rebound.changed() == []
     assert traced.rebound(find_constants(lambda x, v: (x, v))) is None  # places that do not line up
+
+
+DECAY = 0.5
+SLOPE = 4.0
+DEEP = 2.0
+
+
+def _fire(v: torch.Tensor) -> torch.Tensor:
+    return (v >= THRESH).to(v.dtype)
+
+
+def _deeper(v: torch.Tensor) -> torch.Tensor:
+    return v * DEEP
+
+
+def _deep(v: torch.Tensor) -> torch.Tensor:
+    return _deeper(v)
+
+
+class _SpikeFn(torch.autograd.Function):
+    """A user's surrogate spike whose backward reads a global slope."""
+
+    @staticmethod
+    def forward(ctx, v):  # type: ignore[no-untyped-def]
+        ctx.save_for_backward(v)
+        return (v >= 0).to(v.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):  # type: ignore[no-untyped-def]
+        (v,) = ctx.saved_tensors
+        return grad * SLOPE * torch.sigmoid(SLOPE * v) * (1 - torch.sigmoid(SLOPE * v))
+
+
+class _Neuron:
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return v + (x - v) * DECAY
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.charge(x, v)
+        s = _fire(h) + _SpikeFn.apply(h - THRESH) * 0 + _deep(h) * 0
+        return s, h * (1 - s)
+
+
+def test_numbers_read_through_the_functions_a_core_calls_are_watched(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A method's global (``charge`` reads DECAY), an ``autograd.Function``'s backward's (SLOPE) and a helper's
+    helper's (DEEP): each is watched, named by the function that reads it; THRESH, read by the core and by
+    ``_fire``, once, as the core's."""
+    consts = find_constants(_Neuron())
+    names = [c.name for c in consts.items]
+    assert sorted(names) == sorted([
+        "global DECAY (read by _Neuron.charge)", "global THRESH",
+        "global SLOPE (read by _SpikeFn.backward)", "global DEEP (read by _deeper)",
+    ])
+    for name, value in (("DECAY", 0.25), ("THRESH", 0.5), ("SLOPE", 2.0), ("DEEP", 3.0)):
+        with monkeypatch.context() as m:
+            m.setitem(_Neuron.charge.__globals__, name, value)
+            assert len(consts.changed()) == 1 and consts.changed()[0].startswith(f"global {name} ")
+    assert consts.changed() == []
+
+
+def test_a_helpers_global_is_named_by_the_helper() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return _fire(v), v + x
+
+    assert [c.name for c in find_constants(core).items] == ["global THRESH (read by _fire)"]
+
+
+def test_library_functions_are_not_followed() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return torch.sigmoid(x), math.exp(1.0) * v
+
+    assert find_constants(core).items == ()

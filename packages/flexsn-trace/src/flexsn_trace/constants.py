@@ -13,8 +13,10 @@ user classes among them hold: ``P["thr"]``, ``cfg.THRESH``, ``K.thr``;
 :mod:`flexsn_trace.places`), and :meth:`Constants.changed` says which
 of them no longer hold their traced value, so the caller traces again.
 
-Numbers read only through further calls (a helper function's own globals)
-are not watched: pass such a value as a static input, or keep it fixed.
+The functions the core calls are searched too (:func:`flexsn_trace.places.helpers`:
+its object's methods, user functions and user classes' functions its globals
+and closures hold, up to three calls deep): a helper's global ``THRESH`` is
+watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from __future__ import annotations
 import functools
 import operator
 import types
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
 
-from .places import core_function, describe, follow, names_of, nested, read_default, reader, roots
+from .places import Root, core_function, describe, follow, helpers, names_of, nested, read_default, reader, roots
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
@@ -192,12 +194,37 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
     # the rest one by one: a partial's arguments, and what the roots hold (P["thr"], cfg.thr, K.thr)
     for root in found:
-        places: list[tuple[tuple[tuple[str, Any], ...], Any]] = [((), root.value)] if root.kind in ("parg", "pkw") else []
-        places += [(path, leaf) for path, leaf, _ in nested(root.value, names)]
-        for path, leaf in places:
-            if _number(leaf):
-                read = reader(root.read, path)
-                in_class = any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
-                items.append(Constant(f"{root.name}{describe(path)}", read, leaf, in_class))
-                reads.append((_called, read, False))
+        top = [((), root.value)] if root.kind in ("parg", "pkw") else []
+        _add_nested(items, reads, root, names, top, "")
+    # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
+    taken = {_place_id(func, r) for r in found}
+    for helper in helpers(func, owner):
+        helper_names = names_of(helper, None)
+        for root in roots(helper, frozenset()):
+            if _place_id(helper, root) in taken:
+                continue
+            taken.add(_place_id(helper, root))
+            _add_nested(items, reads, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
     return Constants(items, reads)
+
+
+def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
+    """What two roots share when they are one place: a module's global, a closure cell, one function's default."""
+    if root.kind == "global":
+        return ("global", id(func.__globals__), root.key)
+    if root.kind == "cell":
+        return ("cell", id(func.__closure__[root.key]))  # type: ignore[index]
+    return (root.kind, id(func), root.key)
+
+
+def _add_nested(
+    items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], root: Root, names: frozenset[str],
+    top: Sequence[tuple[tuple[tuple[str, Any], ...], Any]], suffix: str,
+) -> None:
+    """Watch the numbers at ``top`` (places given as ``(path, value)``) and below ``root`` (:func:`nested`), one reader each."""
+    for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names))]:
+        if _number(leaf):
+            read = reader(root.read, path)
+            in_class = any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+            items.append(Constant(f"{root.name}{describe(path)}{suffix}", read, leaf, in_class))
+            reads.append((_called, read, False))

@@ -33,8 +33,8 @@ from typing import Any, Callable, Iterator, NamedTuple
 from torch import nn
 
 __all__ = [
-    "MAX_DEPTH", "MAX_ITEMS", "Root", "code_names", "core_function", "default_arguments", "describe", "follow", "names_of",
-    "nested", "read_default", "reader", "replaced", "roots",
+    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "code_names", "core_function", "default_arguments",
+    "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots",
 ]
 
 #: container steps a place may take below its root
@@ -217,6 +217,69 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
     else:
         vars(out)[key] = child
     return out
+
+
+#: calls deep that :func:`helpers` follows, and how many functions it returns at most
+HELPER_DEPTH = 3
+MAX_HELPERS = 32
+
+
+def _user_function(value: Any) -> bool:
+    if not isinstance(value, types.FunctionType) or _library(value.__module__):
+        return False
+    path = value.__code__.co_filename
+    return "site-packages" not in path and "dist-packages" not in path
+
+
+def _class_functions(klass: type) -> list[types.FunctionType]:
+    """The functions a user class defines (methods, static and class methods) along its user MRO."""
+    out: list[types.FunctionType] = []
+    for k in klass.__mro__:
+        if _library(k.__module__):
+            continue
+        for value in vars(k).values():
+            fn = getattr(value, "__func__", value)  # staticmethod / classmethod
+            if _user_function(fn):
+                out.append(fn)
+    return out
+
+
+def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
+    """User functions a core may call, other than ``func`` itself: each reads its own globals, closures and defaults.
+
+    The methods of ``owner``'s user classes (``self.charge(x, v)``), and the user
+    functions and the functions of user classes (an ``autograd.Function``'s
+    ``backward``) held by the globals and closure cells of ``func`` and of each
+    helper found, up to :data:`HELPER_DEPTH` calls deep and :data:`MAX_HELPERS`
+    functions (library code is not followed).
+    """
+    found: list[types.FunctionType] = []
+    seen = {id(func)}
+    frontier = [func]
+    if owner is not None and not isinstance(owner, type):
+        frontier += _class_functions(type(owner))
+    for _ in range(HELPER_DEPTH):
+        reached: list[types.FunctionType] = []
+        for fn in frontier:
+            if id(fn) not in seen:
+                seen.add(id(fn))
+                found.append(fn)
+            values: list[Any] = [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
+            for cell in fn.__closure__ or ():
+                try:
+                    values.append(cell.cell_contents)
+                except ValueError:  # an empty cell
+                    continue
+            for value in values:
+                if _user_function(value):
+                    reached.append(value)
+                elif isinstance(value, type) and not _library(value.__module__):
+                    reached += _class_functions(value)
+        frontier = [fn for fn in reached if id(fn) not in seen]
+        if len(found) + len(frontier) > MAX_HELPERS or not frontier:
+            break
+    found += [fn for fn in frontier if id(fn) not in seen][: max(0, MAX_HELPERS - len(found))]
+    return found
 
 
 def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
