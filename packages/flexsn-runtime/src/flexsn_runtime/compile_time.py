@@ -5,8 +5,9 @@ Dynamo cannot trace ``warnings.warn`` (a graph break, an error under
 replay most of all) runs no Python of ours between calls. Two things must
 still happen for a compiled call:
 
-* a fallback is told, once, as an eager call tells it
-  (:func:`tell_while_compiling`);
+* a fallback is told, once, as an eager call tells it, and so is a number
+  this torch's Dynamo cannot guard (:func:`tell_while_compiling`,
+  :data:`GUARDS_CLASS_ATTRIBUTES`);
 * kernels traced with a number the core no longer reads are traced again
   before the graph takes their handle (:func:`settle_while_compiling`).
 
@@ -32,7 +33,6 @@ from flexsn_trace import run_isolated
 
 __all__ = [
     "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "settle_while_compiling", "tell_while_compiling",
-    "warn_while_compiling",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -40,6 +40,10 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 #: serial number -> the kernel object it names (weakly: a dropped kernel leaves)
 _ENROLLED: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
 _SERIALS = itertools.count(1)
+
+#: whether this torch's Dynamo guards a class attribute it reads (``K.thr``): torch 2.11's did not, 2.13's does
+#: (``tools/results/gpu-2026-12-01/class_guard.py``); 2.12 is taken not to
+GUARDS_CLASS_ATTRIBUTES = TorchVersion(torch.__version__) >= "2.13"
 
 
 def constant_under_compile(fn: _F) -> _F:
@@ -64,29 +68,17 @@ def enrol(kernel: Any) -> int:
 
 
 @constant_under_compile
-def tell_while_compiling(serial: int, reason: str) -> bool:
-    """Warn that the kernel ``serial`` names runs a call on the eager loop (its ``tell_fallback``); a constant to Dynamo.
+def tell_while_compiling(serial: int, message: str, fallback: bool = True) -> bool:
+    """Warn, once per message and kernel, for the kernel ``serial`` names; a constant to Dynamo.
 
-    Once per reason and kernel, as an eager call tells it. Returns ``True``
-    (what the compiled graph keeps: nothing).
+    ``fallback``: ``message`` is why a call runs the eager loop, worded as an
+    eager call words it (the kernel's ``tell_fallback``); else it is told as
+    it is (the kernel's ``tell``). Returns ``True`` (what the compiled graph
+    keeps: nothing).
     """
     kernel = _ENROLLED.get(serial)
     if kernel is not None:
-        kernel.tell_fallback(reason)
-    return True
-
-
-#: whether this torch's Dynamo guards a class attribute it reads (``K.thr``): torch 2.11's did not, 2.13's does
-#: (``tools/results/gpu-2026-12-01/class_guard.py``); 2.12 is taken not to
-GUARDS_CLASS_ATTRIBUTES = TorchVersion(torch.__version__) >= "2.13"
-
-
-@constant_under_compile
-def warn_while_compiling(serial: int, message: str) -> bool:
-    """Warn ``message`` once for the kernel ``serial`` names; a constant to Dynamo. Returns ``True``."""
-    kernel = _ENROLLED.get(serial)
-    if kernel is not None:
-        kernel._warn(message)
+        (kernel.tell_fallback if fallback else kernel.tell)(message)
     return True
 
 

@@ -11,7 +11,7 @@ import torch
 from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
-from .compile_time import GUARDS_CLASS_ATTRIBUTES, enrol, settle_while_compiling, tell_while_compiling, warn_while_compiling
+from .compile_time import GUARDS_CLASS_ATTRIBUTES, enrol, settle_while_compiling, tell_while_compiling
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -130,7 +130,7 @@ class FlexSNKernel:
             self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics, self.constants
         )
         if self.handle is None:
-            self._warn(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
+            self.tell(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
 
@@ -216,18 +216,19 @@ class FlexSNKernel:
             raise RuntimeError("FlexSN: a number the core reads changed while torch.compile traced this call")
         if not GUARDS_CLASS_ATTRIBUTES and any(c.in_class for c in constants.items):
             unguarded = ", ".join(c.name for c in constants.items if c.in_class)
-            warn_while_compiling(self._serial, (
+            tell_while_compiling(self._serial, (
                 f"FlexSN: this torch's Dynamo does not guard class attributes: a change to {unguarded} after compiling "
                 "makes the next compiled call raise (a CUDA-graph replay does not see it); make it an instance's attribute "
-                "or a global, or a static input"))
+                "or a global, or a static input"), fallback=False)
 
     def tell_fallback(self, reason: str) -> None:
         """Warn, once per reason, that a call runs the eager loop because of ``reason`` (what :func:`route` gave)."""
         # a reason the training build gave was told by it; reading the bundle builds nothing
         if self.handle is None or reason != lookup_flexsn_kernel_handle(self.handle).training_unsupported:
-            self._warn(f"{self._named(reason)}; running the eager PyTorch loop instead")
+            self.tell(f"{self._named(reason)}; running the eager PyTorch loop instead")
 
-    def _warn(self, message: str) -> None:
+    def tell(self, message: str) -> None:
+        """Warn ``message`` (a ``RuntimeWarning``), once per message for this object (:func:`warn_fallback`)."""
         warn_fallback(self._warned, message, stacklevel=4)
 
     def __getstate__(self) -> dict[str, Any]:

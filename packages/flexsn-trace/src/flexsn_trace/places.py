@@ -104,9 +104,15 @@ def _library(module: str | None) -> bool:
     return root in _LIBRARIES or root in sys.stdlib_module_names
 
 
+def _user_code(module: str | None, path: str | None) -> bool:
+    """Whether code of ``module``, from file ``path``, is the user's: neither ours, torch's, the standard library's,
+    nor an installed package's."""
+    path = path or ""
+    return not _library(module) and "site-packages" not in path and "dist-packages" not in path
+
+
 def _user_module(m: types.ModuleType) -> bool:
-    path = getattr(m, "__file__", None) or ""
-    return not _library(m.__name__) and "site-packages" not in path and "dist-packages" not in path
+    return _user_code(m.__name__, getattr(m, "__file__", None))
 
 
 def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | None:
@@ -225,10 +231,7 @@ MAX_HELPERS = 32
 
 
 def _user_function(value: Any) -> bool:
-    if not isinstance(value, types.FunctionType) or _library(value.__module__):
-        return False
-    path = value.__code__.co_filename
-    return "site-packages" not in path and "dist-packages" not in path
+    return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
 
 
 def _class_functions(klass: type) -> list[types.FunctionType]:
@@ -275,11 +278,11 @@ def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
                     reached.append(value)
                 elif isinstance(value, type) and not _library(value.__module__):
                     reached += _class_functions(value)
-        frontier = [fn for fn in reached if id(fn) not in seen]
+        frontier = list({id(fn): fn for fn in reached if id(fn) not in seen}.values())  # each once, in order met
         if len(found) + len(frontier) > MAX_HELPERS or not frontier:
             break
-    found += [fn for fn in frontier if id(fn) not in seen][: max(0, MAX_HELPERS - len(found))]
-    return found
+    found += [fn for fn in frontier if id(fn) not in seen]  # the last level reached: watched, not searched
+    return found[:MAX_HELPERS]
 
 
 def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
