@@ -370,11 +370,10 @@ class FlexSNKernel:
         """
         if torch.compiler.is_dynamo_compiling():
             self._guard_constants()
-        else:
-            if self._rebind:
-                self._finish_copy()
-            if self.constants.items and not torch.compiler.is_compiling():
-                self.retrace_if_constants_changed()
+        elif not torch.compiler.is_compiling():
+            self.settle()
+        elif self._rebind:  # under another tracer (AOTAutograd, make_fx): its graph keeps the kernels it traced
+            self._finish_copy()
         full = self.with_captures(contract)
         fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
         r = route(self, fitted)

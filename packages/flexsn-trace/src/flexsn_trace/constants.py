@@ -128,8 +128,7 @@ class Constants:
         elif reads and self._snapshot() == self._values:
             return []
         out: list[str] = []
-        for name, read, value, _ in self.items:
-            now = _read(read)
+        for (name, _, value, _), now in zip(self.items, self.current()):
             if now is not value and (now is _MISSING or now != value):
                 out.append(f"{name} ({value!r} -> {'deleted' if now is _MISSING else repr(now)})")
         return out

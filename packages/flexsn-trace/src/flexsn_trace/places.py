@@ -88,14 +88,8 @@ def names_of(func: types.FunctionType, owner: Any) -> frozenset[str]:
     """The attribute names a search below ``func``'s roots follows: those ``func``, or any method of ``owner``'s class
     and its user base classes, can name (:func:`code_names`)."""
     codes = [func.__code__]
-    if owner is not None:
-        for klass in type(owner).__mro__:
-            if klass.__module__.split(".")[0] in {"builtins", "torch"}:
-                continue
-            for value in vars(klass).values():
-                fn = getattr(value, "__func__", value)
-                if isinstance(fn, types.FunctionType):
-                    codes.append(fn.__code__)
+    if owner is not None:  # our own neuron classes' methods too: they read the object's numbers
+        codes += [fn.__code__ for fn in _class_functions(type(owner), users_only=False)]
     return code_names(*codes)
 
 
@@ -234,15 +228,19 @@ def _user_function(value: Any) -> bool:
     return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
 
 
-def _class_functions(klass: type) -> list[types.FunctionType]:
-    """The functions a user class defines (methods, static and class methods) along its user MRO."""
+def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
+    """The functions ``klass`` and its bases define (methods, static and class methods), along its MRO.
+
+    ``users_only``: only user classes' functions (:func:`_user_function`); else
+    every class's but ``builtins``' and torch's.
+    """
     out: list[types.FunctionType] = []
     for k in klass.__mro__:
-        if _library(k.__module__):
+        if _library(k.__module__) if users_only else k.__module__.split(".")[0] in {"builtins", "torch"}:
             continue
         for value in vars(k).values():
             fn = getattr(value, "__func__", value)  # staticmethod / classmethod
-            if _user_function(fn):
+            if _user_function(fn) if users_only else isinstance(fn, types.FunctionType):
                 out.append(fn)
     return out
 
