@@ -19,7 +19,8 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
 * ``startup``: construction to first inference and first training result of
   ``ParametricLIFNode`` in a fresh process (imports, CUDA context and Triton's driver stubs
   excluded, as ``tools/bench.py`` does), cold (empty FlexSN and Triton caches) and warm; then
-  construction to the first training step alone (no inference call before it), cold.
+  construction to the first training step alone (no inference call before it), cold, with and
+  without the backward kernel compiled ahead (``FLEXSN_PREWARM``).
 
 GPU::
 
@@ -227,15 +228,19 @@ print(json.dumps(times))
 """
 
 
-def bench_startup(out: Path) -> None:
+def bench_startup(out: Path, repeats: int = 1) -> None:
     """Construction to first results in fresh processes: inference then training, cold then warm caches;
-    then training alone (a training script's first step) with empty caches again."""
-    runs = (("cold", "both", "a"), ("warm", "both", "a"), ("cold-training-only", "train", "b"))
+    then training alone (a training script's first step) with empty caches again, ``repeats`` times,
+    alternating with the same run without the backward's compile ahead (``FLEXSN_PREWARM=0``)."""
+    runs = [("cold", "both", "a", "1"), ("warm", "both", "a", "1")]
+    for i in range(repeats):
+        runs += [("cold-training-only", "train", f"b{i}", "1"), ("cold-training-only-no-prewarm", "train", f"c{i}", "0")]
     with tempfile.TemporaryDirectory() as cache:
         script = Path(cache) / "startup.py"  # a file: Triton's @jit reads the kernel's source
         script.write_text(STARTUP)
-        for label, mode, caches in runs:
-            env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/{caches}/flexsn", "TRITON_CACHE_DIR": f"{cache}/{caches}/triton"}
+        for label, mode, caches, prewarm in runs:
+            env = {**os.environ, "FLEXSN_CACHE_DIR": f"{cache}/{caches}/flexsn", "TRITON_CACHE_DIR": f"{cache}/{caches}/triton",
+                   "FLEXSN_PREWARM": prewarm}
             res = subprocess.run([sys.executable, str(script), mode], env=env, capture_output=True, text=True, timeout=300)
             times = json.loads(res.stdout.strip().splitlines()[-1]) if res.returncode == 0 else {}
             log(out, case="startup", kind=label, **times, err=res.stderr[-300:] if res.returncode else None)
@@ -277,10 +282,11 @@ def main() -> None:
     p.add_argument("--rep", type=int, default=15)
     p.add_argument("--parts", nargs="+", default=["plif", "overhead", "startup"], choices=["plif", "overhead", "startup"])
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile peer")
+    p.add_argument("--startup-repeats", type=int, default=1, help="cold first training steps, each with and without the compile ahead")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if "startup" in args.parts:
-        bench_startup(args.out)  # first: nothing of this process is warm for it
+        bench_startup(args.out, args.startup_repeats)  # first: nothing of this process is warm for it
     if "plif" in args.parts:
         bench_plif(args, args.out)
     if "overhead" in args.parts:

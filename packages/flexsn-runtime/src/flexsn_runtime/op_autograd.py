@@ -18,14 +18,14 @@ from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
+from .prewarm import Spec, prewarm_backward
+from .scan_kernel import ScanKernel
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import static_dims
 from .step_buffers import StepBuffers, state_grad_targets, step_buffers
 from .training_plan import TrainingPlan, plan_for
 
-__all__ = ["EagerTraining", "Launched", "backward", "launch_training", "setup", "Spec"]
-
-Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
+__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "setup", "Spec"]
 
 
 def _template(spec: Spec) -> torch.Tensor:
@@ -175,18 +175,34 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
             done = _planned_backward(fast, ctx, grads, saved, bufs)
             if done is not None:
                 return done
-        specs = ctx.static_specs
-        static_shapes = [w_shape for w_shape, _, _ in specs]
-        order = backward_order([*saved, *grads], shape, static_shapes)  # the forward's memory order
-        grad_inputs = [empty_in_order(shape, order, dtype, device) for _ in range(plan.n_inputs)]
-        grad_states = state_grad_targets(ctx.explicit, plan.n_states, step, order, dtype, device, bufs)
-        grad_statics = launch_backward(
-            plan.backward, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
-            device, bufs, static_dims(static_shapes, step, order), order, static_shapes, [w_dtype for _, w_dtype, _ in specs],
-        )
-        return [*grad_inputs, *grad_states, *grad_statics]
+        return derived_backward(plan.backward, plan, ctx.meta, ctx.static_specs, ctx.explicit, grads, saved, bufs)
 
     return _counted(ctx, run)
+
+
+def derived_backward(
+    kernel: ScanKernel, plan: TrainingPlan, meta: Spec, static_specs: Sequence[Spec], explicit: bool,
+    grads: list[torch.Tensor | None], saved: list[torch.Tensor], bufs: StepBuffers | None,
+) -> list[torch.Tensor]:
+    """Allocate the gradients and launch ``kernel`` (``plan.backward``, or a stand-in): a backward without a launch plan.
+
+    ``meta``: the input sequences' shape, dtype and device; ``static_specs``:
+    the static inputs'; ``explicit``: initial states were passed. Returns the
+    gradients of the inputs, initial states, then statics.
+    :func:`flexsn_runtime.prewarm.prewarm_backward` runs it on meta tensors
+    with a recording stand-in to learn the launch a first backward makes.
+    """
+    shape, dtype, device = meta
+    step = tuple(shape[1:])
+    static_shapes = [w_shape for w_shape, _, _ in static_specs]
+    order = backward_order([*saved, *grads], shape, static_shapes)  # the forward's memory order
+    grad_inputs = [empty_in_order(shape, order, dtype, device) for _ in range(plan.n_inputs)]
+    grad_states = state_grad_targets(explicit, plan.n_states, step, order, dtype, device, bufs)
+    grad_statics = launch_backward(
+        kernel, plan.n_outputs, grads, saved, plan.final_state, grad_inputs, grad_states, tuple(shape), dtype,
+        device, bufs, static_dims(static_shapes, step, order), order, static_shapes, [w_dtype for _, w_dtype, _ in static_specs],
+    )
+    return [*grad_inputs, *grad_states, *grad_statics]
 
 
 
@@ -227,6 +243,8 @@ def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], fast:
     """
     launched = fast.run(flat_args) if fast is not None else None
     if launched is None:
+        if not plan.backward.prewarmed:  # a first call: its backward's kernel compiles beside the forward's
+            prewarm_backward(plan, flat_args, derived_backward)
         fast = None
         output = training_impl(plan.handle, flat_args, plan.final_state, plan)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 import threading
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -16,7 +17,8 @@ from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
 __all__ = [
-    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "tensor_problem"
+    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "red_kwargs",
+    "tensor_problem",
 ]
 
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
@@ -131,7 +133,8 @@ def _or(ints: list[int]) -> int:
     return functools.reduce(operator.or_, ints, 0)
 
 
-def _red_kwargs(reds: Sequence[int]) -> dict[str, int]:
+def red_kwargs(reds: Sequence[int]) -> dict[str, int]:
+    """The backward kernel's ``RED{k}`` constexprs for :meth:`ScanKernel.launch`'s ``reds``."""
     """The backward kernel's ``RED{k}`` constexprs as keyword arguments (none for the other kernels)."""
     return {f"RED{k}": r for k, r in enumerate(reds)}
 
@@ -295,6 +298,10 @@ class ScanKernel:
     _direct_off: bool = field(default=False, repr=False)
     #: bumped whenever ``_direct`` is cleared: a launch from :meth:`prepared` checks it
     _generation: int = field(default=0, repr=False)
+    #: this kernel's compile on a worker thread (:mod:`flexsn_runtime.prewarm`), until a launch waited for it
+    warming: "Future[None] | None" = field(default=None, repr=False)
+    #: a first backward's compile was tried ahead (once per kernel)
+    prewarmed: bool = field(default=False, repr=False)
 
     def output_dtype(self, k: int, like: torch.Tensor) -> torch.dtype:
         """The dtype of output sequence ``k`` for inputs like ``like``."""
@@ -385,7 +392,7 @@ class ScanKernel:
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
                 self.jit_function()[(triton.cdiv(ncl, block),)](
-                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"], **_red_kwargs(reds)
+                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"], **red_kwargs(reds)
                 )
             return
         index = ref.get_device()
@@ -411,11 +418,14 @@ class ScanKernel:
             except Exception:  # noqa: BLE001 - a launcher convention we do not know: JIT path from now on
                 self._direct_off = True
                 self._clear_direct()
+        warming, self.warming = self.warming, None
+        if warming is not None:  # compiling on a worker thread: wait for it rather than compile it twice
+            wait([warming])
         cfg = self.config(ref, ncl)
         block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
         grid = (triton.cdiv(ncl, block),)
         compiled = self.jit_function()[grid](
-            *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps, **_red_kwargs(reds)
+            *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps, **red_kwargs(reds)
         )
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return

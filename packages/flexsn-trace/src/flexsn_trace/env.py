@@ -101,6 +101,13 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "specialisation (for debugging; costs about 5-10 µs per launch)",
     ),
     EnvVar(
+        "FLEXSN_PREWARM",
+        "flag",
+        "1",
+        "`0`: a CUDA training call's first backward kernel is compiled when the backward runs, not on a "
+        "background thread while the first forward compiles (`flexsn_runtime.prewarm`; first-step time only)",
+    ),
+    EnvVar(
         "FLEXSN_CARRIER",
         "flag",
         "1",
