@@ -114,6 +114,36 @@ def keyword_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[tor
     return _spike(h - 1.0), h * 0.5
 
 
+HELPER_TH = torch.linspace(0.9, 1.1, C)
+HELPER_CFG: dict[str, torch.Tensor] = {}
+
+
+def _fire(h: torch.Tensor) -> torch.Tensor:
+    """A helper of this module reading a module global, called by name."""
+    return _spike(h - HELPER_TH)
+
+
+def _charge(x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """A helper calling another by name (two calls deep), reading a global's entry."""
+    return v + (x - v) * torch.sigmoid(HELPER_CFG["decay"])
+
+
+def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = _charge(x, v)
+    return _fire(h), h * 0.5
+
+
+def closure_helper_core() -> Callable[..., Any]:
+    def fire(h: torch.Tensor) -> torch.Tensor:  # a local helper, a closure cell of the core, reading a module global
+        return _spike(h - HELPER_TH)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return fire(h), h * 0.5
+
+    return core
+
+
 def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
     w = torch.linspace(-1.0, 1.0, C, device=device).requires_grad_()
     neuron = Neuron(device)
@@ -128,7 +158,13 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     lth = torch.linspace(0.9, 1.1, C, device=device).requires_grad_()
     nw = torch.linspace(-0.6, 0.6, C, device=device).requires_grad_()
     pw = nn.Parameter(torch.tensor(-0.2, device=device))
+    global HELPER_TH
+    HELPER_TH = torch.linspace(0.9, 1.1, C, device=device).requires_grad_()  # fresh per case: two cases read it
+    HELPER_CFG["decay"] = torch.linspace(-0.4, 0.4, C, device=device).requires_grad_()
     return {
+        "helper": (helper_core, [HELPER_TH, HELPER_CFG["decay"]],
+                   ("global HELPER_CFG['decay'] (read by _charge)", "global HELPER_TH (read by _fire)")),
+        "closure helper": (closure_helper_core(), [HELPER_TH], ("global HELPER_TH (read by fire)",)),
         "list": (list_core([lw, lth]), [lw, lth], ("closure ws[0]", "closure ws[1]")),
         "dict": (dict_core, [decay], ("global GLOBAL_PARAMS['decay']",)),
         "namespace": (namespace_core(SimpleNamespace(neuron=SimpleNamespace(w=nw))), [nw], ("closure cfg.neuron.w",)),
@@ -144,7 +180,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 
 
 @pytest.mark.parametrize(
-    "case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault", "list", "dict", "namespace", "partial"]
+    "case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault", "list", "dict", "namespace", "partial",
+             "helper", "closure helper"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
@@ -276,11 +313,37 @@ class PlainAttribute(nn.Module):
         return _spike(h - self.th), h * 0.5
 
 
-@pytest.mark.parametrize("case", ["class attribute", "plain module attribute"])
+#: a helper whose globals are another module's (written as such a module's code runs)
+OTHER_MODULE: dict[str, Any] = {"torch": torch}
+exec("th = torch.tensor(1.0)\ndef fire(h):\n    return torch.sigmoid(4.0 * (h - th))\n", OTHER_MODULE)
+other_fire = OTHER_MODULE["fire"]
+
+
+def other_module_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return other_fire(h), h * 0.5
+
+
+class OtherModuleHelper:
+    """Sets the other module's ``th`` (the attribute the test sets)."""
+
+    core = staticmethod(other_module_core)
+
+    @property
+    def th(self) -> torch.Tensor:
+        return OTHER_MODULE["th"]  # type: ignore[no-any-return]
+
+    @th.setter
+    def th(self, value: torch.Tensor) -> None:
+        OTHER_MODULE["th"] = value
+
+
+@pytest.mark.parametrize("case", ["class attribute", "plain module attribute", "another module's helper"])
 def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
     """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
-    owner: Any = ClassThreshold if case == "class attribute" else PlainAttribute()
-    core = owner.core if case == "class attribute" else owner
+    owner: Any = {"class attribute": ClassThreshold, "plain module attribute": PlainAttribute(),
+                  "another module's helper": OtherModuleHelper()}[case]
+    core = owner if case == "plain module attribute" else owner.core
     owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
         k = FlexSNKernel(core, 1, 1, 1)
@@ -294,6 +357,28 @@ def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: s
         torch.testing.assert_close(y, want)
     finally:
         owner.th = torch.tensor(1.0)
+
+
+def test_a_helpers_reassigned_global_is_read_at_the_next_call(device: torch.device) -> None:
+    global HELPER_TH
+    saved = HELPER_TH
+    try:
+        HELPER_TH = torch.linspace(0.9, 1.1, C, device=device)
+        HELPER_CFG["decay"] = torch.zeros(C, device=device)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            k = FlexSNKernel(helper_core, 1, 1, 1)
+        x = torch.rand(T, N, C, device=device) * 2
+        with torch.no_grad():
+            before, _ = k(x)
+            HELPER_TH = torch.full((C,), 0.2, device=device)
+            HELPER_CFG["decay"].fill_(1.5)
+            y, _ = k(x)
+            want, _ = reference_scan(helper_core, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(y, want)
+        assert not torch.allclose(y, before)
+    finally:
+        HELPER_TH = saved
 
 
 def test_a_captured_place_that_now_holds_a_number_runs_the_loop(device: torch.device) -> None:

@@ -18,11 +18,15 @@ read); for a bound method, the parameters and buffers of its
 ``nn.Module`` core, its own parameters and buffers; a ``functools.partial``'s
 arguments and keywords. From each of these the search goes on into lists,
 tuples, dicts, namespaces, user objects and user modules (``P["thr"]``,
-``cfg.thr``; :mod:`flexsn_trace.places`). Only floating-point tensors are
+``cfg.thr``; :mod:`flexsn_trace.places`). Also searched: the globals of the
+helper functions the core calls that live in its own module and that it
+reaches by a global name or a closure cell (``fire(h)`` reading ``THRESH``;
+:func:`flexsn_trace.places.helpers`): binding hands those helpers the same
+rebound globals. Only floating-point tensors are
 lifted; the caller keeps those the traced step actually reads
 (:func:`used_arguments`). A tensor read from anywhere else (a class
-attribute, a plain attribute of an ``nn.Module``, a helper function's
-globals) is recorded as a foreign constant
+attribute, a plain attribute of an ``nn.Module``, the globals of a helper
+in another module or reached through an object) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """
@@ -32,15 +36,20 @@ from __future__ import annotations
 import copy
 import functools
 import types
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import core_function, describe, names_of, nested, reader, replaced, roots
+from .places import code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
+
+
+#: (global names, closure cell indices) of a core's function that hold helpers of its module
+#: (:func:`_helper_reach`); ``None`` when it reaches none
+HelperReach = Optional[tuple[tuple[str, ...], tuple[int, ...]]]
 
 
 class Captured(NamedTuple):
@@ -94,10 +103,11 @@ class Captures:
 
     def __init__(
         self, core: Callable[..., Any], items: Sequence[Captured], func: types.FunctionType | None = None,
-        owner: Any = None, modules: Sequence[nn.Module] = (),
+        owner: Any = None, modules: Sequence[nn.Module] = (), reach: HelperReach = None,
     ) -> None:
         self.core, self.items = core, list(items)
         self._func, self._owner, self._modules = func, owner, list(modules)
+        self._reach = reach
 
     def __len__(self) -> int:
         return len(self.items)
@@ -112,7 +122,8 @@ class Captures:
 
     def select(self, keep: Sequence[bool]) -> "Captures":
         """Only the tensors whose flag is true (the core keeps reading the others where they live)."""
-        return Captures(self.core, [c for c, k in zip(self.items, keep) if k], self._func, self._owner, self._modules)
+        kept = [c for c, k in zip(self.items, keep) if k]
+        return Captures(self.core, kept, self._func, self._owner, self._modules, self._reach)
 
     def lifted(self) -> Callable[..., Any]:
         """``core`` taking its captured tensors as trailing arguments, after its own."""
@@ -166,6 +177,13 @@ class Captures:
                 pargs[key] = v
             else:
                 pkw[key] = v
+        if g is not func.__globals__ and self._reach is not None:
+            # helpers of this module read the rebound globals too: each is rebuilt on them
+            names, cells = self._reach
+            for name in names:
+                g[name] = _on_globals(g[name], func.__globals__, g)
+            for i in cells:
+                closure[i] = types.CellType(_on_globals(closure[i].cell_contents, func.__globals__, g))
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
         fn.__kwdefaults__ = kwdefaults or None
         bound: Callable[..., Any] = fn
@@ -215,22 +233,62 @@ def find_captures(core: Callable[..., Any]) -> Captures:
 
     names = names_of(func, owner)
     # an nn.Module object's tensors are its parameters and buffers (swapped by functional_call), not attributes
-    for root in roots(core, frozenset() if isinstance(owner, nn.Module) else None):
+    # (root, who reads it: "" for the core itself)
+    found = [(r, "") for r in roots(core, frozenset() if isinstance(owner, nn.Module) else None)]
+    reach: HelperReach = None
+    same_module = [h for h in helpers(func, owner) if h.__globals__ is func.__globals__]
+    if same_module:
+        reach = _helper_reach(func, same_module)
+        reached = {id(func.__globals__[n]) for n in reach[0]} | {id(func.__closure__[i].cell_contents) for i in reach[1]}  # type: ignore[index]
+        for h in same_module:
+            if id(h) in reached:  # its globals are the core's: bind rebuilds it on the rebound ones
+                names = names | code_names(h.__code__)
+                found += [(r, f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
+        reach = reach if reach[0] or reach[1] else None
+    for root, by in found:
         bare = root.name.rsplit(" ", 1)[-1]
         if _floating(root.value):
-            add(Captured(root.name, root.read, root.kind, root.key), root.value)
+            add(Captured(root.name + by, root.read, root.kind, root.key), root.value)
         elif isinstance(root.value, nn.Module):
             add_module(root.value, f"{bare}.")
         else:
             for path, leaf, liftable in nested(root.value, names):
                 if _floating(leaf) and liftable:
-                    name, read = f"{root.name}{describe(path)}", reader(root.read, path)
+                    name, read = f"{root.name}{describe(path)}{by}", reader(root.read, path)
                     add(Captured(name, read, root.kind, root.key, path, root.read), leaf)
                 elif isinstance(leaf, nn.Module):
                     add_module(leaf, f"{bare}{describe(path)}.")
     if isinstance(owner, nn.Module):
         add_module(owner, "self.")
-    return Captures(core, items, func, owner, modules)
+    return Captures(core, items, func, owner, modules, reach)
+
+
+def _on_globals(value: Any, old: dict[str, Any], new: dict[str, Any]) -> Any:
+    """``value``, a function reading the globals ``old``, rebuilt to read ``new``; anything else as it is."""
+    if not isinstance(value, types.FunctionType) or value.__globals__ is not old:
+        return value  # reassigned since the search: left to read where it reads
+    fn = types.FunctionType(value.__code__, new, value.__name__, value.__defaults__, value.__closure__)
+    fn.__kwdefaults__, fn.__qualname__ = value.__kwdefaults__, value.__qualname__
+    fn.__dict__.update(value.__dict__)
+    return fn
+
+
+def _helper_reach(func: types.FunctionType, found: Sequence[types.FunctionType]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Where ``func``'s module-level names and closure cells hold a helper of ``found`` that shares its globals.
+
+    Only those helpers can be handed rebound globals (by rebuilding them, :meth:`Captures.bind`);
+    a helper reached through an object, a class or another module keeps reading its own.
+    """
+    g, ids = func.__globals__, {id(h) for h in found if h.__globals__ is func.__globals__}
+    names = tuple(n for n, v in g.items() if id(v) in ids)
+    cells: list[int] = []
+    for i, cell in enumerate(func.__closure__ or ()):
+        try:
+            if id(cell.cell_contents) in ids:
+                cells.append(i)
+        except ValueError:  # an empty cell
+            continue
+    return names, tuple(cells)
 
 
 def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:
