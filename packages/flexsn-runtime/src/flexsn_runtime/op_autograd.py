@@ -18,14 +18,14 @@ from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import backward_impl, training_impl
-from .prewarm import Spec, prewarm_backward
+from .prewarm import prewarm_backward
 from .scan_kernel import ScanKernel
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import static_dims
 from .step_buffers import StepBuffers, state_grad_targets, step_buffers
-from .training_plan import TrainingPlan, plan_for
+from .training_plan import Spec, TrainingPlan, plan_for
 
-__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "setup", "Spec"]
+__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "setup"]
 
 
 def _template(spec: Spec) -> torch.Tensor:
@@ -243,7 +243,7 @@ def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], fast:
     """
     launched = fast.run(flat_args) if fast is not None else None
     if launched is None:
-        if not plan.backward.prewarmed:  # a first call: its backward's kernel compiles beside the forward's
+        if not plan.backward.prewarmed:  # a plan's first call: its backward's kernel compiles beside the forward's
             prewarm_backward(plan, flat_args, derived_backward)
         fast = None
         output = training_impl(plan.handle, flat_args, plan.final_state, plan)

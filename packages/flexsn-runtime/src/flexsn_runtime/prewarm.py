@@ -2,8 +2,8 @@
 
 A training script's first step compiles two kernels, the forward and the
 backward, one after the other: each is Triton's MLIR passes, ``ptxas`` and,
-on Triton before 3.7, a ``gcc`` build of its launcher (about 0.4 s each on
-an H200 host). None of the backward's work needs the forward's result, so
+on Triton 3.6, a ``gcc`` build of its launcher (about 0.4 s each on an H200
+host). None of the backward's work needs the forward's result, so
 the first training call of a :class:`~flexsn_runtime.training_plan.TrainingPlan`
 starts it at once on a worker thread, through Triton's public
 ``JITFunction.warmup``; the forward compiles meanwhile, and the backward
@@ -30,7 +30,7 @@ from flexsn_trace.env import env_flag
 
 from .scan_kernel import ScanKernel, red_kwargs
 from .step_buffers import StepBuffers
-from .training_plan import TrainingPlan
+from .training_plan import Spec, TrainingPlan
 
 __all__ = ["BackwardLaunch", "ENV_PREWARM", "guess_backward_launch", "prewarm_backward", "start_compile"]
 
@@ -38,7 +38,6 @@ __all__ = ["BackwardLaunch", "ENV_PREWARM", "guess_backward_launch", "prewarm_ba
 ENV_PREWARM = "FLEXSN_PREWARM"
 
 _META = torch.device("meta")
-Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
 #: ``op_autograd.derived_backward``'s signature (passed in: that module calls this one)
 DerivedBackward = Callable[
     [ScanKernel, TrainingPlan, Spec, Sequence[Spec], bool, list["torch.Tensor | None"], list[torch.Tensor], "StepBuffers | None"],
@@ -168,7 +167,7 @@ def prewarm_backward(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], deri
     started: only for CUDA sequences, once per backward kernel, with
     ``FLEXSN_PREWARM`` on.
     """
-    if plan.backward.prewarmed:
+    if plan.backward.prewarmed:  # launch_training asks first too: one attribute read per call on its path
         return False
     plan.backward.prewarmed = True  # a first call's: later ones find the kernel compiled
     x = flat_args[0]

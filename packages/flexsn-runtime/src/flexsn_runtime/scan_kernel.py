@@ -134,7 +134,6 @@ def _or(ints: list[int]) -> int:
 
 
 def red_kwargs(reds: Sequence[int]) -> dict[str, int]:
-    """The backward kernel's ``RED{k}`` constexprs for :meth:`ScanKernel.launch`'s ``reds``."""
     """The backward kernel's ``RED{k}`` constexprs as keyword arguments (none for the other kernels)."""
     return {f"RED{k}": r for k, r in enumerate(reds)}
 

@@ -20,7 +20,10 @@ from flexsn_trace import FlexSNInfo
 from .scan_kernel import ScanKernel
 from .registry import FlexSNKernelHandle, ensure_training_kernels, training_kernels
 
-__all__ = ["TrainingPlan", "final_state_extras", "plan_for"]
+__all__ = ["Spec", "TrainingPlan", "final_state_extras", "plan_for"]
+
+#: shape, dtype and device of a tensor a backward produces a gradient for
+Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,8 @@ class Captures:
             # helpers of this module read the rebound globals too: each is rebuilt on them
             names, cells = self._reach
             for name in names:
-                g[name] = _on_globals(g[name], func.__globals__, g)
+                if name in g:  # deleted since the search: nothing to hand over
+                    g[name] = _on_globals(g[name], func.__globals__, g)
             for i in cells:
                 closure[i] = types.CellType(_on_globals(closure[i].cell_contents, func.__globals__, g))
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
