@@ -236,16 +236,10 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     # an nn.Module object's tensors are its parameters and buffers (swapped by functional_call), not attributes
     # (root, who reads it: "" for the core itself)
     found = [(r, "") for r in roots(core, frozenset() if isinstance(owner, nn.Module) else None)]
-    reach: HelperReach = None
-    same_module = [h for h in helpers(func, owner) if h.__globals__ is func.__globals__]
-    if same_module:
-        reach = _helper_reach(func, same_module)
-        reached = {id(func.__globals__[n]) for n in reach[0]} | {id(func.__closure__[i].cell_contents) for i in reach[1]}  # type: ignore[index]
-        for h in same_module:
-            if id(h) in reached:  # its globals are the core's: bind rebuilds it on the rebound ones
-                names = names | code_names(h.__code__)
-                found += [(r, f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
-        reach = reach if reach[0] or reach[1] else None
+    reach, reached = _helper_reach(func, helpers(func, owner))
+    for h in reached:  # its globals are the core's: bind rebuilds it on the rebound ones
+        names = names | code_names(h.__code__)
+        found += [(r, f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
     for root, by in found:
         bare = root.name.rsplit(" ", 1)[-1]
         if _floating(root.value):
@@ -274,22 +268,30 @@ def _on_globals(value: Any, old: dict[str, Any], new: dict[str, Any]) -> Any:
     return fn
 
 
-def _helper_reach(func: types.FunctionType, found: Sequence[types.FunctionType]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def _helper_reach(
+    func: types.FunctionType, found: Sequence[types.FunctionType]
+) -> tuple[HelperReach, list[types.FunctionType]]:
     """Where ``func``'s module-level names and closure cells hold a helper of ``found`` that shares its globals.
 
-    Only those helpers can be handed rebound globals (by rebuilding them, :meth:`Captures.bind`);
-    a helper reached through an object, a class or another module keeps reading its own.
+    Returns :data:`HelperReach` and those helpers, each once. Only they can be handed rebound
+    globals (by rebuilding them, :meth:`Captures.bind`); a helper reached through an object, a
+    class or another module keeps reading its own.
     """
-    g, ids = func.__globals__, {id(h) for h in found if h.__globals__ is func.__globals__}
-    names = tuple(n for n, v in g.items() if id(v) in ids)
+    g = func.__globals__
+    same = {id(h): h for h in found if h.__globals__ is g}
+    if not same:
+        return None, []
+    names = tuple(n for n, v in g.items() if id(v) in same)
     cells: list[int] = []
     for i, cell in enumerate(func.__closure__ or ()):
         try:
-            if id(cell.cell_contents) in ids:
+            if id(cell.cell_contents) in same:
                 cells.append(i)
         except ValueError:  # an empty cell
             continue
-    return names, tuple(cells)
+    reached = {id(g[n]) for n in names} | {id(func.__closure__[i].cell_contents) for i in cells}  # type: ignore[index]
+    # in the order the search met them (the core's code first), not the module's
+    return ((names, tuple(cells)) if reached else None), [h for i, h in same.items() if i in reached]
 
 
 def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:
