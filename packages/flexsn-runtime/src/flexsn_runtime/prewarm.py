@@ -28,7 +28,7 @@ import triton
 from flexsn_codegen import interpreter_enabled
 from flexsn_trace.env import env_flag
 
-from .scan_kernel import ScanKernel, red_kwargs
+from .scan_kernel import ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
 from .training_plan import Spec, TrainingPlan
 
@@ -74,7 +74,7 @@ def start_compile(
     index = ref.get_device()
     triton.runtime.driver.active.get_current_device()  # the driver is made here, once, not by two threads at a time
     args = (*dtypes, T, ncl, *dims)
-    kwargs = {"BLOCK_NCL": cfg["BLOCK_NCL"], "ZERO_INIT": zero_init, "num_warps": cfg["num_warps"], **red_kwargs(reds)}
+    kwargs = jit_kwargs(cfg, zero_init, reds)
 
     def work() -> None:
         with torch.cuda.device(index):

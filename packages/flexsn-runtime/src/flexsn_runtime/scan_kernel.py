@@ -17,7 +17,7 @@ from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
 __all__ = [
-    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "red_kwargs",
+    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "jit_kwargs",
     "tensor_problem",
 ]
 
@@ -133,9 +133,14 @@ def _or(ints: list[int]) -> int:
     return functools.reduce(operator.or_, ints, 0)
 
 
-def red_kwargs(reds: Sequence[int]) -> dict[str, int]:
-    """The backward kernel's ``RED{k}`` constexprs as keyword arguments (none for the other kernels)."""
-    return {f"RED{k}": r for k, r in enumerate(reds)}
+def jit_kwargs(cfg: dict[str, int], zero_init: bool, reds: Sequence[int]) -> dict[str, Any]:
+    """The keyword arguments of a ``JITFunction`` call: block size, ``ZERO_INIT``, warps, the backward's ``RED{k}``.
+
+    What Triton specialises a launch on besides the positional ``(*tensors, T, ncl, *dims)``: every
+    compile of a kernel (:meth:`ScanKernel.launch`, :func:`flexsn_runtime.prewarm.start_compile`) takes them from here.
+    """
+    return {"BLOCK_NCL": cfg["BLOCK_NCL"], "ZERO_INIT": zero_init, "num_warps": cfg["num_warps"],
+            **{f"RED{k}": r for k, r in enumerate(reds)}}
 
 
 class DirectLaunch:
@@ -385,14 +390,11 @@ class ScanKernel:
         """
         if not ref.is_cuda:
             cfg = self.config(ref, ncl)
-            block = cfg["BLOCK_NCL"]
             # The interpreter evaluates both sides of tl.where with NumPy; the
             # unselected side may divide by zero, which is not an error here.
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
-                self.jit_function()[(triton.cdiv(ncl, block),)](
-                    *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=cfg["num_warps"], **red_kwargs(reds)
-                )
+                self.jit_function()[(triton.cdiv(ncl, cfg["BLOCK_NCL"]),)](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds))
             return
         index = ref.get_device()
         if index != _current_device():
@@ -421,11 +423,9 @@ class ScanKernel:
         if warming is not None:  # compiling on a worker thread: wait for it rather than compile it twice
             wait([warming])
         cfg = self.config(ref, ncl)
-        block, warps = cfg["BLOCK_NCL"], cfg["num_warps"]
+        block = cfg["BLOCK_NCL"]
         grid = (triton.cdiv(ncl, block),)
-        compiled = self.jit_function()[grid](
-            *args, T, ncl, *dims, BLOCK_NCL=block, ZERO_INIT=zero_init, num_warps=warps, **red_kwargs(reds)
-        )
+        compiled = self.jit_function()[grid](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds))
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
         direct = _direct_launcher(compiled, grid[0], (block, zero_init, *reds), dims)
