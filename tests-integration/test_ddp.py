@@ -44,6 +44,7 @@ for x, y in zip(xs, ys):
     reset_net(model)
 torch.save({k: v.detach().clone() for k, v in model.state_dict().items()}, OUT + f"/w{world}r{rank}.pt")
 if world > 1:
+    dist.barrier()  # every rank is done with its collectives before gloo's threads shut down
     dist.destroy_process_group()
 """
 
@@ -141,6 +142,7 @@ state = {k: (v.full_tensor() if hasattr(v, "full_tensor") else v).detach().cpu()
          for k, v in model.state_dict().items()}
 torch.save(state, OUT + f"/{MODE}-w{world}r{rank}.pt")
 if MODE != "plain":
+    dist.barrier()  # every rank is done with its collectives before gloo's threads shut down
     dist.destroy_process_group()
 """
 

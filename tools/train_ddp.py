@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "ddp.json").write_text(json.dumps(result, indent=1))
     if world > 1:
+        dist.barrier()  # rank 0's evaluation is done before any rank's gloo threads shut down
         dist.destroy_process_group()
     return 0
 
