@@ -47,6 +47,22 @@ class Neuron(nn.Module):
         return self.step(x, v)
 
 
+class PlainAttributes(nn.Module):
+    """Tensors held as plain attributes (not parameters or buffers), one of them in a submodule."""
+
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.th = torch.linspace(0.8, 1.2, C, device=device).requires_grad_()  # a plain attribute, not a buffer
+        self.inner = nn.Module()
+        self.inner.decay = torch.full((N, 1), 0.3, device=device, requires_grad=True)
+        self.cache = torch.ones(7, device=device)  # never read by the step
+        self.w = nn.Parameter(torch.tensor(0.2, device=device))
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.inner.decay + self.w)
+        return _spike(h - self.th), h * 0.5
+
+
 class Decay:
     """A callable object holding its parameter as an attribute."""
 
@@ -161,7 +177,9 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     global HELPER_TH
     HELPER_TH = torch.linspace(0.9, 1.1, C, device=device).requires_grad_()  # fresh per case: two cases read it
     HELPER_CFG["decay"] = torch.linspace(-0.4, 0.4, C, device=device).requires_grad_()
+    plain = PlainAttributes(device)
     return {
+        "plain module attributes": (plain, [plain.th, plain.inner.decay, plain.w], ("self.w", "self.th", "self.inner.decay")),
         "helper": (helper_core, [HELPER_TH, HELPER_CFG["decay"]],
                    ("global HELPER_CFG['decay'] (read by _charge)", "global HELPER_TH (read by _fire)")),
         "closure helper": (closure_helper_core(), [HELPER_TH], ("global HELPER_TH (read by fire)",)),
@@ -181,7 +199,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 
 @pytest.mark.parametrize(
     "case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault", "list", "dict", "namespace", "partial",
-             "helper", "closure helper"]
+             "helper", "closure helper", "plain module attributes"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
@@ -303,16 +321,6 @@ class ClassThreshold:
         return _spike(h - ClassThreshold.th), h * 0.5
 
 
-class PlainAttribute(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.th = torch.tensor(1.0)  # a plain attribute, not a buffer
-
-    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = v + (x - v) * 0.5
-        return _spike(h - self.th), h * 0.5
-
-
 #: a helper whose globals are another module's (written as such a module's code runs)
 OTHER_MODULE: dict[str, Any] = {"torch": torch}
 exec("th = torch.tensor(1.0)\ndef fire(h):\n    return torch.sigmoid(4.0 * (h - th))\n", OTHER_MODULE)
@@ -338,12 +346,11 @@ class OtherModuleHelper:
         OTHER_MODULE["th"] = value
 
 
-@pytest.mark.parametrize("case", ["class attribute", "plain module attribute", "another module's helper"])
+@pytest.mark.parametrize("case", ["class attribute", "another module's helper"])
 def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
     """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
-    owner: Any = {"class attribute": ClassThreshold, "plain module attribute": PlainAttribute(),
-                  "another module's helper": OtherModuleHelper()}[case]
-    core = owner if case == "plain module attribute" else owner.core
+    owner: Any = {"class attribute": ClassThreshold, "another module's helper": OtherModuleHelper()}[case]
+    core = owner.core
     owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
         k = FlexSNKernel(core, 1, 1, 1)

@@ -14,8 +14,9 @@ Searched, in this order: the closure cells of the function (a tensor, or an
 named in its code; its default argument values (``def core(x, v, w=w)``, a
 common way to bind a parameter; a default the call fills is simply not
 read); for a bound method, the parameters and buffers of its
-``nn.Module`` (or the tensor attributes of a plain object); for an
-``nn.Module`` core, its own parameters and buffers; a ``functools.partial``'s
+``nn.Module`` and the tensors it holds as plain attributes that the code
+names (``self.th = torch.tensor(1.0)``), or the tensor attributes of a plain
+object; for an ``nn.Module`` core, its own parameters, buffers and plain tensor attributes; a ``functools.partial``'s
 arguments and keywords. From each of these the search goes on into lists,
 tuples, dicts, namespaces, user objects and user modules (``P["thr"]``,
 ``cfg.thr``; :mod:`flexsn_trace.places`). Also searched: the globals of the
@@ -25,7 +26,7 @@ reaches by a global name or a closure cell (``fire(h)`` reading ``THRESH``;
 rebound globals. Only floating-point tensors are
 lifted; the caller keeps those the traced step actually reads
 (:func:`used_arguments`). A tensor read from anywhere else (a class
-attribute, a plain attribute of an ``nn.Module``, the globals of a helper
+attribute, the globals of a helper
 in another module or reached through an object) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
@@ -226,7 +227,7 @@ def find_captures(core: Callable[..., Any]) -> Captures:
             return
         modules.append(m)
         index = len(modules) - 1
-        named = [*m.named_parameters(remove_duplicate=True), *m.named_buffers(remove_duplicate=True)]
+        named = [*m.named_parameters(remove_duplicate=True), *m.named_buffers(remove_duplicate=True), *_plain_tensors(m, names)]
         for path, t in named:
             if _floating(t):
                 read = functools.partial(_module_tensor, m, tuple(path.split(".")))
@@ -256,6 +257,25 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     if isinstance(owner, nn.Module):
         add_module(owner, "self.")
     return Captures(core, items, func, owner, modules, reach)
+
+
+#: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
+_MODULE_STATE = frozenset(vars(nn.Module()))
+
+
+def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch.Tensor]]:
+    """``(dotted path, tensor)`` of the floating-point tensors held as plain attributes (not parameters or buffers)
+    by ``m`` and its submodules, under names in ``names``: ``self.th = torch.tensor(1.0)``.
+
+    ``torch.func.functional_call`` swaps them as it swaps parameters (``swap_tensor`` sets a plain attribute),
+    so they are lifted as the module's other tensors are; unlike those they do not follow ``.to()``.
+    """
+    found: list[tuple[str, torch.Tensor]] = []
+    for sub_name, sub in m.named_modules(remove_duplicate=True):
+        for name, value in vars(sub).items():
+            if name in names and name not in _MODULE_STATE and _floating(value):
+                found.append((f"{sub_name}.{name}" if sub_name else name, value))
+    return found
 
 
 def _on_globals(value: Any, old: dict[str, Any], new: dict[str, Any]) -> Any:
