@@ -26,7 +26,7 @@ reaches by a global name or a closure cell (``fire(h)`` reading ``THRESH``;
 rebound globals. Only floating-point tensors are
 lifted; the caller keeps those the traced step actually reads
 (:func:`used_arguments`). A tensor read from anywhere else (a class
-attribute, the globals of a helper
+attribute, a container held as a plain attribute of an ``nn.Module``, the globals of a helper
 in another module or reached through an object) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
