@@ -130,6 +130,20 @@ def keyword_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[tor
     return _spike(h - 1.0), h * 0.5
 
 
+#: helpers whose globals are other modules' (written as such modules' code runs): ``fire`` reads its module's
+#: ``th`` and calls ``gate`` of a third module, which reads that module's ``gain``
+GATE_MODULE: dict[str, Any] = {"torch": torch}
+exec("gain = torch.tensor(1.0)\ndef gate(h):\n    return torch.sigmoid(gain * h)\n", GATE_MODULE)
+OTHER_MODULE: dict[str, Any] = {"torch": torch, "gate": GATE_MODULE["gate"]}
+exec("th = torch.tensor(1.0)\ndef fire(h):\n    return torch.sigmoid(4.0 * (h - th)) * gate(h)\n", OTHER_MODULE)
+other_fire = OTHER_MODULE["fire"]
+
+
+def other_module_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return other_fire(h), h * 0.5
+
+
 HELPER_TH = torch.linspace(0.9, 1.1, C)
 HELPER_CFG: dict[str, torch.Tensor] = {}
 
@@ -178,7 +192,11 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     HELPER_TH = torch.linspace(0.9, 1.1, C, device=device).requires_grad_()  # fresh per case: two cases read it
     HELPER_CFG["decay"] = torch.linspace(-0.4, 0.4, C, device=device).requires_grad_()
     plain = PlainAttributes(device)
+    OTHER_MODULE["th"] = torch.linspace(0.8, 1.2, C, device=device).requires_grad_()
+    GATE_MODULE["gain"] = torch.full((N, 1), 0.7, device=device, requires_grad=True)
     return {
+        "other modules' helpers": (other_module_core, [OTHER_MODULE["th"], GATE_MODULE["gain"]],
+                                   ("global th (read by fire)", "global gain (read by gate)")),
         "plain module attributes": (plain, [plain.th, plain.inner.decay, plain.w], ("self.w", "self.th", "self.inner.decay")),
         "helper": (helper_core, [HELPER_TH, HELPER_CFG["decay"]],
                    ("global HELPER_CFG['decay'] (read by _charge)", "global HELPER_TH (read by _fire)")),
@@ -199,7 +217,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 
 @pytest.mark.parametrize(
     "case", ["closure", "method", "module", "global", "attribute", "default", "kwdefault", "list", "dict", "namespace", "partial",
-             "helper", "closure helper", "plain module attributes"]
+             "helper", "closure helper", "plain module attributes", "other modules' helpers"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
@@ -321,35 +339,10 @@ class ClassThreshold:
         return _spike(h - ClassThreshold.th), h * 0.5
 
 
-#: a helper whose globals are another module's (written as such a module's code runs)
-OTHER_MODULE: dict[str, Any] = {"torch": torch}
-exec("th = torch.tensor(1.0)\ndef fire(h):\n    return torch.sigmoid(4.0 * (h - th))\n", OTHER_MODULE)
-other_fire = OTHER_MODULE["fire"]
-
-
-def other_module_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v + (x - v) * 0.5
-    return other_fire(h), h * 0.5
-
-
-class OtherModuleHelper:
-    """Sets the other module's ``th`` (the attribute the test sets)."""
-
-    core = staticmethod(other_module_core)
-
-    @property
-    def th(self) -> torch.Tensor:
-        return OTHER_MODULE["th"]  # type: ignore[no-any-return]
-
-    @th.setter
-    def th(self, value: torch.Tensor) -> None:
-        OTHER_MODULE["th"] = value
-
-
-@pytest.mark.parametrize("case", ["class attribute", "another module's helper"])
+@pytest.mark.parametrize("case", ["class attribute"])
 def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
     """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
-    owner: Any = {"class attribute": ClassThreshold, "another module's helper": OtherModuleHelper()}[case]
+    owner: Any = {"class attribute": ClassThreshold}[case]
     core = owner.core
     owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
@@ -386,6 +379,28 @@ def test_a_helpers_reassigned_global_is_read_at_the_next_call(device: torch.devi
         assert not torch.allclose(y, before)
     finally:
         HELPER_TH = saved
+
+
+def test_other_modules_globals_are_read_at_the_next_call_and_left_alone(device: torch.device) -> None:
+    """The globals of helpers in other modules, two modules deep: a reassignment and an in-place change are seen;
+    binding for the trace rebuilt the helpers on copies, never on the modules themselves."""
+    OTHER_MODULE["th"] = torch.linspace(0.8, 1.2, C, device=device)
+    GATE_MODULE["gain"] = torch.ones(N, 1, device=device)
+    fire, gate = OTHER_MODULE["fire"], OTHER_MODULE["gate"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        k = FlexSNKernel(other_module_core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad():
+        before, _ = k(x)
+        OTHER_MODULE["th"] = torch.full((C,), 0.3, device=device)
+        GATE_MODULE["gain"].fill_(-2.0)
+        y, _ = k(x)
+        want, _ = reference_scan(other_module_core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)
+    assert not torch.allclose(y, before)
+    assert OTHER_MODULE["fire"] is fire and OTHER_MODULE["gate"] is gate and other_fire is fire
+    assert fire.__globals__ is OTHER_MODULE and gate.__globals__ is GATE_MODULE
 
 
 def test_a_captured_place_that_now_holds_a_number_runs_the_loop(device: torch.device) -> None:

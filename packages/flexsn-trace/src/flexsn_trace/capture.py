@@ -20,14 +20,15 @@ object; for an ``nn.Module`` core, its own parameters, buffers and plain tensor 
 arguments and keywords. From each of these the search goes on into lists,
 tuples, dicts, namespaces, user objects and user modules (``P["thr"]``,
 ``cfg.thr``; :mod:`flexsn_trace.places`). Also searched: the globals of the
-helper functions the core calls that live in its own module and that it
-reaches by a global name or a closure cell (``fire(h)`` reading ``THRESH``;
-:func:`flexsn_trace.places.helpers`): binding hands those helpers the same
-rebound globals. Only floating-point tensors are
+helper functions the core reaches by global names (in its own module or
+imported from another, calls deep) or by its closure cells (``fire(h)``
+reading ``THRESH``; :func:`flexsn_trace.places.helpers`): binding rebuilds
+those helpers on copies of their modules' globals holding the substituted
+tensors, and hands the core the rebuilt helpers. Only floating-point tensors are
 lifted; the caller keeps those the traced step actually reads
 (:func:`used_arguments`). A tensor read from anywhere else (a class
 attribute, a container held as a plain attribute of an ``nn.Module``, the globals of a helper
-in another module or reached through an object) is recorded as a foreign constant
+reached through an object or a class) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """
@@ -37,20 +38,30 @@ from __future__ import annotations
 import copy
 import functools
 import types
-from typing import Any, Callable, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import Root, code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
 
 
-#: (global names, closure cell indices) of a core's function that hold helpers of its module
-#: (:func:`_helper_reach`); ``None`` when it reaches none
-HelperReach = Optional[tuple[tuple[str, ...], tuple[int, ...]]]
+class HelperReach(NamedTuple):
+    """Where a core's function reaches helpers by name (:func:`_helper_reach`): what binding rebuilds.
+
+    Attributes:
+        dicts: the module globals of the core (first) and of every helper reached.
+        links: ``(index into dicts, name)``: a global, named by the code of the core or of a
+            helper reached, that holds a helper reached.
+        cells: the core's closure cells that hold a helper reached.
+    """
+
+    dicts: tuple[dict[str, Any], ...]
+    links: tuple[tuple[int, str], ...]
+    cells: tuple[int, ...]
 
 
 class Captured(NamedTuple):
@@ -60,10 +71,10 @@ class Captured(NamedTuple):
         name: where it lives, for messages (``"closure w"``, ``"self.tau"``, ``"global W"``).
         read: returns the live tensor (read at every call: an optimizer's
             in-place update or a reassignment is seen).
-        kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``,
-            ``"module"``, ``"attr"``, ``"parg"`` or ``"pkw"``: how the lifted core substitutes it
-            (:class:`flexsn_trace.places.Root`).
-        key: the closure cell's index, the global's name, the index in
+        kind: ``"cell"``, ``"global"``, ``"hglobal"`` (a global of a helper's module, not the
+            core's), ``"default"``, ``"kwdefault"``, ``"module"``, ``"attr"``, ``"parg"`` or
+            ``"pkw"``: how the lifted core substitutes it (:class:`flexsn_trace.places.Root`).
+        key: the closure cell's index, the global's name, ``(HelperReach.dicts index, name)``, the index in
             ``__defaults__``, the keyword-only parameter's name, ``(module
             index, path)``, the attribute's name, or the partial's argument index or keyword.
     """
@@ -104,7 +115,7 @@ class Captures:
 
     def __init__(
         self, core: Callable[..., Any], items: Sequence[Captured], func: types.FunctionType | None = None,
-        owner: Any = None, modules: Sequence[nn.Module] = (), reach: HelperReach = None,
+        owner: Any = None, modules: Sequence[nn.Module] = (), reach: HelperReach | None = None,
     ) -> None:
         self.core, self.items = core, list(items)
         self._func, self._owner, self._modules = func, owner, list(modules)
@@ -158,6 +169,7 @@ class Captures:
             new[at] = v
         closure = list(func.__closure__ or ())
         g = func.__globals__
+        others: dict[int, dict[str, Any]] = {}  # rebound copies of helpers' module globals, by HelperReach.dicts index
         attrs: dict[str, Any] = {}
         defaults, kwdefaults = list(func.__defaults__ or ()), dict(func.__kwdefaults__ or {})
         part = self.core if isinstance(self.core, functools.partial) else None
@@ -172,20 +184,20 @@ class Captures:
             elif kind == "global":
                 g = dict(g) if g is func.__globals__ else g
                 g[key] = v
+            elif kind == "hglobal":  # a global of a helper's own module
+                assert self._reach is not None, "a helper's global is found only with the helpers that reach it"
+                index, name = key
+                others.setdefault(index, dict(self._reach.dicts[index]))[name] = v
             elif kind == "attr":
                 attrs[key] = v
             elif kind == "parg":
                 pargs[key] = v
             else:
                 pkw[key] = v
-        if g is not func.__globals__ and self._reach is not None:
-            # helpers of this module read the rebound globals too: each is rebuilt on them
-            names, cells = self._reach
-            for name in names:
-                if name in g:  # deleted since the search: nothing to hand over
-                    g[name] = _on_globals(g[name], func.__globals__, g)
-            for i in cells:
-                closure[i] = types.CellType(_on_globals(closure[i].cell_contents, func.__globals__, g))
+        if self._reach is not None and (g is not func.__globals__ or others):
+            g, cells = _rebind_helpers(self._reach, g if g is not func.__globals__ else dict(g), others, closure)
+            for i, cell in cells.items():
+                closure[i] = cell
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
         fn.__kwdefaults__ = kwdefaults or None
         bound: Callable[..., Any] = fn
@@ -238,9 +250,9 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     # (root, who reads it: "" for the core itself)
     found = [(r, "") for r in roots(core, frozenset() if isinstance(owner, nn.Module) else None)]
     reach, reached = _helper_reach(func, helpers(func, owner))
-    for h in reached:  # its globals are the core's: bind rebuilds it on the rebound ones
+    for h in reached:  # bind rebuilds it on its module's rebound globals
         names = names | code_names(h.__code__)
-        found += [(r, f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
+        found += [(_helper_global(r, h, func, reach), f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
     for root, by in found:
         bare = root.name.rsplit(" ", 1)[-1]
         if _floating(root.value):
@@ -278,40 +290,103 @@ def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch
     return found
 
 
-def _on_globals(value: Any, old: dict[str, Any], new: dict[str, Any]) -> Any:
-    """``value``, a function reading the globals ``old``, rebuilt to read ``new``; anything else as it is."""
-    if not isinstance(value, types.FunctionType) or value.__globals__ is not old:
-        return value  # reassigned since the search: left to read where it reads
-    fn = types.FunctionType(value.__code__, new, value.__name__, value.__defaults__, value.__closure__)
-    fn.__kwdefaults__, fn.__qualname__ = value.__kwdefaults__, value.__qualname__
-    fn.__dict__.update(value.__dict__)
-    return fn
+def _helper_global(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach | None) -> Root:
+    """A global ``h`` reads, as a root binding can substitute: the core's own (``"global"``), or another
+    module's (``"hglobal"``, keyed by its :attr:`HelperReach.dicts` index and name)."""
+    if h.__globals__ is func.__globals__ or reach is None:
+        return root
+    index = next(i for i, d in enumerate(reach.dicts) if d is h.__globals__)
+    module = h.__globals__.get("__name__")
+    name = f"global {module}.{root.key}" if isinstance(module, str) else root.name
+    return root._replace(name=name, kind="hglobal", key=(index, root.key))
+
+
+def _rebind_helpers(
+    reach: HelperReach, g: dict[str, Any], others: dict[int, dict[str, Any]], closure: Sequence[types.CellType]
+) -> tuple[dict[str, Any], dict[int, types.CellType]]:
+    """The core's rebound globals ``g`` and closure cells with every helper it reaches rebuilt on rebound globals.
+
+    ``others``: rebound copies of the helpers' module globals (by :attr:`HelperReach.dicts` index) where a
+    lifted global was substituted; every other module reached gets a plain copy, so that a helper reached
+    through it reads the rebuilt helpers. Returns ``(g, {cell index: new cell})``.
+    """
+    copies = {0: g, **others}
+    for i, d in enumerate(reach.dicts):
+        copies.setdefault(i, dict(d))
+    by_dict = {id(d): copies[i] for i, d in enumerate(reach.dicts)}
+    rebuilt: dict[int, Any] = {}
+
+    def rebuild(value: Any) -> Any:
+        new = by_dict.get(id(getattr(value, "__globals__", None)))
+        if not isinstance(value, types.FunctionType) or new is None:
+            return value  # reassigned since the search: left to read where it reads
+        if id(value) not in rebuilt:
+            fn = types.FunctionType(value.__code__, new, value.__name__, value.__defaults__, value.__closure__)
+            fn.__kwdefaults__, fn.__qualname__ = value.__kwdefaults__, value.__qualname__
+            fn.__dict__.update(value.__dict__)
+            rebuilt[id(value)] = fn
+        return rebuilt[id(value)]
+
+    for i, name in reach.links:
+        if name in copies[i]:  # deleted since the search: nothing to hand over
+            copies[i][name] = rebuild(copies[i][name])
+    cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
+    return copies[0], cells
 
 
 def _helper_reach(
     func: types.FunctionType, found: Sequence[types.FunctionType]
-) -> tuple[HelperReach, list[types.FunctionType]]:
-    """Where ``func``'s module-level names and closure cells hold a helper of ``found`` that shares its globals.
+) -> tuple[HelperReach | None, list[types.FunctionType]]:
+    """The helpers of ``found`` that ``func`` reaches by global names and closure cells, and where.
 
-    Returns :data:`HelperReach` and those helpers, each once. Only they can be handed rebound
-    globals (by rebuilding them, :meth:`Captures.bind`); a helper reached through an object, a
-    class or another module keeps reading its own.
+    From ``func``'s code and closure cells, then from each helper's code, a global name holding
+    one of ``found`` is a link, in whatever module the helper lives. Only those helpers can be
+    handed rebound globals (by rebuilding them, :meth:`Captures.bind`); a helper reached through
+    an object or a class keeps reading its own. Returns :class:`HelperReach` (``None`` when no
+    helper is reached) and the helpers, each once, in the order the search met them.
     """
-    g = func.__globals__
-    same = {id(h): h for h in found if h.__globals__ is g}
-    if not same:
-        return None, []
-    names = tuple(n for n, v in g.items() if id(v) in same)
+    wanted = {id(h): h for h in found}
+    dicts: list[dict[str, Any]] = [func.__globals__]
+    links: list[tuple[int, str]] = []
     cells: list[int] = []
+    reached: dict[int, types.FunctionType] = {}
+
+    def index_of(d: dict[str, Any]) -> int:
+        for i, known in enumerate(dicts):
+            if known is d:
+                return i
+        dicts.append(d)
+        return len(dicts) - 1
+
     for i, cell in enumerate(func.__closure__ or ()):
         try:
-            if id(cell.cell_contents) in same:
-                cells.append(i)
+            value = cell.cell_contents
         except ValueError:  # an empty cell
             continue
-    reached = {id(g[n]) for n in names} | {id(func.__closure__[i].cell_contents) for i in cells}  # type: ignore[index]
-    # in the order the search met them (the core's code first), not the module's
-    return ((names, tuple(cells)) if reached else None), [h for i, h in same.items() if i in reached]
+        if id(value) in wanted:
+            cells.append(i)
+            reached.setdefault(id(value), value)
+    frontier = [func, *reached.values()]
+    while frontier:
+        nxt: list[types.FunctionType] = []
+        for fn in frontier:
+            g = fn.__globals__
+            for name in dict.fromkeys(fn.__code__.co_names):
+                value = g.get(name)
+                if id(value) not in wanted or value is func:
+                    continue
+                link = (index_of(g), name)
+                if link not in links:
+                    links.append(link)
+                if id(value) not in reached:
+                    reached[id(value)] = wanted[id(value)]
+                    nxt.append(wanted[id(value)])
+        frontier = nxt
+    if not reached:
+        return None, []
+    for h in reached.values():
+        index_of(h.__globals__)
+    return HelperReach(tuple(dicts), tuple(links), tuple(cells)), list(reached.values())
 
 
 def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:
