@@ -339,10 +339,30 @@ class ClassThreshold:
         return _spike(h - ClassThreshold.th), h * 0.5
 
 
-@pytest.mark.parametrize("case", ["class attribute"])
+class ContainerAttribute(nn.Module):
+    """A dict of tensors held as a plain module attribute (not lifted: nn.ParameterDict or buffers are)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.p = {"th": torch.tensor(1.0)}
+
+    @property
+    def th(self) -> torch.Tensor:
+        return self.p["th"]
+
+    @th.setter
+    def th(self, value: torch.Tensor) -> None:
+        self.p["th"] = value
+
+    def core(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return _spike(h - self.p["th"]), h * 0.5
+
+
+@pytest.mark.parametrize("case", ["class attribute", "dict held by a module attribute"])
 def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
     """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
-    owner: Any = {"class attribute": ClassThreshold}[case]
+    owner: Any = {"class attribute": ClassThreshold, "dict held by a module attribute": ContainerAttribute()}[case]
     core = owner.core
     owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
