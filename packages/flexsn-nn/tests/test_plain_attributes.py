@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from flexsn_nn import FlexSN
+from flexsn_trace import ScanContract, reference_scan
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 T, B, C = 5, 2, 6
@@ -40,12 +41,9 @@ class Net(nn.Module):
 
 
 def loop(net: Net, x: torch.Tensor) -> torch.Tensor:
-    """The step written out over time (autograd's reference)."""
-    v, spikes = torch.zeros_like(x[0]), []
-    for t in range(x.shape[0]):
-        s, v = net.step(x[t], v)
-        spikes.append(s)
-    return torch.stack(spikes)
+    """The spikes of ``net.step`` run over time by the reference loop (autograd's reference)."""
+    spikes, _ = reference_scan(net.step, ScanContract(1, 1, 1, (x,), ()))
+    return spikes
 
 
 def _inputs(seed: int) -> torch.Tensor:

@@ -379,24 +379,34 @@ def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: s
         owner.th = torch.tensor(1.0)
 
 
+def _follows_a_change(core: Callable[..., Any], change: Callable[[], None], device: torch.device) -> None:
+    """``core``'s kernels, built with no fallback warning, give the loop's result after ``change()`` between two calls."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad():
+        before, _ = k(x)
+        change()
+        y, _ = k(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)
+    assert not torch.allclose(y, before)
+
+
 def test_a_helpers_reassigned_global_is_read_at_the_next_call(device: torch.device) -> None:
     global HELPER_TH
     saved = HELPER_TH
+
+    def change() -> None:
+        global HELPER_TH
+        HELPER_TH = torch.full((C,), 0.2, device=device)
+        HELPER_CFG["decay"].fill_(1.5)
+
     try:
         HELPER_TH = torch.linspace(0.9, 1.1, C, device=device)
         HELPER_CFG["decay"] = torch.zeros(C, device=device)
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            k = FlexSNKernel(helper_core, 1, 1, 1)
-        x = torch.rand(T, N, C, device=device) * 2
-        with torch.no_grad():
-            before, _ = k(x)
-            HELPER_TH = torch.full((C,), 0.2, device=device)
-            HELPER_CFG["decay"].fill_(1.5)
-            y, _ = k(x)
-            want, _ = reference_scan(helper_core, ScanContract(1, 1, 1, (x,), ()))
-        torch.testing.assert_close(y, want)
-        assert not torch.allclose(y, before)
+        _follows_a_change(helper_core, change, device)
     finally:
         HELPER_TH = saved
 
@@ -407,18 +417,12 @@ def test_other_modules_globals_are_read_at_the_next_call_and_left_alone(device: 
     OTHER_MODULE["th"] = torch.linspace(0.8, 1.2, C, device=device)
     GATE_MODULE["gain"] = torch.ones(N, 1, device=device)
     fire, gate = OTHER_MODULE["fire"], OTHER_MODULE["gate"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        k = FlexSNKernel(other_module_core, 1, 1, 1)
-    x = torch.rand(T, N, C, device=device) * 2
-    with torch.no_grad():
-        before, _ = k(x)
+
+    def change() -> None:
         OTHER_MODULE["th"] = torch.full((C,), 0.3, device=device)
         GATE_MODULE["gain"].fill_(-2.0)
-        y, _ = k(x)
-        want, _ = reference_scan(other_module_core, ScanContract(1, 1, 1, (x,), ()))
-    torch.testing.assert_close(y, want)
-    assert not torch.allclose(y, before)
+
+    _follows_a_change(other_module_core, change, device)
     assert OTHER_MODULE["fire"] is fire and OTHER_MODULE["gate"] is gate and other_fire is fire
     assert fire.__globals__ is OTHER_MODULE and gate.__globals__ is GATE_MODULE
 
