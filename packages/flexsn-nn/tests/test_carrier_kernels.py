@@ -23,6 +23,13 @@ from nn_reference import plif_core, python_loop
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 T, B, C, H = 7, 2, 4, 5
 
+@pytest.fixture(autouse=True)
+def _saved_value_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The carrier is a saved-value pair: with recomputation on (the default) a PLIF step recomputes instead
+    (:mod:`flexsn_trace.recompute`), so these tests trace with it off."""
+    monkeypatch.setenv("FLEXSN_RECOMPUTE", "0")
+
+
 
 @pytest.mark.parametrize("store", [False, True], ids=["final-state", "state-seqs"])
 def test_decays_on_both_sides_of_the_guard_match_the_loop(store: bool) -> None:

@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import torch
 
 from flexsn_nn import explain
@@ -34,11 +35,20 @@ def test_a_core_that_lowers() -> None:
     assert set(e.sources) == {"inference", "forward", "backward"}
     for code, path in e.sources.values():
         assert "@triton.jit" in code and path.name.startswith("flexsn_")
-    # inference reads x and writes s; training: forward x -> s, h (saved), backward ds, h -> dx
-    assert e.bytes_per_element_step == {"inference": 8.0, "training": 24.0}
-    assert e.saved_per_step == ["return 2"]
+    # inference reads x and writes s; training recomputes the steps (flexsn_trace.recompute): forward x -> s
+    # and v every 8 steps, backward ds, x and v every 8 steps -> dx: 5.25 passes where saving h took 6
+    assert e.bytes_per_element_step == {"inference": 8.0, "training": 21.0}
+    assert e.saved_per_step == ["input 0", "return 1 (every 8 steps)", "init_state 0"]
     assert e.inference_graph is not None and "aten.sub.Tensor" in e.inference_graph
     assert "fused inference: yes" in str(e)
+
+
+def test_without_recomputation_the_saved_membrane_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FLEXSN_RECOMPUTE", "0")
+    e = explain(lif, 1, 1, 1)
+    # forward x -> s, h (saved), backward ds, h -> dx
+    assert e.bytes_per_element_step == {"inference": 8.0, "training": 24.0}
+    assert e.saved_per_step == ["return 2"]
 
 
 def test_a_core_with_cumsum_names_the_op_line_and_remedy() -> None:

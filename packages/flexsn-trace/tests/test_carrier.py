@@ -11,6 +11,13 @@ from torch import fx
 
 from flexsn_trace import trace_training_graphs
 
+@pytest.fixture(autouse=True)
+def _saved_value_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The carrier is a saved-value pair: with recomputation on (the default) a PLIF step recomputes instead
+    (:mod:`flexsn_trace.recompute`), so these tests trace with it off."""
+    monkeypatch.setenv("FLEXSN_RECOMPUTE", "0")
+
+
 
 def spike(x: torch.Tensor) -> torch.Tensor:
     """Heaviside forward, sigmoid(4x) surrogate backward."""

@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from flexsn_trace import FlexSNInfo
 
 from .cache import compile_triton_code_str
+from .chunked import Steps, render_chunked_backward
 from .templates import (
     Hoisted,
     Rebuild,
@@ -48,6 +49,7 @@ def render_backward_kernel(
     final_state: bool = False,
     hoisted: Hoisted | None = None,
     rebuild: Rebuild | None = None,
+    forward: Steps | None = None,
 ) -> tuple[str, str]:
     """Render the reverse-time BPTT kernel.
 
@@ -72,17 +74,29 @@ def render_backward_kernel(
     programs (blocks of ``BLOCK_NCL`` neurons) where the guard is false for
     one of their neurons.
 
+    With ``info.chunk > 1`` (:mod:`flexsn_trace.recompute`) the kernel
+    recomputes the steps from states stored every ``info.chunk`` steps
+    (:func:`flexsn_codegen.chunked.render_chunked_backward`); ``forward``
+    is then the forward step it runs.
+
     Returns:
         ``(code, kernel_name)``.
 
     Raises:
-        ValueError: ``tangent_mask`` has the wrong length, or a carrier without ``rebuild``.
+        ValueError: ``tangent_mask`` has the wrong length, a carrier without ``rebuild``, or
+            ``forward`` given exactly when ``info.chunk`` is 1.
     """
     n_vis = info.num_outputs + info.num_states
     if len(tangent_mask) != n_vis:
         raise ValueError(f"tangent_mask has {len(tangent_mask)} entries, expected {n_vis}")
     if (info.carrier >= 0) != (rebuild is not None):
         raise ValueError("a carrier's backward kernel needs its rebuild functions, and only a carrier's")
+    if (info.chunk > 1) != (forward is not None):
+        raise ValueError("a recomputing backward kernel (info.chunk > 1) needs the forward step, and only it")
+    if forward is not None:
+        return render_chunked_backward(
+            step_code, step_name, info, tangent_mask, final_state, hoisted, forward, backward_invariant_sources(info)
+        )
     gy = [f"gy{k}" for k in range(info.num_outputs)]
     gs = [f"gf{j}" if final_state else f"gs{j}" for j in range(info.num_states)]
     saved = backward_saved_args(info)

@@ -60,6 +60,7 @@ __all__ = [
     "Rebuild",
     "SavedArg",
     "backward_saved_args",
+    "checkpoint_rows",
     "final_state_forward_returns",
     "get_flexsn_forward_kernel",
     "get_flexsn_inference_final_state_kernel",
@@ -123,12 +124,12 @@ Hoisted = tuple[str, str, int]
 Rebuild = tuple[tuple[str, str], "tuple[str, str] | None"]
 
 
-def _prologue_call(hoisted: Hoisted | None, args: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The kernel line running the hoisted prologue once per program, and the names of its values."""
+def _prologue_call(hoisted: Hoisted | None, args: Sequence[str], prefix: str = "inv") -> tuple[list[str], list[str]]:
+    """The kernel line running the hoisted prologue once per program, and the names of its values (``prefix{k}``)."""
     if hoisted is None:
         return [], []
     _, fn, n = hoisted
-    names = [f"inv{k}" for k in range(n)]
+    names = [f"{prefix}{k}" for k in range(n)]
     lhs = names[0] if n == 1 else ", ".join(names)
     return [f"    {lhs} = {fn}({', '.join(args)})"], names
 
@@ -311,6 +312,16 @@ def render_inference_kernel(
     return _module(step_code, "\n".join(lines) + "\n", hoisted), name
 
 
+def checkpoint_rows(info: FlexSNInfo, T: int) -> int | None:
+    """Rows of the state returns of the final-state training forward over ``T`` steps; ``None``: ``T`` (sequences).
+
+    With ``info.chunk > 1`` (:mod:`flexsn_trace.recompute`) those returns are
+    checkpoints, ``ceil(T / chunk)`` rows: row ``r`` is the state after step
+    ``min((r + 1) * chunk, T) - 1``.
+    """
+    return -(-T // info.chunk) if info.chunk > 1 else None
+
+
 def final_state_forward_returns(info: FlexSNInfo) -> list[int]:
     """Forward-kernel returns the final-state training kernel stores as sequences.
 
@@ -342,7 +353,10 @@ def render_forward_kernel(
     ``(*inputs, *init_states, *kernel_returns)`` and stores every return.
     With ``final_state=True`` it takes ``(*inputs, *init_states,
     *returns listed by final_state_forward_returns(info), *final_states)``
-    and skips state sequences the backward kernel does not read.
+    and skips state sequences the backward kernel does not read; with
+    ``info.chunk > 1`` it stores checkpoints in their place
+    (:func:`checkpoint_rows` rows: the states after every ``info.chunk``-th
+    step and after the last), where the recomputing backward reads them.
 
     Returns:
         ``(code, kernel_name)``.
@@ -375,7 +389,15 @@ def render_forward_kernel(
         if k < info.num_outputs:
             lines.append(f"        {_store(p, rets[k])}")
         elif k < visible:
-            lines.append(f"        {_store(p, f'st{k - info.num_outputs}')}")
+            store = _store(p, f"st{k - info.num_outputs}")
+            if final_state and info.chunk > 1:
+                # a checkpoint (flexsn_trace.recompute): row r holds the state after step
+                # min((r + 1) * chunk, T) - 1, where the recomputing backward reads it
+                K = info.chunk
+                store = store.replace(f"{p} + base", f"{p} + tl.cast(t // {K}, tl.int64) * NCL").replace(
+                    "mask=mask)", f"mask=mask & (((offs * 0 + (t + 1) % {K}) == 0) | ((offs * 0 + t) == T - 1)))"
+                )
+            lines.append(f"        {store}")
         else:
             r = info.fwd_core_returns.index(info.fwd_kernel_returns[k], visible)
             lines.append(f"        {_store(p, rets[r])}")

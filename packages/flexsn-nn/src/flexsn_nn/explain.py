@@ -142,9 +142,16 @@ def _bytes(bundle: FlexSNKernelHandle, pair: TrainingKernels | None, element_siz
         kinds = {(src.kind, src.slot) for src in train.saved_sources}
         rare = {("input", i) for kind, i in kinds if kind == "fallback_input" and ("input", i) not in kinds}
         seqs = [a for a in args if a[0] in ("input", "return") and a not in rare]
-        saved = [f"{kind} {slot}" + (" (where the guard fails)" if (kind, slot) in rare else "") for kind, slot in args]
-        forward = train.num_inputs + len(final_state_forward_returns(train))
-        backward = train.num_outputs + len(seqs) + train.num_inputs
+        vis = range(train.num_outputs, train.num_outputs + train.num_states)
+        # a recomputing pair (flexsn_trace.recompute) stores and reads the states every `chunk` steps
+        every = {("return", k): train.chunk for k in vis} if train.chunk > 1 else {}
+        saved = [
+            f"{kind} {slot}" + (" (where the guard fails)" if (kind, slot) in rare else "")
+            + (f" (every {every[kind, slot]} steps)" if (kind, slot) in every else "")
+            for kind, slot in args
+        ]
+        forward = train.num_inputs + sum(1 / every.get(("return", k), 1) for k in final_state_forward_returns(train))
+        backward = train.num_outputs + sum(1 / every.get(a, 1) for a in seqs) + train.num_inputs
         # a carrier keeps its own dtype (float32) whatever the sequences': written once, read once
         fixed = pair.forward.output_dtypes[train.carrier] if train.carrier >= 0 else None
         carrier = 0 if fixed is None else 2 * (fixed.itemsize - element_size)

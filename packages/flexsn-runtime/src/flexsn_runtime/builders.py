@@ -325,7 +325,7 @@ def build_training_variants(
     graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
     arity = (num_inputs, num_states, num_outputs, num_static)
-    full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier)
+    full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier, graphs.chunk)
     _check_training_shape_free(core_fn, examples, flags, arity, full)
     half = None
     if graphs.uncarried is not None:
@@ -357,7 +357,7 @@ def _check_training_shape_free(
     num_inputs, num_states, num_outputs, num_static = arity
     try:
         other = trace_training_graphs(core_fn, _larger(examples), flags, num_inputs=num_inputs, num_static=num_static)
-        again = _render_training(core_fn, other.fwd, other.bwd, other.tangent_mask, arity, other.carrier)
+        again = _render_training(core_fn, other.fwd, other.bwd, other.tangent_mask, arity, other.carrier, other.chunk)
     except Exception:  # noqa: BLE001 - the core only runs at its example shape: nothing to compare
         return
     if (again.forward.code, again.backward.code) != (kernels.forward.code, kernels.backward.code):
@@ -372,11 +372,15 @@ def _check_training_shape_free(
 
 def _render_training(
     core_fn: Callable[..., Any], fwd_graph: Any, bwd_graph: Any, mask: tuple[bool, ...],
-    arity: tuple[int, int, int, int], carrier: CarrierGraphs | None,
+    arity: tuple[int, int, int, int], carrier: CarrierGraphs | None, chunk: int = 1,
 ) -> TrainingKernels:
-    """Render one forward/backward graph pair (``carrier``: its helper graphs, when it saves one) as BPTT kernels."""
+    """Render one forward/backward graph pair as BPTT kernels.
+
+    ``carrier``: its helper graphs, when it saves one; ``chunk``: the steps per chunk of a
+    pair whose backward recomputes the steps (:mod:`flexsn_trace.recompute`), else 1.
+    """
     num_inputs, num_states, num_outputs, num_static = arity
-    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)
+    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)._replace(chunk=chunk)
     rebuild = None
     if carrier is not None:
         info = carrier.info(info)
@@ -393,8 +397,10 @@ def _render_training(
     fwd.final_state = ScanKernel(
         *render_forward_kernel(fwd_code, fwd_name, info, True, fwd_pro), "forward_final_state", output_dtypes=dtypes
     )
-    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild), "backward")
+    # a recomputing backward runs the forward step too
+    steps = (fwd_code, fwd_name, fwd_pro) if chunk > 1 else None
+    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild, steps), "backward")
     bwd.final_state = ScanKernel(
-        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild), "backward_final_state"
+        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild, steps), "backward_final_state"
     )
     return TrainingKernels(fwd, bwd, info)

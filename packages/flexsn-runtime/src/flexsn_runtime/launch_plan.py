@@ -27,7 +27,7 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import launch_args
+from .launchers import launch_args, stored_shape
 from .scan_kernel import ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets
@@ -72,7 +72,9 @@ class LaunchPlan:
     launches a later call of the same signature.
     """
 
-    __slots__ = ("_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_step", "_n_finals", "_split", "backwards")
+    __slots__ = (
+        "_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_seq_shapes", "_step", "_n_finals", "_split", "backwards",
+    )
 
     def __init__(
         self,
@@ -84,8 +86,11 @@ class LaunchPlan:
         step: tuple[int, ...],
         n_finals: int,
         split: int,
+        seq_shapes: tuple[tuple[int, ...] | None, ...] | None = None,
     ) -> None:
         self._launch, self._n_body, self._ns, self._zero_init = launch, n_body, ns, zero_init
+        #: per returned sequence, ``None`` (the input's shape) or its own (a recomputing pair's checkpoints); ``None``: all
+        self._seq_shapes = seq_shapes
         #: ``new_empty(*self._step)`` allocates a final state (``new_empty()`` takes no empty size list: ``((),)``)
         self._step: tuple[int, ...] | tuple[tuple[()]] = step or ((),)
         self._seq_dtypes, self._n_finals, self._split = seq_dtypes, n_finals, split
@@ -133,7 +138,12 @@ class LaunchPlan:
         if launch is None:
             return None
         n_body = len(flat) - info.num_static
-        return cls(launch, n_body, ns, la.zero_init, seq_dtypes, tuple(x.shape[1:]), n_finals, split)
+        shapes = None
+        if stored is not None and final_state:
+            own = [stored_shape(info, k, x.shape) for k in kinds]
+            if any(s != tuple(x.shape) for s in own):
+                shapes = tuple(s if s != tuple(x.shape) else None for s in own)
+        return cls(launch, n_body, ns, la.zero_init, seq_dtypes, tuple(x.shape[1:]), n_finals, split, shapes)
 
     def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:
         """Allocate the outputs and launch for ``flat`` (a call of the plan's signature), or ``None`` (nothing launched).
@@ -147,7 +157,14 @@ class LaunchPlan:
                 return None
         x = flat[0]
         # empty_like of a contiguous tensor is contiguous, and half the host time of torch.empty(shape, ...)
-        seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
+        shapes = self._seq_shapes
+        if shapes is None:
+            seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
+        else:  # a recomputing pair's checkpoints have their own number of rows
+            seqs = [
+                (_empty_like(x) if d is None else _empty_like(x, dtype=d)) if sh is None else x.new_empty(sh, dtype=d or x.dtype)
+                for d, sh in zip(self._seq_dtypes, shapes)
+            ]
         if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
             n = self._n_body
             body: Sequence[torch.Tensor] = [*flat[:n], *(x,) * self._ns, *flat[n:]]

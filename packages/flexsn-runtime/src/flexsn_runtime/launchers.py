@@ -18,7 +18,7 @@ from typing import NamedTuple, Sequence
 
 import torch
 
-from flexsn_codegen import backward_saved_args, final_state_forward_returns
+from flexsn_codegen import backward_saved_args, checkpoint_rows, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .layout import Order, backward_order, empty_in_order, in_order, launch_order
@@ -38,6 +38,7 @@ __all__ = [
     "launch_backward",
     "launch_forward",
     "launch_inference",
+    "stored_shape",
 ]
 
 
@@ -282,10 +283,22 @@ def launch_forward(
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
-    seqs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in stored]
+    seqs = [empty_in_order(stored_shape(info, k, x.shape), la.order, f.output_dtype(k, x), x.device) for k in stored]
     finals = _finals(info, la)
     _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
+
+
+def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, ...]:
+    """Shape of return ``k`` of the final-state training forward for input sequences of ``shape`` ``[T, *S]``.
+
+    ``[T, *S]``, or ``[ceil(T / chunk), *S]`` for a state's checkpoints when the
+    backward recomputes the steps (:func:`flexsn_codegen.checkpoint_rows`).
+    """
+    rows = checkpoint_rows(info, shape[0])
+    if rows is not None and info.num_outputs <= k < info.num_outputs + info.num_states:
+        return (rows, *shape[1:])
+    return tuple(shape)
 
 
 def flexsn_forward_final_state(

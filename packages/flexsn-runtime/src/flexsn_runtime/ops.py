@@ -27,6 +27,7 @@ import torch
 from flexsn_trace import check_scan_args
 
 from .call_cache import interpreted, tensor_signature
+from .launchers import stored_shape
 from .layout import Order, backward_order, empty_in_order, launch_order
 from .op_autograd import EagerTraining, backward, setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
@@ -171,7 +172,8 @@ def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[tor
     return (
         [seq(fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
         + [empty_in_order(x.shape[1:], order, x.dtype, x.device) for _ in range(info.num_states)]
-        + [seq(fwd.output_dtype(k, x)) for k in final_state_extras(info)]  # as launchers.launch_forward allocates them
+        # as launchers.launch_forward allocates them
+        + [empty_in_order(stored_shape(info, k, x.shape), order, fwd.output_dtype(k, x), x.device) for k in final_state_extras(info)]
     )
 
 

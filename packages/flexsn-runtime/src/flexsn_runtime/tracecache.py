@@ -291,7 +291,7 @@ def core_fingerprint(
     try:
         # switches read at render time change the kernel source (the templates
         # render a different time loop for Triton's interpreter)
-        h.put(_versions(), env_flag("FLEXSN_PREFETCH"), env_flag("FLEXSN_CARRIER"), interpreter_enabled())
+        h.put(_versions(), env_flag("FLEXSN_PREFETCH"), env_flag("FLEXSN_CARRIER"), env_flag("FLEXSN_RECOMPUTE"), interpreter_enabled())
         h.put(arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
         if example_inputs is None:
             h.put("default-examples")

@@ -116,6 +116,14 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "without it); slower for PLIF-like neurons on fp32 (part of the trace-cache key)",
     ),
     EnvVar(
+        "FLEXSN_RECOMPUTE",
+        "flag",
+        "1",
+        "`0` (experiments): training kernels traced afterwards save per-step values for the backward instead of "
+        "storing the states every few steps and recomputing the steps between (`flexsn_trace.recompute`; "
+        "part of the trace-cache key)",
+    ),
+    EnvVar(
         "FLEXSN_PREFETCH",
         "flag",
         "1",

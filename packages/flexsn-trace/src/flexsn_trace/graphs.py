@@ -25,6 +25,7 @@ from .contract import as_tensor_tuple
 from .env import env_flag
 from .info import graph_output_nodes
 from .joint import partition_joint, trace_joint
+from .recompute import prefer_recompute
 from .recorder import functional_in_place, record
 from .saved import minimize_saved
 
@@ -164,6 +165,9 @@ class TrainingGraphs:
             sequences it replaces saved as they are): the kernels for
             16-bit sequences, where a float32 carrier moves more bytes than
             the two 16-bit sequences it replaces.
+        chunk: 1, or the chunk length of a pair whose backward recomputes
+            the steps from states stored every ``chunk`` steps
+            (:mod:`flexsn_trace.recompute`; no carrier then).
     """
 
     fwd: fx.Graph
@@ -173,6 +177,7 @@ class TrainingGraphs:
     num_results: int
     carrier: CarrierGraphs | None = None
     uncarried: tuple[fx.Graph, fx.Graph] | None = None
+    chunk: int = 1
 
 
 @_serialized
@@ -203,7 +208,9 @@ def trace_training_graphs(
             (:func:`flexsn_trace.saved.minimize_saved`), and where one
             stored carrier sequence can replace several, it does
             (:func:`flexsn_trace.carrier.find_carrier`; not with
-            ``FLEXSN_CARRIER=0``).
+            ``FLEXSN_CARRIER=0``); where recomputing the steps from states
+            stored every few steps moves fewer bytes than either, that pair
+            is taken (:func:`flexsn_trace.recompute.prefer_recompute`).
         minimize: see ``num_inputs``.
         num_static: how many trailing arguments are static inputs (the
             same tensor at every step); saved values computed from them
@@ -255,7 +262,7 @@ def trace_training_graphs(
     grad_mask = tuple(g is not None for g in graph_output_nodes(joint.graph)[len(probe):])
     fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
     fwd, bwd = _clean(fwd), _clean(bwd)
-    carrier, uncarried = None, None
+    carrier, uncarried, chunk = None, None, 1
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
         num_states = len(examples) - num_inputs - num_static
@@ -263,6 +270,11 @@ def trace_training_graphs(
             carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
         if carrier is not None:
             uncarried, (fwd, bwd) = (fwd, bwd), (carrier.fwd, carrier.bwd)
+        recompute = prefer_recompute(joint.graph, len(examples), len(probe), fwd, num_inputs, num_static)
+        if recompute is not None:
+            fwd, bwd, chunk = recompute
+            fwd, bwd = _clean(fwd), _clean(bwd)
+            carrier, uncarried = None, None
     return TrainingGraphs(
         fwd=fwd,
         bwd=bwd,
@@ -271,6 +283,7 @@ def trace_training_graphs(
         num_results=len(probe),
         carrier=carrier,
         uncarried=uncarried,
+        chunk=chunk,
     )
 
 

@@ -60,6 +60,10 @@ class FlexSNInfo(NamedTuple):
             every step (a parameter such as a decay or a threshold).
         carrier: the forward-kernel return the backward restates states and
             recovers inputs from (:mod:`flexsn_trace.carrier`), or -1.
+        chunk: 1, or the steps per chunk of a pair whose backward recomputes
+            the steps (:mod:`flexsn_trace.recompute`): the saved values are
+            then the step's arguments, and the final-state forward stores the
+            state sequences only after every ``chunk``-th step.
     """
 
     num_inputs: int
@@ -74,6 +78,7 @@ class FlexSNInfo(NamedTuple):
     saved_sources: tuple[SavedSource, ...] = ()
     num_static: int = 0
     carrier: int = -1
+    chunk: int = 1
 
 
 def placeholders(graph: fx.Graph) -> list[fx.Node]:

@@ -29,7 +29,7 @@ from .mincut import UnboundedCut, source_side
 from .recorder import functional_in_place, is_view, op_name, record
 from .saved import node_copier
 
-__all__ = ["flow_network", "partition_joint", "trace_joint"]
+__all__ = ["flow_network", "partition_joint", "recompute_partition", "trace_joint"]
 
 
 def trace_joint(
@@ -165,6 +165,29 @@ def partition_joint(joint: fx.Graph, num_primals: int, num_results: int) -> tupl
     # n_in drains to the sink through an infinite edge, so it is never on the source side
     saved = [n for n in joint.nodes if n.name + "_in" in reachable and n.name + "_out" not in reachable]
     return _forward(joint, primals, results, saved), _backward(joint, saved, tangents, grads)
+
+
+def recompute_partition(joint: fx.Graph, num_primals: int, num_results: int) -> tuple[fx.Graph, fx.Graph] | None:
+    """Split a joint graph so the backward recomputes the whole step from its arguments.
+
+    The forward saves nothing it computes: its saved values are every primal
+    (inputs, states before the step, static inputs), in order, and the backward
+    graph recomputes what it needs from them. The kernels built on this pair
+    keep the states only every few steps and recompute the ones between
+    (:mod:`flexsn_trace.recompute`), the checkpointing of Chen et al.,
+    "Training Deep Nets with Sublinear Memory Cost" (2016), along time.
+
+    Returns:
+        ``fwd: [*primals] -> [*results, *primals]`` and
+        ``bwd: [*primals, *tangents] -> [*grads]``; ``None`` when the step draws
+        random numbers (recomputing it would draw again).
+    """
+    primals, tangents, results, grads = _ends(joint, num_primals, num_results)
+    for n in joint.nodes:
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload):
+            if torch.Tag.nondeterministic_seeded in n.target.tags:
+                return None
+    return _forward(joint, primals, results, primals), _backward(joint, primals, tangents, grads)
 
 
 def _ends(joint: fx.Graph, num_primals: int, num_results: int) -> tuple[list[fx.Node], list[fx.Node], list[Any], list[Any]]:
