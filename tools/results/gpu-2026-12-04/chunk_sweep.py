@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Chunked recomputation against saved values: training time of the LIF and 2x2 neurons per chunk length.
 
-One variant per process (``--variant saved`` is ``FLEXSN_RECOMPUTE=0``; ``K4`` etc. force that chunk
-length through ``flexsn_trace.recompute.chunk_length``; the trace cache is off so no build is shared).
+One variant per process (``--variant saved`` is ``FLEXSN_RECOMPUTE=0``, ``default`` the shipped choice;
+``K4`` forces that chunk length through ``flexsn_trace.recompute.chunk_length``, ``K4p2`` also 2 elements per
+thread in the recomputing backward (``flexsn_runtime.scan_kernel.RECOMPUTE_PER_THREAD``); the trace cache is
+off and the cache folder fresh, so no build or launch configuration is shared).
 For each neuron of ``tools/bench_per_call.py``, T and dtype: the copy ratio of a training step
 (forward + backward, final states only) back to back (``--iters`` calls between two CUDA events,
 median of 5) and per call (each call alone after a synchronize, median of 31), and the largest
@@ -19,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +40,17 @@ def main() -> None:
     p.add_argument("--iters", type=int, default=20)
     args = p.parse_args()
     os.environ["FLEXSN_TRACE_CACHE"] = "0"
+    os.environ["FLEXSN_CACHE_DIR"] = tempfile.mkdtemp()  # no launch configuration persisted by another variant
     if args.variant == "saved":
         os.environ["FLEXSN_RECOMPUTE"] = "0"
-    else:
+    elif args.variant != "default":
+        import flexsn_runtime.scan_kernel as sk
         import flexsn_trace.recompute as rc
 
-        k = int(args.variant[1:])
-        rc.chunk_length = lambda ni, ns, k=k: k  # type: ignore[assignment]
+        k, _, per = args.variant[1:].partition("p")
+        rc.chunk_length = lambda ni, ns, k=int(k): k  # type: ignore[assignment]
+        if per:
+            sk.RECOMPUTE_PER_THREAD = int(per)
     import flexsn_nn
     from bench_per_call import cores, loop_of, per_call
     from flexsn_nn.surrogate import Sigmoid

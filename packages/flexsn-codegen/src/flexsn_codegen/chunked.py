@@ -10,8 +10,8 @@ sequences at every ``chunk``-th row.
 
 For each chunk of ``K = chunk`` steps, from the last: the states before
 the chunk's first step are read (the initial states for the first chunk),
-the chunk's ``K`` input steps are loaded together (independent loads, in
-flight at once), the forward step runs ``K - 1`` times to restate each
+the chunk's ``K`` input steps and incoming gradients are loaded together
+(independent loads, in flight at once), the forward step runs ``K - 1`` times to restate each
 step's states, rounded to their storage type as the forward rounded them,
 and the backward step then runs for the ``K`` steps in reverse. The chunk
 is unrolled in the rendered source (one set of names per step), so every
@@ -111,8 +111,12 @@ def render_chunked_backward(
     row = "c" if final_state else "t0"
     for j in range(ns):
         lines.append(f"        st{j} = tl.where((offs * 0 + t0) > 0, {_seq_load(seqs[j], row, -1)}, init{j})")
+    # every load of the chunk first: 2K-odd independent loads in flight while the steps compute
     for k in range(K):
         lines += [f"        x{i}_{k} = {_seq_load(p, f't0 + {k}', 0)}" for i, p in enumerate(xs)]
+        lines += [f"        tan_y{m}_{k} = {_seq_load(gy[m], f't0 + {k}', 0)}" for m in range(no) if tangent_mask[m]]
+        if not final_state:
+            lines += [f"        gseq{j}_{k} = {_seq_load(gs[j], f't0 + {k}', 0)}" for j in range(ns) if tangent_mask[no + j]]
     n_fwd = len(info.fwd_core_returns)
     for k in range(K):
         lines += [f"        p{j}_{k} = st{j}" for j in range(ns)]
@@ -125,16 +129,10 @@ def render_chunked_backward(
     for k in reversed(range(K)):
         lines += [f"        t = t0 + {k}", "        base = tl.cast(t, tl.int64) * NCL", "        live = (offs * 0 + t) < T"]
         args = [*(f"x{i}_{k}" for i in range(ni)), *(f"p{j}_{k}" for j in range(ns)), *stats]
-        for m in range(no):
-            if tangent_mask[m]:
-                lines.append(f"        tan_y{m} = {_seq_load(gy[m], 't', 0)}")
-                args.append(f"tan_y{m}")
+        args += [f"tan_y{m}_{k}" for m in range(no) if tangent_mask[m]]
         for j in range(ns):
             if tangent_mask[no + j]:
-                if final_state:
-                    lines.append(f"        tan_s{j} = carry{j}")
-                else:
-                    lines.append(f"        tan_s{j} = {_seq_load(gs[j], 't', 0)} + carry{j}")
+                lines.append(f"        tan_s{j} = carry{j}" if final_state else f"        tan_s{j} = gseq{j}_{k} + carry{j}")
                 args.append(f"tan_s{j}")
         rets = [f"r_{r}" for r in range(n_grad + nw)]
         lines.append(_call(step_name, [*args, *binvs], rets))

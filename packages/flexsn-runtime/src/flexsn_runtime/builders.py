@@ -29,7 +29,7 @@ from flexsn_trace import (
 )
 
 from .registry import TrainingKernels
-from .scan_kernel import ScanKernel
+from .scan_kernel import ScanKernel, elements_per_thread
 
 __all__ = [
     "build_inference_final_state_kernel",
@@ -399,8 +399,10 @@ def _render_training(
     )
     # a recomputing backward runs the forward step too
     steps = (fwd_code, fwd_name, fwd_pro) if chunk > 1 else None
-    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild, steps), "backward")
+    per = elements_per_thread("backward", chunk)
+    bwd = ScanKernel(*render_backward_kernel(bwd_code, bwd_name, info, mask, False, bwd_pro, rebuild, steps), "backward", per_thread=per)
     bwd.final_state = ScanKernel(
-        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild, steps), "backward_final_state"
+        *render_backward_kernel(bwd_code, bwd_name, info, mask, True, bwd_pro, rebuild, steps), "backward_final_state",
+        per_thread=per,
     )
     return TrainingKernels(fwd, bwd, info)

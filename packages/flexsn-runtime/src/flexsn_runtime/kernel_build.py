@@ -22,7 +22,7 @@ from .compile_time import constant_under_compile
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
 from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
-from .scan_kernel import ScanKernel
+from .scan_kernel import ScanKernel, elements_per_thread
 from .tracecache import BUILD_PARTS, core_fingerprint, load_build, store_build
 
 __all__ = ["build_handle", "trains_fused", "training_reason", "used_captures"]
@@ -162,11 +162,12 @@ def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torc
     """The training pair stored under ``prefix`` in a build's training part (see ``BUILD_PARTS``), or ``None``."""
     info = build[f"{prefix}training_info"]
     fwd_dtypes = output_dtypes if info is None else forward_dtypes(output_dtypes, info)
-    fwd, bwd = _scan_kernel(build, f"{prefix}forward", fwd_dtypes), _scan_kernel(build, f"{prefix}backward", output_dtypes)
+    chunk = 1 if info is None else info.chunk
+    fwd, bwd = _scan_kernel(build, f"{prefix}forward", fwd_dtypes), _scan_kernel(build, f"{prefix}backward", output_dtypes, chunk)
     if fwd is None or bwd is None or info is None:
         return None
     fwd.final_state = _scan_kernel(build, f"{prefix}forward_final_state", fwd_dtypes)
-    bwd.final_state = _scan_kernel(build, f"{prefix}backward_final_state", output_dtypes)
+    bwd.final_state = _scan_kernel(build, f"{prefix}backward_final_state", output_dtypes, chunk)
     return TrainingKernels(fwd, bwd, info)
 
 
@@ -231,9 +232,11 @@ def _plain(exc: BaseException) -> str:
     return text
 
 
-def _scan_kernel(build: dict[str, Any], name: str, output_dtypes: tuple[torch.dtype | None, ...]) -> ScanKernel | None:
+def _scan_kernel(
+    build: dict[str, Any], name: str, output_dtypes: tuple[torch.dtype | None, ...], chunk: int = 1
+) -> ScanKernel | None:
     entry = build.get(name)
     if entry is None:
         return None
     code, fn_name = entry
-    return ScanKernel(str(code), str(fn_name), name, output_dtypes=output_dtypes)
+    return ScanKernel(str(code), str(fn_name), name, output_dtypes=output_dtypes, per_thread=elements_per_thread(name, chunk))

@@ -17,8 +17,8 @@ from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
 __all__ = [
-    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "ScanKernel", "current_raw_stream", "kernels_usable", "ncl_bucket", "jit_kwargs",
-    "tensor_problem",
+    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "RECOMPUTE_PER_THREAD", "ScanKernel", "current_raw_stream", "elements_per_thread",
+    "kernels_usable", "ncl_bucket", "jit_kwargs", "tensor_problem",
 ]
 
 #: Set to 0 to launch every call through ``JITFunction.__getitem__`` (no cached launchers).
@@ -267,6 +267,17 @@ def _next_pow2(n: int) -> int:
     return 1 << max(0, (n - 1).bit_length())
 
 
+#: elements per thread of a recomputing backward (flexsn_trace.recompute): its chunk of steps stays in
+#: registers, ``chunk * (inputs + states + gradients)`` values per element
+RECOMPUTE_PER_THREAD = 2
+
+
+def elements_per_thread(kind: str, chunk: int) -> int:
+    """Elements per thread of a kernel's default CUDA configuration: 8, or for a recomputing backward
+    (``chunk > 1``) :data:`RECOMPUTE_PER_THREAD`."""
+    return RECOMPUTE_PER_THREAD if chunk > 1 and "backward" in kind else 8
+
+
 @dataclass
 class ScanKernel:
     """A generated scan kernel: its module source, name and launch policy.
@@ -306,6 +317,8 @@ class ScanKernel:
     warming: "Future[None] | None" = field(default=None, repr=False)
     #: a first backward's compile was tried ahead (once per kernel)
     prewarmed: bool = field(default=False, repr=False)
+    #: elements per thread of the default CUDA configuration (:func:`elements_per_thread`)
+    per_thread: int = 8
 
     def output_dtype(self, k: int, like: torch.Tensor) -> torch.dtype:
         """The dtype of output sequence ``k`` for inputs like ``like``."""
@@ -345,11 +358,13 @@ class ScanKernel:
         # 8 elements per thread, 4 warps. Measured on an H200 (tools/gpu_check.py,
         # tools/bench.py): 1024 was best or tied for fp32 and for bf16; 2048
         # for bf16 (32 bytes per thread) was slower (0.86 vs 0.87-0.89 of clone).
+        # A recomputing backward holds a chunk per element: fewer (elements_per_thread).
         del element_size
-        full = 1024
+        per = self.per_thread
+        full = 128 * per
         # small layers: narrower programs so at least ~2 land on every SM
-        block = max(128, min(full, _next_pow2(max(1, ncl // 264))))
-        return {"BLOCK_NCL": block, "num_warps": max(1, block // 256)}
+        block = max(min(full, 128), min(full, _next_pow2(max(1, ncl // 264))))
+        return {"BLOCK_NCL": block, "num_warps": max(1, block // (32 * per))}
 
     def persist_config(self, ref: torch.Tensor, ncl: int, config: dict[str, int]) -> None:
         """Store ``config`` as the launch configuration for ``ref``'s device/dtype and NCL bucket."""
