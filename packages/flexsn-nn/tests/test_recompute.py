@@ -99,34 +99,25 @@ def test_the_checkpoints_are_the_state_sequence_every_chunk_steps(T: int) -> Non
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_half_sequences_recompute_the_rounded_states_of_the_forward(dtype: torch.dtype, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backward restates each step's state rounded to the sequences' dtype, as the forward rounded it:
-    its gradients equal those of the saved-value kernels (``FLEXSN_RECOMPUTE=0``), which read the
-    forward's own values, up to the rounding of the saved membrane."""
+def test_half_sequences_train_on_the_saved_value_pair(dtype: torch.dtype) -> None:
+    """On half the bytes the recomputing backward's arithmetic shows (H200: slower than saving the
+    membrane, ``tools/results/gpu-2026-12-04/``): 16-bit sequences run the saved-value pair."""
     T = 2 * K + 3
     g = torch.Generator().manual_seed(5)
     x = (torch.randn(T, 3, 40, generator=g) + 0.7).to(DEVICE, dtype)
     weights = torch.rand(T, 3, 40, generator=g).to(DEVICE, dtype)
-
-    def grad_of(recompute: str) -> tuple[torch.Tensor, torch.Tensor]:
-        monkeypatch.setenv("FLEXSN_RECOMPUTE", recompute)
-        m = FlexSN(lif_core, 1, 1, 1)
-        xl = x.clone().requires_grad_()
-        (y,) = _fused(m, xl)
-        (y * weights).sum().backward()
-        assert m.kernel is not None and plan_for(m.kernel.handle, True, dtype).info.chunk == (K if recompute == "1" else 1)
-        assert xl.grad is not None
-        return y, xl.grad
-
-    y1, g1 = grad_of("1")
-    y0, g0 = grad_of("0")
-    torch.testing.assert_close(y1, y0, rtol=0, atol=0)
-    torch.testing.assert_close(g1.float(), g0.float(), rtol=2e-2, atol=2e-2)
+    m = FlexSN(lif_core, 1, 1, 1)
+    xl = x.clone().requires_grad_()
+    (y,) = _fused(m, xl)
+    (y * weights).sum().backward()
+    assert m.kernel is not None
+    assert plan_for(m.kernel.handle, True, dtype).info.chunk == 1
+    assert plan_for(m.kernel.handle, True, torch.float32).info.chunk == K
     xr = x.float().requires_grad_()
     (yr,), _, _ = python_loop(lif_core, 1, [xr], [torch.zeros(3, 40, device=DEVICE)])
     (yr * weights.float()).sum().backward()
-    assert xr.grad is not None
-    torch.testing.assert_close(g1.float(), xr.grad, rtol=5e-2, atol=5e-2)
+    assert xl.grad is not None and xr.grad is not None
+    torch.testing.assert_close(xl.grad.float(), xr.grad, rtol=5e-2, atol=5e-2)
 
 
 def _graphs(core: object, ni: int, ns: int) -> tuple[int, int]:

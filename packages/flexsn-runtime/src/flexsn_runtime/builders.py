@@ -301,11 +301,11 @@ def build_training_variants(
 
     Returns:
         ``(kernels, half)``: ``kernels`` as :func:`build_training_kernels`
-        returns them; ``half`` is ``None``, or, when ``kernels`` save a
-        float32 carrier (:mod:`flexsn_trace.carrier`), the pair that saves
-        the sequences it replaces as they are: on float16 / bfloat16
-        sequences those move fewer bytes than the carrier
-        (:func:`flexsn_runtime.registry.training_kernels` picks).
+        returns them; ``half`` is ``None``, or the pair float16 / bfloat16
+        sequences run (:attr:`flexsn_trace.TrainingGraphs.half_pair`: when
+        ``kernels`` save a float32 carrier, the pair that saves the sequences
+        it replaces as they are; when they recompute the steps, the
+        saved-value pair; :func:`flexsn_runtime.registry.training_kernels` picks).
 
     Raises:
         As :func:`build_training_kernels`.
@@ -328,8 +328,8 @@ def build_training_variants(
     full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier, graphs.chunk)
     _check_training_shape_free(core_fn, examples, flags, arity, full)
     half = None
-    if graphs.uncarried is not None:
-        half = _render_training(core_fn, *graphs.uncarried, graphs.tangent_mask, arity, None)
+    if graphs.half_pair is not None:
+        half = _render_training(core_fn, *graphs.half_pair, graphs.tangent_mask, arity, None)
     return full, half
 
 

@@ -269,7 +269,7 @@ def _next_pow2(n: int) -> int:
 
 #: elements per thread of a recomputing backward (flexsn_trace.recompute): its chunk of steps stays in
 #: registers, ``chunk * (inputs + states + gradients)`` values per element
-RECOMPUTE_PER_THREAD = 2
+RECOMPUTE_PER_THREAD = 1  # H200, tools/results/gpu-2026-12-04/run2: 1 best or tied with 2 and 4
 
 
 def elements_per_thread(kind: str, chunk: int) -> int:

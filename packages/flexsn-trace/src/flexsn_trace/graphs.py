@@ -161,10 +161,12 @@ class TrainingGraphs:
         carrier: when the pair saves one carrier sequence
             (:func:`flexsn_trace.carrier.find_carrier`), its helper graphs;
             ``fwd`` and ``bwd`` are then its pair.
-        uncarried: with a carrier, the ``(fwd, bwd)`` pair without it (the
-            sequences it replaces saved as they are): the kernels for
-            16-bit sequences, where a float32 carrier moves more bytes than
-            the two 16-bit sequences it replaces.
+        half_pair: ``None``, or the ``(fwd, bwd)`` pair 16-bit sequences run:
+            with a carrier, the pair without it (the sequences it replaces
+            saved as they are: a float32 carrier moves more bytes than the two
+            16-bit sequences it replaces); with ``chunk > 1``, the saved-value
+            pair without a carrier (on half the bytes the recomputing
+            backward's arithmetic shows: ``tools/results/gpu-2026-12-04/``).
         chunk: 1, or the chunk length of a pair whose backward recomputes
             the steps from states stored every ``chunk`` steps
             (:mod:`flexsn_trace.recompute`; no carrier then).
@@ -176,7 +178,7 @@ class TrainingGraphs:
     grad_mask: tuple[bool, ...]
     num_results: int
     carrier: CarrierGraphs | None = None
-    uncarried: tuple[fx.Graph, fx.Graph] | None = None
+    half_pair: tuple[fx.Graph, fx.Graph] | None = None
     chunk: int = 1
 
 
@@ -262,19 +264,20 @@ def trace_training_graphs(
     grad_mask = tuple(g is not None for g in graph_output_nodes(joint.graph)[len(probe):])
     fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
     fwd, bwd = _clean(fwd), _clean(bwd)
-    carrier, uncarried, chunk = None, None, 1
+    carrier, half_pair, chunk = None, None, 1
     if minimize and num_inputs is not None:
         fwd, bwd = minimize_saved(fwd, bwd, num_inputs, len(probe), num_static)
         num_states = len(examples) - num_inputs - num_static
         if env_flag("FLEXSN_CARRIER"):
             carrier = find_carrier(fwd, bwd, num_inputs, len(probe) - num_states, num_states)
         if carrier is not None:
-            uncarried, (fwd, bwd) = (fwd, bwd), (carrier.fwd, carrier.bwd)
+            half_pair, (fwd, bwd) = (fwd, bwd), (carrier.fwd, carrier.bwd)
         recompute = prefer_recompute(joint.graph, len(examples), len(probe), fwd, num_inputs, num_static)
         if recompute is not None:
+            half_pair = half_pair or (fwd, bwd)
             fwd, bwd, chunk = recompute
             fwd, bwd = _clean(fwd), _clean(bwd)
-            carrier, uncarried = None, None
+            carrier = None
     return TrainingGraphs(
         fwd=fwd,
         bwd=bwd,
@@ -282,7 +285,7 @@ def trace_training_graphs(
         grad_mask=grad_mask,
         num_results=len(probe),
         carrier=carrier,
-        uncarried=uncarried,
+        half_pair=half_pair,
         chunk=chunk,
     )
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The shipped choice (chunk 8, 1 element per thread, 16-bit sequences on the saved pair): focus tests on CUDA,
+# the sweep's default against the saved pair alternated twice, then tools/bench_per_call.py (fp32, bf16).
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+export PYTHONPATH=$(ls -d "$PWD"/packages/*/src | paste -sd: -) PYTHONUNBUFFERED=1
+unset TRITON_INTERPRET
+nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+timeout 150 python3 -m pytest -q -rfE -p no:cacheprovider -n 8 packages/flexsn-nn/tests/test_recompute.py \
+    packages/flexsn-nn/tests/test_carrier_kernels.py packages/flexsn-nn/tests/test_explain.py \
+    packages/flexsn-runtime/tests/test_ops.py packages/flexsn-runtime/tests/test_layout.py \
+    packages/flexsn-runtime/tests/test_launchers.py packages/flexsn-runtime/tests/test_training_plan.py \
+    packages/flexsn-nn/tests/test_cuda_graphs.py 2>&1 | tee "$OUT/focus.log" | tail -3
+for v in default saved default saved; do
+    mkdir -p "$OUT/$v"
+    timeout 100 python3 tools/results/gpu-2026-12-04/chunk_sweep.py --variant $v --out "$OUT/$v" > "$OUT/sweep_$v.log" 2>&1
+    python3 - "$OUT/$v/sweep_$v.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    print(f"{r['variant']:>7} {r['case']:>4} {r['dtype']:>8} T={r['T']:>2}  b2b {r['back_to_back']:.3f}  per call {r['per_call']:.3f}  err {r['grad_err_vs_loop']:.1e}")
+PY
+done
+for dt in fp32 bf16; do
+    timeout 150 python3 tools/bench_per_call.py --out "$OUT/per_call-$dt" --dtype $dt --warmup 10 --rep 61 > "$OUT/per_call-$dt.log" 2>&1
+    tail -9 "$OUT/per_call-$dt.log"
+done
