@@ -11,10 +11,10 @@ timeout 150 python3 -m pytest -q -rfE -p no:cacheprovider -n 8 packages/flexsn-n
     packages/flexsn-runtime/tests/test_ops.py packages/flexsn-runtime/tests/test_layout.py \
     packages/flexsn-runtime/tests/test_launchers.py packages/flexsn-runtime/tests/test_training_plan.py \
     packages/flexsn-nn/tests/test_cuda_graphs.py 2>&1 | tee "$OUT/focus.log" | tail -3
-for v in default saved default saved; do
-    mkdir -p "$OUT/$v"
-    timeout 100 python3 tools/results/gpu-2026-12-04/chunk_sweep.py --variant $v --out "$OUT/$v" > "$OUT/sweep_$v.log" 2>&1
-    python3 - "$OUT/$v/sweep_$v.json" <<'PY'
+for run in default-1 saved-1 default-2 saved-2; do
+    v=${run%-*}
+    timeout 100 python3 tools/results/gpu-2026-12-04/chunk_sweep.py --variant $v --out "$OUT/$run" > "$OUT/sweep_$run.log" 2>&1
+    python3 - "$OUT/$run/sweep_$v.json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1])):
     print(f"{r['variant']:>7} {r['case']:>4} {r['dtype']:>8} T={r['T']:>2}  b2b {r['back_to_back']:.3f}  per call {r['per_call']:.3f}  err {r['grad_err_vs_loop']:.1e}")
