@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from flexsn_runtime import FlexSNKernel
-from flexsn_runtime.launchers import stored_shape
+from flexsn_runtime.layout import stored_shape
 from flexsn_runtime.step_buffers import cached_scratch, cached_zeros
 from flexsn_runtime.training_plan import plan_for
 

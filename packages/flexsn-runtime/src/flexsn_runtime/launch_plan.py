@@ -27,7 +27,8 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import launch_args, stored_shape
+from .launchers import launch_args
+from .layout import stored_shape
 from .scan_kernel import ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets

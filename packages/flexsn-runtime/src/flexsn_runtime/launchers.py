@@ -18,10 +18,10 @@ from typing import NamedTuple, Sequence
 
 import torch
 
-from flexsn_codegen import backward_saved_args, checkpoint_rows, final_state_forward_returns
+from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, backward_order, empty_in_order, in_order, launch_order
+from .layout import Order, backward_order, empty_in_order, in_order, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import StaticPartials, static_dims
 from .step_buffers import StepBuffers, missing_grad
@@ -38,7 +38,6 @@ __all__ = [
     "launch_backward",
     "launch_forward",
     "launch_inference",
-    "stored_shape",
 ]
 
 
@@ -287,18 +286,6 @@ def launch_forward(
     finals = _finals(info, la)
     _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
-
-
-def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, ...]:
-    """Shape of return ``k`` of the final-state training forward for input sequences of ``shape`` ``[T, *S]``.
-
-    ``[T, *S]``, or ``[ceil(T / chunk), *S]`` for a state's checkpoints when the
-    backward recomputes the steps (:func:`flexsn_codegen.checkpoint_rows`).
-    """
-    rows = checkpoint_rows(info, shape[0])
-    if rows is not None and info.num_outputs <= k < info.num_outputs + info.num_states:
-        return (rows, *shape[1:])
-    return tuple(shape)
 
 
 def flexsn_forward_final_state(

@@ -35,9 +35,12 @@ from typing import Sequence
 
 import torch
 
+from flexsn_codegen import checkpoint_rows
+from flexsn_trace import FlexSNInfo
+
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order"]
+__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order", "stored_shape"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -150,3 +153,15 @@ def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
     if all(s == w for s, w, n in zip(t.stride(), want, t.shape) if n != 1):
         return t
     return torch.empty_strided(t.shape, want, dtype=t.dtype, device=t.device).copy_(t)
+
+
+def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, ...]:
+    """Shape of return ``k`` of the final-state training forward for input sequences of ``shape`` ``[T, *S]``.
+
+    ``[T, *S]``, or ``[ceil(T / chunk), *S]`` for a state's checkpoints when the
+    backward recomputes the steps (:func:`flexsn_codegen.checkpoint_rows`).
+    """
+    rows = checkpoint_rows(info, shape[0])
+    if rows is not None and info.num_outputs <= k < info.num_outputs + info.num_states:
+        return (rows, *shape[1:])
+    return tuple(shape)

@@ -27,8 +27,7 @@ import torch
 from flexsn_trace import check_scan_args
 
 from .call_cache import interpreted, tensor_signature
-from .launchers import stored_shape
-from .layout import Order, backward_order, empty_in_order, launch_order
+from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
 from .op_autograd import EagerTraining, backward, setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
