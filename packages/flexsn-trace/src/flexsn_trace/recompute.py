@@ -33,13 +33,18 @@ __all__ = ["chunk_length", "prefer_recompute", "recompute_passes", "saved_passes
 def chunk_length(num_inputs: int, num_states: int) -> int:
     """Steps per chunk for a core with this arity.
 
-    The backward keeps a chunk's inputs and states in registers (one fp32
-    value per neuron each), ``chunk * (num_inputs + num_states)`` of them: 8
-    steps up to four sequences a step, fewer above so the kernel does not
-    spill (a state pass then costs ``2 / chunk``), never below 2.
+    The backward keeps a chunk's inputs, states and incoming gradients in
+    registers and unrolls the chunk in its source, so a longer chunk saves
+    state passes (``2 / chunk`` per state) but compiles longer: on an H200 a
+    fresh process's first ``ParametricLIFNode`` training step took 0.55-0.65 s
+    at chunk 2, 0.78-0.91 s at 4 and 1.03-1.32 s at 8 (0.67-0.86 s saving the
+    values; ``tools/results/gpu-2026-12-04/run7``), while chunk 8 ran LIF
+    training back to back 6% faster than 4 and the 2x2 step no faster
+    (``run2``). So 4 steps, fewer above eight sequences a step so the
+    kernel does not spill, never below 2.
     """
     per_step = max(num_inputs + num_states, 1)
-    return max(2, min(8, 32 // per_step))
+    return max(2, min(4, 32 // per_step))
 
 
 def saved_passes(fwd: fx.Graph, num_inputs: int, num_states: int, num_outputs: int) -> float:
