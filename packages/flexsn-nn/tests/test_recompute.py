@@ -28,6 +28,17 @@ def lif_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tens
     return s, h * (1.0 - s)
 
 
+def wide_core(*a: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """5 inputs, 4 states, 2 outputs: a chunk of 32 // 9 = 3 steps (odd, not a power of two)."""
+    x1, x2, x3, x4, x5, v1, v2, v3, v4 = a
+    h1 = 0.5 * v1 + x1 * torch.sigmoid(x2)
+    h2 = 0.7 * v2 + x3 - 0.2 * h1
+    s = SG(h1 - 1.0)
+    v3n = 0.9 * v3 + x4 * s
+    v4n = v4 + torch.tanh(x5) * 0.1
+    return s, h2 * v4n, h1 * (1.0 - s), h2, v3n, v4n
+
+
 def _fused(m: FlexSN, *xs: torch.Tensor) -> tuple[torch.Tensor, ...]:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback to the eager loop
@@ -39,6 +50,7 @@ CASES = {
     "lif": (lif_core, 1, 1, 1, None),
     "two": (two_core, 2, 2, 2, None),
     "plif-per-channel": (plif_core, 1, 1, 1, (3, 1)),
+    "wide": (wide_core, 5, 4, 2, None),
 }
 
 
@@ -52,7 +64,7 @@ def test_gradients_match_autograd_through_the_loop_at_every_chunk_position(case:
     m = FlexSN(core, ni, ns, no, store_state_seqs=store, static_inputs=statics)
     assert m.kernel is not None
     ensure_training_kernels(m.kernel.handle)
-    assert plan_for(m.kernel.handle, not store).info.chunk > 1  # this pair recomputes
+    assert plan_for(m.kernel.handle, not store).info.chunk == chunk_length(ni, ns) > 1  # this pair recomputes
     xs = [(torch.randn(T, 2, 3, 5, generator=g) + 0.7).to(DEVICE).requires_grad_() for _ in range(ni)]
     v0 = [(torch.rand(2, 3, 5, generator=g) * 0.5).to(DEVICE).requires_grad_() for _ in range(ns)]
     weights = [torch.rand(T, 2, 3, 5, generator=g).to(DEVICE) for _ in range(no)]
