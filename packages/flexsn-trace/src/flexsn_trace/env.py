@@ -113,7 +113,8 @@ ENV_VARS: tuple[EnvVar, ...] = (
         "1",
         "`0` (experiments): training kernels traced afterwards never save one float32 carrier in place of "
         "several sequences (`flexsn_trace.carrier`; bf16/fp16 calls never use it, they run the pair traced "
-        "without it); slower for PLIF-like neurons on fp32 (part of the trace-cache key)",
+        "without it; where the steps are recomputed, `flexsn_trace.recompute`, no carrier is saved either); with "
+        "`FLEXSN_RECOMPUTE=0` slower for PLIF-like neurons on fp32 (part of the trace-cache key)",
     ),
     EnvVar(
         "FLEXSN_RECOMPUTE",
