@@ -14,18 +14,15 @@ from .templates import (
     Hoisted,
     Rebuild,
     SavedArg,
-    _load,
+    _backward_head,
+    _backward_tail,
     _module,
-    _prologue,
     _prologue_call,
     _rounded,
     _seq_load,
-    _static_grad_store,
-    _static_load,
     _step_call,
     _store,
     _time_loop,
-    backward_saved_args,
 )
 
 __all__ = ["backward_invariant_sources", "get_flexsn_backward_kernel", "render_backward_kernel"]
@@ -97,25 +94,8 @@ def render_backward_kernel(
         return render_chunked_backward(
             step_code, step_name, info, tangent_mask, final_state, hoisted, forward, backward_invariant_sources(info)
         )
-    gy = [f"gy{k}" for k in range(info.num_outputs)]
-    gs = [f"gf{j}" if final_state else f"gs{j}" for j in range(info.num_states)]
-    saved = backward_saved_args(info)
-    sv = [f"sv_{kind}{idx}" for kind, idx in saved]
-    gx = [f"gx{i}" for i in range(info.num_inputs)]
-    g0 = [f"g0_{j}" for j in range(info.num_states)]
-    gw = [f"gw{k}" for k in range(info.num_static)]
-    name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
-    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, info.num_static, reductions=True)
-    lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(info.num_static)]
-    if final_state:
-        lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
-    else:
-        lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(info.num_states)]
-    for (kind, idx), p in zip(saved, sv):
-        if kind == "init_state":
-            lines.append(f"    init{idx} = {_load(p)}")
-        elif kind == "static":
-            lines.append(f"    stat{idx} = {_static_load(p, idx)}")
+    frame, lines = _backward_head(info, final_state)
+    gy, gs, saved, sv, gx = frame.gy, frame.gs, frame.saved, frame.sv, frame.gx
     loads: list[tuple[str, str, int]] = []
     step_args: list[str] = []
     post: list[str] = []
@@ -159,10 +139,8 @@ def render_backward_kernel(
     lines += [f"        carry{j} = {rets[info.num_inputs + j]}" for j in range(info.num_states)]
     # a static input's gradient: summed over time here, in fp32, then over the program's neurons
     lines += [f"        acc{k} = acc{k} + {rets[n_grad + k]}" for k in range(info.num_static)]
-    lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
-    for k, p in enumerate(gw):
-        lines += _static_grad_store(p, k)
-    return _module(step_code, "\n".join(lines) + "\n", hoisted, *more), name
+    lines += _backward_tail(frame)
+    return _module(step_code, "\n".join(lines) + "\n", hoisted, *more), frame.name
 
 
 def _carrier_lines(

@@ -26,19 +26,7 @@ from typing import Sequence
 from flexsn_trace import FlexSNInfo
 
 from .cache import interpreter_enabled
-from .templates import (
-    Hoisted,
-    _load,
-    _module,
-    _prologue,
-    _prologue_call,
-    _rounded,
-    _seq_load,
-    _static_grad_store,
-    _static_load,
-    _store,
-    backward_saved_args,
-)
+from .templates import Hoisted, _backward_head, _backward_tail, _module, _prologue_call, _rounded, _seq_load, _store
 
 __all__ = ["Steps", "render_chunked_backward"]
 
@@ -77,24 +65,10 @@ def render_chunked_backward(
     expected = [("input", i) for i in range(ni)] + [("prev_state", j) for j in range(ns)] + [("static", k) for k in range(nw)]
     if K < 2 or [tuple(s) for s in info.saved_sources] != expected:
         raise ValueError("a recomputing backward needs chunk >= 2 and the step's arguments as its saved values")
-    saved = backward_saved_args(info)
-    gy = [f"gy{k}" for k in range(no)]
-    gs = [f"gf{j}" if final_state else f"gs{j}" for j in range(ns)]
-    sv = [f"sv_{kind}{idx}" for kind, idx in saved]
-    gx = [f"gx{i}" for i in range(ni)]
-    g0 = [f"g0_{j}" for j in range(ns)]
-    gw = [f"gw{k}" for k in range(nw)]
+    frame, lines = _backward_head(info, final_state)  # init{j} and stat{k} loaded: all are saved arguments here
+    gy, gs, saved, sv, gx = frame.gy, frame.gs, frame.saved, frame.sv, frame.gx
     xs = [sv[saved.index(("input", i))] for i in range(ni)]
     seqs = [sv[saved.index(("return", no + j))] for j in range(ns)]
-    name = "flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel"
-    lines = _prologue([*gy, *gs, *sv, *gx, *g0, *gw], name, nw, reductions=True)
-    lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(nw)]
-    if final_state:
-        lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(gs)]
-    else:
-        lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(ns)]
-    lines += [f"    init{j} = {_load(sv[saved.index(('init_state', j))])}" for j in range(ns)]
-    lines += [f"    stat{k} = {_static_load(sv[saved.index(('static', k))], k)}" for k in range(nw)]
     stats = [f"stat{k}" for k in range(nw)]
     fwd_code, fwd_name, fwd_hoisted = forward
     fpro, finvs = _prologue_call(fwd_hoisted, stats, "finv")
@@ -139,8 +113,6 @@ def render_chunked_backward(
         lines += [f"        {_store(p, rets[i]).replace('mask=mask)', 'mask=mask & live)')}" for i, p in enumerate(gx)]
         lines += [f"        carry{j} = tl.where(live, {rets[ni + j]}, carry{j})" for j in range(ns)]
         lines += [f"        acc{w} = acc{w} + tl.where(live, {rets[n_grad + w]}, 0.0)" for w in range(nw)]
-    lines += [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(g0)]
-    for w, p in enumerate(gw):
-        lines += _static_grad_store(p, w)
+    lines += _backward_tail(frame)
     extra = [fwd_code, *([fwd_hoisted[0]] if fwd_hoisted else [])]
-    return _module(step_code, "\n".join(lines) + "\n", hoisted, *extra), name
+    return _module(step_code, "\n".join(lines) + "\n", hoisted, *extra), frame.name

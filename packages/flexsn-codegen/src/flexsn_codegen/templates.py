@@ -48,7 +48,7 @@ follow the same recurrence as a PyTorch loop in that dtype.
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal, Sequence
+from typing import Any, Literal, NamedTuple, Sequence
 
 from flexsn_trace import FlexSNInfo
 from flexsn_trace.env import env_flag
@@ -170,6 +170,57 @@ def _static_grad_store(ptr: str, k: int) -> list[str]:
         f"        tl.store({ptr} + tl.program_id(0) * {red} + tl.arange(0, {red}),"
         f" tl.sum(tl.reshape({acc}, [BLOCK_NCL // {red}, {red}]), axis=0))",
     ]
+
+
+class BackwardFrame(NamedTuple):
+    """The parameter names of a backward kernel (see the calling convention above) and its name."""
+
+    gy: list[str]  # output gradient sequences
+    gs: list[str]  # state gradients: sequences, or final states' (``gf``)
+    saved: list[SavedArg]  # backward_saved_args(info)
+    sv: list[str]  # one per saved argument
+    gx: list[str]  # input gradient sequences
+    g0: list[str]  # initial-state gradients
+    gw: list[str]  # static inputs' partial gradients
+    name: str
+
+
+def _backward_head(info: FlexSNInfo, final_state: bool) -> tuple[BackwardFrame, list[str]]:
+    """A backward kernel's parameters and its lines before the time loop, shared by the saved-value and the
+    recomputing kernels: the static gradients' fp32 accumulators, the carried state gradients (the final
+    states' gradients, or zeros), the initial states and static inputs among the saved arguments."""
+    saved = backward_saved_args(info)
+    f = BackwardFrame(
+        gy=[f"gy{k}" for k in range(info.num_outputs)],
+        gs=[f"gf{j}" if final_state else f"gs{j}" for j in range(info.num_states)],
+        saved=saved,
+        sv=[f"sv_{kind}{idx}" for kind, idx in saved],
+        gx=[f"gx{i}" for i in range(info.num_inputs)],
+        g0=[f"g0_{j}" for j in range(info.num_states)],
+        gw=[f"gw{k}" for k in range(info.num_static)],
+        name="flexsn_backward_final_state_kernel" if final_state else "flexsn_backward_kernel",
+    )
+    lines = _prologue([*f.gy, *f.gs, *f.sv, *f.gx, *f.g0, *f.gw], f.name, info.num_static, reductions=True)
+    lines += [f"    acc{k} = tl.zeros([BLOCK_NCL], tl.float32)" for k in range(info.num_static)]
+    if final_state:
+        lines += [f"    carry{j} = {_load(p)}" for j, p in enumerate(f.gs)]
+    else:
+        lines += [f"    carry{j} = tl.zeros([BLOCK_NCL], tl.float32)" for j in range(info.num_states)]
+    for (kind, idx), p in zip(saved, f.sv):
+        if kind == "init_state":
+            lines.append(f"    init{idx} = {_load(p)}")
+        elif kind == "static":
+            lines.append(f"    stat{idx} = {_static_load(p, idx)}")
+    return f, lines
+
+
+def _backward_tail(f: BackwardFrame) -> list[str]:
+    """A backward kernel's lines after the time loop: the initial-state gradients (the carry) and the
+    static inputs' partial gradients (``acc{k}``)."""
+    lines = [f"    {_store(p, f'carry{j}', False)}" for j, p in enumerate(f.g0)]
+    for k, p in enumerate(f.gw):
+        lines += _static_grad_store(p, k)
+    return lines
 
 
 def _prefetch() -> bool:

@@ -121,6 +121,14 @@ def _bytes(node: fx.Node) -> float:
     return float(max(val.numel(), 1) * val.element_size())
 
 
+def _draws_random(node: fx.Node) -> bool:
+    """An op whose recomputation would draw random numbers again."""
+    target = node.target
+    return node.op == "call_function" and isinstance(target, torch._ops.OpOverload) and (
+        torch.Tag.nondeterministic_seeded in target.tags
+    )
+
+
 def _recomputable(node: fx.Node) -> bool:
     """Elementwise and view/factory calls: free to recompute next to memory traffic."""
     target = node.target
@@ -128,8 +136,8 @@ def _recomputable(node: fx.Node) -> bool:
         return False
     if not isinstance(target, torch._ops.OpOverload):
         return True  # operator.getitem
-    if torch.Tag.nondeterministic_seeded in target.tags:
-        return False  # random: recomputing would draw again
+    if _draws_random(node):
+        return False
     return torch.Tag.pointwise in target.tags or is_view(node) or op_name(target) in _FACTORIES
 
 
@@ -183,10 +191,8 @@ def recompute_partition(joint: fx.Graph, num_primals: int, num_results: int) -> 
         random numbers (recomputing it would draw again).
     """
     primals, tangents, results, grads = _ends(joint, num_primals, num_results)
-    for n in joint.nodes:
-        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload):
-            if torch.Tag.nondeterministic_seeded in n.target.tags:
-                return None
+    if any(_draws_random(n) for n in joint.nodes):
+        return None
     return _forward(joint, primals, results, primals), _backward(joint, primals, tangents, grads)
 
 
