@@ -105,6 +105,39 @@ def test_a_module_core_watches_what_forward_reads_not_its_training_flag() -> Non
     assert consts.changed() == ["self.v_threshold (1.0 -> 0.5)"]
 
 
+class ClassBodyCore(nn.Module):
+    """Numbers of its class body read as ``self.<name>``; a property and a method are code, not numbers."""
+
+    v_threshold = 1.0
+    decay = 0.5
+
+    @property
+    def gain(self) -> float:
+        return 2.0
+
+    def scale(self, v: torch.Tensor) -> torch.Tensor:
+        return v * self.gain
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = self.scale(v + (x - v) * self.decay)
+        return (v >= self.v_threshold).to(x.dtype), v
+
+
+def test_class_body_numbers_read_through_self_are_watched() -> None:
+    """Before: not watched, so ``ClassBodyCore.v_threshold = 0.5`` left the kernels' 1.0 without a word."""
+    core = ClassBodyCore()
+    consts = find_constants(core)
+    assert [c.name for c in consts.items] == ["self.decay", "self.v_threshold"]
+    assert all(c.in_class for c in consts.items)  # some Dynamo versions do not guard them
+    try:
+        ClassBodyCore.v_threshold = 0.5
+        assert consts.changed() == ["self.v_threshold (1.0 -> 0.5)"]
+        core.v_threshold = 1.0  # the object's own attribute now shadows the class's: read as Python reads it
+        assert consts.changed() == []
+    finally:
+        ClassBodyCore.v_threshold = 1.0
+
+
 def test_other_callables_have_none() -> None:
     assert len(find_constants(torch.sigmoid)) == 0
 

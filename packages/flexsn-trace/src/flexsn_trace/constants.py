@@ -169,7 +169,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     if func is None:
         return Constants([])
     names = names_of(func, owner)
-    found = roots(core, names)
+    found = roots(core, names, names)
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
     # the common roots read in one C-level getter per kind (the check runs before every call)
@@ -183,7 +183,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     ]
     for kind, getter in batched:
         picked = [r for r in found if r.kind == kind and _number(r.value)]
-        items += [Constant(r.name, r.read, r.value) for r in picked]
+        items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
         if picked:
             get, source = getter([r.key for r in picked])
             reads.append((get, source, len(picked) > 1))
@@ -224,6 +224,6 @@ def _add_nested(
     for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names))]:
         if _number(leaf):
             read = reader(root.read, path)
-            in_class = any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+            in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             items.append(Constant(f"{root.name}{describe(path)}{suffix}", read, leaf, in_class))
             reads.append((_called, read, False))

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from torch import nn
 
 __all__ = [
-    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "code_names", "core_function", "default_arguments",
+    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
     "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots",
 ]
 
@@ -60,6 +60,8 @@ class Root(NamedTuple):
         read: returns the value there now (raises ``AttributeError``/``KeyError``/``IndexError``/
             ``TypeError``/``ValueError`` once it is gone).
         value: the value when found.
+        in_class: an ``"attr"`` the object reads from its class (``th = 1.0`` in the class body, read
+            as ``self.th``), which some ``torch.compile`` versions do not guard.
     """
 
     name: str
@@ -67,6 +69,7 @@ class Root(NamedTuple):
     key: Any
     read: Callable[[], Any]
     value: Any
+    in_class: bool = False
 
 
 def code_names(*codes: types.CodeType) -> frozenset[str]:
@@ -329,11 +332,34 @@ def read_default(func: types.FunctionType, kind: str, key: Any) -> Any:
     return func.__kwdefaults__[key]  # type: ignore[index]
 
 
-def roots(core: Callable[..., Any], owner_names: frozenset[str] | None) -> list[Root]:
+def class_attributes(owner: Any, names: frozenset[str]) -> list[tuple[str, Any]]:
+    """``(name, value)`` for what ``owner`` reads from its class under ``names``, in name order.
+
+    An attribute of a class body (``th = 1.0``, ``th = torch.tensor(1.0)``) read as ``self.th``, where
+    ``owner``'s own ``__dict__`` does not shadow it. Descriptors (functions, properties, static and
+    class methods) are code, not values; the classes of ``builtins`` and of torch are not searched.
+    """
+    own = vars(owner) if hasattr(owner, "__dict__") else {}
+    out: list[tuple[str, Any]] = []
+    for name in sorted(names):
+        if name in own or name.startswith("__"):
+            continue
+        for klass in type(owner).__mro__:
+            if name in vars(klass):
+                value = vars(klass)[name]
+                if klass.__module__.split(".")[0] not in {"builtins", "torch"} and not hasattr(type(value), "__get__"):
+                    out.append((name, value))
+                break
+    return out
+
+
+def roots(core: Callable[..., Any], owner_names: frozenset[str] | None, class_names: frozenset[str] = frozenset()) -> list[Root]:
     """The values ``core``'s code names directly (see the module docstring), in argument-lifting order.
 
     ``owner_names``: the attributes of the core's object to take (``None``: all of them;
     an ``nn.Module`` object's parameters and buffers are not attributes here).
+    ``class_names``: the attributes the object reads from its class under these names
+    (:func:`class_attributes`) are taken too, as ``"attr"`` roots marked ``in_class``.
     Globals are those the function's code names (``co_names``).
     """
     func, owner = core_function(core)
@@ -358,6 +384,8 @@ def roots(core: Callable[..., Any], owner_names: frozenset[str] | None) -> list[
         for name, value in sorted(vars(owner).items()):
             if owner_names is None or name in owner_names:
                 out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value))
+        for name, value in class_attributes(owner, class_names):
+            out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value, True))
     if isinstance(core, functools.partial):
         for i, value in enumerate(core.args):
             out.append(Root(f"partial argument {i}", "parg", i, functools.partial(operator.getitem, core.args, i), value))
