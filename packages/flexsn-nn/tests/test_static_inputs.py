@@ -234,3 +234,55 @@ def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -
     torch.testing.assert_close(got[0], yr)
     torch.testing.assert_close(got[1], xr.grad, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(got[2], w.grad, rtol=1e-4, atol=1e-5)
+
+
+MIXED_GAIN = torch.tensor(1.0)
+
+
+class MixedPlaces(nn.Module):
+    """Tensors in the places lifted last: a class-body tensor read through ``self``, a dict held as a plain
+    attribute, and a module global read by a method ``forward`` calls (each fell back to the loop before)."""
+
+    th = torch.tensor(1.0)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.p = {"decay": torch.linspace(-0.5, 0.5, H, device=DEVICE).requires_grad_()}
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return spike(MIXED_GAIN * (h - self.th))
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.p["decay"])
+        s = self.fire(h)
+        return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_captures_of_classes_containers_and_methods(backend: str, compiled: bool) -> None:
+    """Lifted on every backend, also inside ``torch.compile(fullgraph=True)``; no fallback warning, gradients of
+    every captured tensor as autograd through the loop."""
+    global MIXED_GAIN
+    MIXED_GAIN = torch.full((C, 1), 1.5, device=DEVICE, requires_grad=True)
+    MixedPlaces.th = torch.linspace(0.8, 1.2, H, device=DEVICE).requires_grad_()
+    core = MixedPlaces()
+    params = [MIXED_GAIN, MixedPlaces.th, core.p["decay"]]
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        m = FlexSN(core, 1, 1, 1, backend=backend)
+        if backend in ("triton", "inductor"):
+            assert set(m.kernel.captures.names()) == {"self.th", "self.p['decay']", "global MIXED_GAIN (read by fire)"}
+        run = torch.compile(m, fullgraph=True, backend="aot_eager", dynamic=False) if compiled else m
+        x = _x().requires_grad_()
+        y = run(x)
+        (y * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()
+    got = [y.detach(), x.grad.clone(), *(p.grad.clone() for p in params)]  # type: ignore[union-attr]
+    for p in params:
+        p.grad = None
+    xr = x.detach().clone().requires_grad_()
+    yr, _ = loop(core, xr, [torch.zeros_like(xr[0])], [])
+    (yr * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()
+    for g, want in zip(got, [yr, xr.grad, *(p.grad for p in params)]):
+        torch.testing.assert_close(g, want, rtol=1e-4, atol=1e-5)

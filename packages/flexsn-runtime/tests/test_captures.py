@@ -330,55 +330,6 @@ def test_a_tensor_in_a_container_is_read_live(device: torch.device) -> None:
     assert ws[1].shape == (C,) and float(ws[0][0, 0]) == -1.0  # binding for the trace left the user's list alone
 
 
-class ClassThreshold:
-    th = torch.tensor(1.0)
-
-    @staticmethod
-    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = v + (x - v) * 0.5
-        return _spike(h - ClassThreshold.th), h * 0.5
-
-
-class ContainerAttribute(nn.Module):
-    """A dict of tensors held as a plain module attribute (not lifted: nn.ParameterDict or buffers are)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.p = {"th": torch.tensor(1.0)}
-
-    @property
-    def th(self) -> torch.Tensor:
-        return self.p["th"]
-
-    @th.setter
-    def th(self, value: torch.Tensor) -> None:
-        self.p["th"] = value
-
-    def core(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = v + (x - v) * 0.5
-        return _spike(h - self.p["th"]), h * 0.5
-
-
-@pytest.mark.parametrize("case", ["class attribute", "dict held by a module attribute"])
-def test_a_tensor_read_where_it_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
-    """Inlined, its value would stay as traced; the loop follows it, and the warning says where to put it instead."""
-    owner: Any = {"class attribute": ClassThreshold, "dict held by a module attribute": ContainerAttribute()}[case]
-    core = owner.core
-    owner.th = torch.tensor(1.0, device=device)  # on CUDA: beside the CPU tracing examples, still traced to the warning
-    with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
-        k = FlexSNKernel(core, 1, 1, 1)
-    x = torch.rand(T, N, C, device=device) * 2
-    try:
-        owner.th = torch.tensor(0.2, device=device)
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            y, _ = k(x)
-            want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
-        torch.testing.assert_close(y, want)
-    finally:
-        owner.th = torch.tensor(1.0)
-
-
 def _follows_a_change(core: Callable[..., Any], change: Callable[[], None], device: torch.device) -> None:
     """``core``'s kernels, built with no fallback warning, give the loop's result after ``change()`` between two calls."""
     with warnings.catch_warnings():

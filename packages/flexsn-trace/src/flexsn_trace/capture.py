@@ -13,22 +13,26 @@ Searched, in this order: the closure cells of the function (a tensor, or an
 ``nn.Module`` whose parameters and buffers the core may read); its globals
 named in its code; its default argument values (``def core(x, v, w=w)``, a
 common way to bind a parameter; a default the call fills is simply not
-read); for a bound method, the parameters and buffers of its
-``nn.Module`` and the tensors it holds as plain attributes that the code
-names (``self.th = torch.tensor(1.0)``), or the tensor attributes of a plain
-object; for an ``nn.Module`` core, its own parameters, buffers and plain tensor attributes; a ``functools.partial``'s
-arguments and keywords. From each of these the search goes on into lists,
-tuples, dicts, namespaces, user objects and user modules (``P["thr"]``,
-``cfg.thr``; :mod:`flexsn_trace.places`). Also searched: the globals of the
-helper functions the core reaches by global names (in its own module or
-imported from another, calls deep) or by its closure cells (``fire(h)``
-reading ``THRESH``; :func:`flexsn_trace.places.helpers`): binding rebuilds
-those helpers on copies of their modules' globals holding the substituted
-tensors, and hands the core the rebuilt helpers. Only floating-point tensors are
-lifted; the caller keeps those the traced step actually reads
-(:func:`used_arguments`). A tensor read from anywhere else (a class
-attribute, a container held as a plain attribute of an ``nn.Module``, the globals of a helper
-reached through an object or a class) is recorded as a foreign constant
+read); for a bound method or an ``nn.Module`` core, the parameters and
+buffers of its module, the tensors and containers it holds as plain
+attributes that the code names (``self.th = torch.tensor(1.0)``,
+``self.p = {"th": ...}``) and the attributes of its class body read through
+``self`` (``th = torch.tensor(1.0)`` in the class), or the attributes of a
+plain object; a ``functools.partial``'s arguments and keywords. From each of
+these the search goes on into lists, tuples, dicts, namespaces, user
+objects, user modules and user classes (``P["thr"]``, ``cfg.thr``,
+``K.thr``; :mod:`flexsn_trace.places`). Also searched: the globals, closure
+cells and defaults of the helper functions the core reaches by global names
+(in its own module or imported from another, calls deep), by its closure
+cells, or as methods of its object (``fire(h)`` reading ``THRESH``,
+``self.charge`` reading a global; :func:`flexsn_trace.places.helpers`):
+binding rebuilds those helpers on the substituted values and hands the core
+the rebuilt ones (:mod:`flexsn_trace.rebind`). One tensor at two places is one
+argument, substituted at both. Only floating-point tensors are lifted; the
+caller keeps those the traced step actually reads (:func:`used_arguments`).
+A tensor read from anywhere else (a helper reached through another object or
+a class, a class whose subclassing runs code, a container held by a
+submodule's plain attribute) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """
@@ -44,24 +48,10 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import Root, code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
-
-
-class HelperReach(NamedTuple):
-    """Where a core's function reaches helpers by name (:func:`_helper_reach`): what binding rebuilds.
-
-    Attributes:
-        dicts: the module globals of the core (first) and of every helper reached.
-        links: ``(index into dicts, name)``: a global, named by the code of the core or of a
-            helper reached, that holds a helper reached.
-        cells: the core's closure cells that hold a helper reached.
-    """
-
-    dicts: tuple[dict[str, Any], ...]
-    links: tuple[tuple[int, str], ...]
-    cells: tuple[int, ...]
 
 
 class Captured(NamedTuple):
@@ -71,12 +61,14 @@ class Captured(NamedTuple):
         name: where it lives, for messages (``"closure w"``, ``"self.tau"``, ``"global W"``).
         read: returns the live tensor (read at every call: an optimizer's
             in-place update or a reassignment is seen).
-        kind: ``"cell"``, ``"global"``, ``"hglobal"`` (a global of a helper's module, not the
-            core's), ``"default"``, ``"kwdefault"``, ``"module"``, ``"attr"``, ``"parg"`` or
-            ``"pkw"``: how the lifted core substitutes it (:class:`flexsn_trace.places.Root`).
-        key: the closure cell's index, the global's name, ``(HelperReach.dicts index, name)``, the index in
-            ``__defaults__``, the keyword-only parameter's name, ``(module
-            index, path)``, the attribute's name, or the partial's argument index or keyword.
+        kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``, ``"module"``, ``"attr"``,
+            ``"parg"`` or ``"pkw"`` (:class:`flexsn_trace.places.Root`), or a helper's own place
+            (:func:`flexsn_trace.rebind.helper_root`): ``"hglobal"`` (a global of a helper's module,
+            not the core's), ``"hcell"``, ``"hdefault"``, ``"hkwdefault"``: how the lifted core substitutes it.
+        key: the closure cell's index, the global's name, the index in ``__defaults__``, the keyword-only
+            parameter's name, ``(module index, path)``, the attribute's name, the partial's argument index
+            or keyword; for a helper's place ``(index, cell index / name / position)``
+            (:class:`flexsn_trace.rebind.HelperReach`).
     """
 
     name: str
@@ -87,6 +79,8 @@ class Captured(NamedTuple):
     path: tuple[tuple[str, Any], ...] = ()
     #: with a ``path``: reads the root's value now (:attr:`flexsn_trace.places.Root.read`), which binding rebuilds
     read_root: Callable[[], Any] | None = None
+    #: other places holding the same tensor (a closure cell and a default bound from it): substituted together
+    also: tuple["Captured", ...] = ()
 
 
 def _floating(x: object) -> bool:
@@ -147,72 +141,99 @@ class Captures:
         lifted_core.__name__ = getattr(self.core, "__name__", type(self.core).__name__)
         return lifted_core
 
+    def _cell(self, kind: str, key: Any) -> types.CellType:
+        """The closure cell a ``"cell"`` (the core's) or ``"hcell"`` (a helper's) place names."""
+        if kind == "cell":
+            assert self._func is not None and self._func.__closure__ is not None
+            return self._func.__closure__[int(key)]
+        assert self._reach is not None, "a helper's cell is found only with the helpers that reach it"
+        helper, index = key
+        cells = self._reach.helpers[int(helper)].__closure__
+        assert cells is not None
+        return cells[int(index)]
+
     def bind(self, values: Sequence[Any]) -> Callable[..., Any]:
         """``core`` reading ``values`` (in :attr:`items` order) instead of the tensors it captures.
 
         A tensor inside a container is substituted in a copy of each container on its
-        path (:func:`flexsn_trace.places.replaced`); the originals are not touched.
+        path (:func:`flexsn_trace.places.replaced`); the core's object, its closure cells,
+        globals and defaults, and the helpers it reaches (:mod:`flexsn_trace.rebind`) are
+        rebuilt on copies. The originals are not touched.
         """
         func, owner = self._func, self._owner
         if func is None or not self.items:
             return self.core
         new: dict[tuple[str, Any], Any] = {}
         swap: dict[str, Any] = {}
-        for c, v in zip(self.items, values):
-            if c.kind == "module":
-                index, path = c.key
-                swap[f"owned.{index}.{path}"] = v
-                continue
-            at = (c.kind, c.key)
-            if c.read_root is not None:
-                v = replaced(new[at] if at in new else c.read_root(), c.path, v)
-            new[at] = v
-        closure = list(func.__closure__ or ())
+        for item, v in zip(self.items, values):
+            for c in (item, *item.also):
+                if c.kind == "module":
+                    swap[f"owned.{c.key[0]}.{c.key[1]}"] = v
+                    continue
+                at = (c.kind, c.key)
+                new[at] = replaced(new[at] if at in new else c.read_root(), c.path, v) if c.read_root is not None else v
         g = func.__globals__
-        others: dict[int, dict[str, Any]] = {}  # rebound copies of helpers' module globals, by HelperReach.dicts index
+        subs = Substitutes({}, {}, {})
         attrs: dict[str, Any] = {}
         defaults, kwdefaults = list(func.__defaults__ or ()), dict(func.__kwdefaults__ or {})
         part = self.core if isinstance(self.core, functools.partial) else None
         pargs, pkw = (list(part.args), dict(part.keywords)) if part is not None else ([], {})
         for (kind, key), v in new.items():
-            if kind == "cell":
-                closure[key] = types.CellType(v)
+            if kind in ("cell", "hcell"):  # by the cell itself: a variable nested functions share is one cell
+                subs.cells[id(self._cell(kind, key))] = types.CellType(v)
             elif kind == "default":
                 defaults[key] = v
             elif kind == "kwdefault":
                 kwdefaults[key] = v
+            elif kind in ("hdefault", "hkwdefault"):
+                subs.defaults.setdefault(key[0], {})[key[1]] = v
             elif kind == "global":
                 g = dict(g) if g is func.__globals__ else g
                 g[key] = v
             elif kind == "hglobal":  # a global of a helper's own module
                 assert self._reach is not None, "a helper's global is found only with the helpers that reach it"
                 index, name = key
-                others.setdefault(index, dict(self._reach.dicts[index]))[name] = v
+                subs.globals.setdefault(index, dict(self._reach.dicts[index]))[name] = v
             elif kind == "attr":
                 attrs[key] = v
             elif kind == "parg":
                 pargs[key] = v
             else:
                 pkw[key] = v
-        if self._reach is not None and (g is not func.__globals__ or others):
-            g, cells = _rebind_helpers(self._reach, g if g is not func.__globals__ else dict(g), others, closure)
+        closure = [subs.cells.get(id(c), c) for c in func.__closure__ or ()]
+        rebuilt: dict[int, types.FunctionType] = {}
+        reach = self._reach
+        if reach is not None and (g is not func.__globals__ or subs.globals or subs.defaults or _in_helpers(subs.cells, reach)):
+            g, cells, rebuilt = rebind_helpers(reach, g if g is not func.__globals__ else dict(g), subs, closure)
             for i, cell in cells.items():
                 closure[i] = cell
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)
         fn.__kwdefaults__ = kwdefaults or None
         bound: Callable[..., Any] = fn
+        modules = self._modules
         if owner is not None:
-            if attrs:
-                owner = copy.copy(owner)
-                for name, v in attrs.items():
-                    setattr(owner, name, v)
+            methods = reach.methods if rebuilt and reach is not None else ()  # rebuilt: they read what changed
+            if attrs or methods:
+                copied = copy.copy(owner)
+                for name, v in attrs.items():  # on the copy's own __dict__: it shadows a class attribute
+                    object.__setattr__(copied, name, v)
+                for name, wrap, i in methods:  # as do these the class's methods
+                    m = rebuilt[i]
+                    object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, type(owner) if wrap == "class" else copied))
+                modules = [copied if m is owner else m for m in modules]  # functional_call swaps the copy's tensors
+                owner = copied
             bound = types.MethodType(fn, owner)
         if part is not None:
             bound = functools.partial(bound, *pargs, **pkw)
         if not swap:
             return bound
-        holder = _Owner(self._modules, bound)
+        holder = _Owner(modules, bound)
         return lambda *args: torch.func.functional_call(holder, swap, args)
+
+
+def _in_helpers(cells: dict[int, types.CellType], reach: HelperReach) -> bool:
+    """Whether a helper reached holds one of the substituted cells (by ``id`` of the original)."""
+    return any(id(c) in cells for h in reach.helpers for c in h.__closure__ or ())
 
 
 def find_captures(core: Callable[..., Any]) -> Captures:
@@ -227,11 +248,14 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         return Captures(core, [])
     items: list[Captured] = []
     modules: list[nn.Module] = []
-    seen: set[int] = set()
+    seen: dict[int, int] = {}  # id(tensor) -> its index in items
 
     def add(c: Captured, t: torch.Tensor) -> None:
-        if id(t) not in seen:  # one tensor at two places is one argument
-            seen.add(id(t))
+        if id(t) in seen:  # one tensor at two places is one argument, substituted at both
+            first = items[seen[id(t)]]
+            items[seen[id(t)]] = first._replace(also=(*first.also, c))
+        else:
+            seen[id(t)] = len(items)
             items.append(c)
 
     def add_module(m: nn.Module, prefix: str) -> None:
@@ -246,13 +270,27 @@ def find_captures(core: Callable[..., Any]) -> Captures:
                 add(Captured(f"{prefix}{path}", read, "module", (index, path)), t)
 
     names = names_of(func, owner)
-    # an nn.Module object's tensors are its parameters and buffers (swapped by functional_call), not attributes
-    # (root, who reads it: "" for the core itself)
-    found = [(r, "") for r in roots(core, frozenset() if isinstance(owner, nn.Module) else None)]
-    reach, reached = _helper_reach(func, helpers(func, owner))
-    for h in reached:  # bind rebuilds it on its module's rebound globals
+    module_owner = isinstance(owner, nn.Module)
+    # (root, who reads it: "" for the core itself); an nn.Module object's own tensors and submodules are its
+    # parameters, buffers and plain tensors (add_module), swapped by functional_call, not attributes
+    found = [
+        (r, "") for r in roots(core, names if module_owner else None, names)
+        if not (module_owner and r.kind == "attr" and not r.in_class and (torch.is_tensor(r.value) or isinstance(r.value, nn.Module)))
+    ]
+    reach, reached = helper_reach(func, owner, helpers(func, owner))
+    cells = {id(c) for c in func.__closure__ or ()}  # a helper's cell the core holds too: found as the core's
+    for h in reached:  # bind rebuilds it on its module's rebound globals, its substituted cells and defaults
+        assert reach is not None
         names = names | code_names(h.__code__)
-        found += [(_helper_global(r, h, func, reach), f" (read by {h.__name__})") for r in roots(h, None) if r.kind == "global"]
+        for r in roots(h, None):
+            if r.kind == "cell":
+                cell = h.__closure__[r.key]  # type: ignore[index]
+                if id(cell) in cells:
+                    continue
+                cells.add(id(cell))
+            place = helper_root(r, h, func, reach)
+            if place is not None:
+                found.append((place, f" (read by {h.__name__})"))
     for root, by in found:
         bare = root.name.rsplit(" ", 1)[-1]
         if _floating(root.value):
@@ -266,7 +304,7 @@ def find_captures(core: Callable[..., Any]) -> Captures:
                     add(Captured(name, read, root.kind, root.key, path, root.read), leaf)
                 elif isinstance(leaf, nn.Module):
                     add_module(leaf, f"{bare}{describe(path)}.")
-    if isinstance(owner, nn.Module):
+    if module_owner:
         add_module(owner, "self.")
     return Captures(core, items, func, owner, modules, reach)
 
@@ -288,105 +326,6 @@ def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch
             if name in names and name not in _MODULE_STATE and _floating(value):
                 found.append((f"{sub_name}.{name}" if sub_name else name, value))
     return found
-
-
-def _helper_global(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach | None) -> Root:
-    """A global ``h`` reads, as a root binding can substitute: the core's own (``"global"``), or another
-    module's (``"hglobal"``, keyed by its :attr:`HelperReach.dicts` index and name)."""
-    if h.__globals__ is func.__globals__ or reach is None:
-        return root
-    index = next(i for i, d in enumerate(reach.dicts) if d is h.__globals__)
-    module = h.__globals__.get("__name__")
-    name = f"global {module}.{root.key}" if isinstance(module, str) else root.name
-    return root._replace(name=name, kind="hglobal", key=(index, root.key))
-
-
-def _rebind_helpers(
-    reach: HelperReach, g: dict[str, Any], others: dict[int, dict[str, Any]], closure: Sequence[types.CellType]
-) -> tuple[dict[str, Any], dict[int, types.CellType]]:
-    """The core's rebound globals ``g`` and closure cells with every helper it reaches rebuilt on rebound globals.
-
-    ``others``: rebound copies of the helpers' module globals (by :attr:`HelperReach.dicts` index) where a
-    lifted global was substituted; every other module reached gets a plain copy, so that a helper reached
-    through it reads the rebuilt helpers. Returns ``(g, {cell index: new cell})``.
-    """
-    copies = {0: g, **others}
-    for i, d in enumerate(reach.dicts):
-        copies.setdefault(i, dict(d))
-    by_dict = {id(d): copies[i] for i, d in enumerate(reach.dicts)}
-    rebuilt: dict[int, Any] = {}
-
-    def rebuild(value: Any) -> Any:
-        new = by_dict.get(id(getattr(value, "__globals__", None)))
-        if not isinstance(value, types.FunctionType) or new is None:
-            return value  # reassigned since the search: left to read where it reads
-        if id(value) not in rebuilt:
-            fn = types.FunctionType(value.__code__, new, value.__name__, value.__defaults__, value.__closure__)
-            fn.__kwdefaults__, fn.__qualname__ = value.__kwdefaults__, value.__qualname__
-            fn.__dict__.update(value.__dict__)
-            rebuilt[id(value)] = fn
-        return rebuilt[id(value)]
-
-    for i, name in reach.links:
-        if name in copies[i]:  # deleted since the search: nothing to hand over
-            copies[i][name] = rebuild(copies[i][name])
-    cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
-    return copies[0], cells
-
-
-def _helper_reach(
-    func: types.FunctionType, found: Sequence[types.FunctionType]
-) -> tuple[HelperReach | None, list[types.FunctionType]]:
-    """The helpers of ``found`` that ``func`` reaches by global names and closure cells, and where.
-
-    From ``func``'s code and closure cells, then from each helper's code, a global name holding
-    one of ``found`` is a link, in whatever module the helper lives. Only those helpers can be
-    handed rebound globals (by rebuilding them, :meth:`Captures.bind`); a helper reached through
-    an object or a class keeps reading its own. Returns :class:`HelperReach` (``None`` when no
-    helper is reached) and the helpers, each once, in the order the search met them.
-    """
-    wanted = {id(h): h for h in found}
-    dicts: list[dict[str, Any]] = [func.__globals__]
-    links: list[tuple[int, str]] = []
-    cells: list[int] = []
-    reached: dict[int, types.FunctionType] = {}
-
-    def index_of(d: dict[str, Any]) -> int:
-        for i, known in enumerate(dicts):
-            if known is d:
-                return i
-        dicts.append(d)
-        return len(dicts) - 1
-
-    for i, cell in enumerate(func.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        if id(value) in wanted:
-            cells.append(i)
-            reached.setdefault(id(value), value)
-    frontier = [func, *reached.values()]
-    while frontier:
-        nxt: list[types.FunctionType] = []
-        for fn in frontier:
-            g = fn.__globals__
-            for name in dict.fromkeys(fn.__code__.co_names):
-                value = g.get(name)
-                if id(value) not in wanted or value is func:
-                    continue
-                link = (index_of(g), name)
-                if link not in links:
-                    links.append(link)
-                if id(value) not in reached:
-                    reached[id(value)] = wanted[id(value)]
-                    nxt.append(wanted[id(value)])
-        frontier = nxt
-    if not reached:
-        return None, []
-    for h in reached.values():
-        index_of(h.__globals__)
-    return HelperReach(tuple(dicts), tuple(links), tuple(cells)), list(reached.values())
 
 
 def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:

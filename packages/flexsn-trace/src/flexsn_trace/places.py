@@ -2,8 +2,8 @@
 
 A place starts at a *root* the core's code names directly: a closure cell,
 a global named in its code, a default argument value, an attribute of the
-object it is bound to, an argument or keyword a ``functools.partial``
-binds. From a root it may go on through containers, as ``torch.compile``'s
+object it is bound to (its own, or its class body's: :func:`class_attributes`),
+an argument or keyword a ``functools.partial`` binds. From a root it may go on through containers, as ``torch.compile``'s
 guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
 ``params[0]``): items of lists, tuples and dicts (up to
 :data:`MAX_ITEMS` entries), attributes of namespaces, of instances of user
@@ -15,9 +15,10 @@ constant for ``getattr``), so a large object costs nothing it does not read.
 A place is read again through its root (:func:`reader`: every call sees a
 rebinding or an in-place change); a tensor in it can be *lifted* when
 :func:`replaced` can rebuild each container on its path with the tensor
-replaced (:meth:`flexsn_trace.Captures.bind`), which is not so through a
-class, whose copy would be itself, or an ``nn.Module``, whose tensors are
-lifted as its parameters and buffers.
+replaced (:meth:`flexsn_trace.Captures.bind`): a class is stood in for by a
+subclass holding the new value (not a class whose metaclass or
+``__init_subclass__`` runs code); an ``nn.Module``'s tensors are lifted as its
+parameters and buffers instead.
 """
 
 from __future__ import annotations
@@ -128,16 +129,23 @@ def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | 
         if _library(value.__module__):
             return []
         out = []
+        liftable = _subclassable(value)
         for n in sorted(names):
             for klass in value.__mro__:
                 if n in vars(klass) and not _library(klass.__module__):
-                    out.append((("attr", n), getattr(value, n), False))
+                    out.append((("attr", n), getattr(value, n), liftable))
                     break
         return out
     if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
         liftable = not isinstance(value, nn.Module)  # a module's tensors are lifted as its parameters and buffers
         return [(("attr", n), v, liftable) for n, v in vars(value).items() if n in names and not n.startswith("__")]
     return None
+
+
+def _subclassable(klass: type) -> bool:
+    """Whether :func:`replaced` may stand a subclass in for ``klass``: a plain ``type`` no base of which runs
+    code when subclassed (``__init_subclass__``: a registry would record every trace)."""
+    return type(klass) is type and not any("__init_subclass__" in vars(k) for k in klass.__mro__[:-1])
 
 
 def _user_instance(value: Any) -> bool:
@@ -195,8 +203,12 @@ def describe(path: tuple[Step, ...]) -> str:
 def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
     """A copy of ``value`` in which ``path`` reaches ``new`` (each container on the path copied; ``value`` unchanged).
 
+    A class is stood in for by a subclass holding the new attribute (the class itself is not
+    changed), so code that names the class reads the new value.
+
     Raises:
-        TypeError: a step through a class (:func:`nested` marks such a path not liftable).
+        TypeError: a step through a class whose metaclass or ``__init_subclass__`` would run
+            code (:func:`nested` marks such a path not liftable).
     """
     if not path:
         return new
@@ -212,8 +224,11 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
         vars(out).update(vars(value))
         vars(out)[key] = child
         return out
-    if isinstance(value, type):
-        raise TypeError(f"cannot rebuild class {value.__qualname__} with attribute {key!r} replaced")
+    if isinstance(value, type):  # a subclass whose body holds the new value: K.thr reads it, the rest is K's
+        if not _subclassable(value):
+            raise TypeError(f"cannot rebuild class {value.__qualname__} with attribute {key!r} replaced")
+        body = {"__module__": value.__module__, "__qualname__": value.__qualname__, "__doc__": value.__doc__, key: child}
+        return type(value.__name__, (value,), body)
     out = copy.copy(value)
     if kind == "item":
         out[key] = child

@@ -1,0 +1,287 @@
+"""Captured tensors in the places lifted since the first captures: class bodies (read by the class's name or
+through ``self``), containers held as plain ``nn.Module`` attributes, a helper's own closure cells and defaults,
+a variable nested functions share, the methods of the core's object, one tensor at two places. Each runs fused
+with no fallback warning, gives the loop's result and the gradients autograd gives through the loop, and follows
+a change made between calls; what still cannot be lifted falls back with a warning naming the tensor."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import pytest
+import torch
+from torch import nn
+
+import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
+from flexsn_runtime import FlexSNKernel
+from flexsn_trace import ScanContract, reference_scan
+
+T, N, C = 5, 3, 4
+
+
+def _spike(h: torch.Tensor) -> torch.Tensor:
+    return torch.sigmoid(4.0 * h)  # smooth: every parameter gets a gradient
+
+
+class Params:
+    """A class body holding tensors, read as ``Params.th`` (its attributes are set per case)."""
+
+    th: torch.Tensor
+    cfg: dict[str, torch.Tensor]
+
+
+def class_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(Params.cfg["decay"])
+    return _spike(h - Params.th), h * 0.5
+
+
+class ClassBody:
+    """A callable object reading a tensor of its class body as ``self.th``."""
+
+    th: torch.Tensor
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return _spike(h - self.th), h * 0.5
+
+
+class ModuleClassBody(nn.Module):
+    """An ``nn.Module`` reading a class-body tensor through ``self`` beside its own parameter."""
+
+    th: torch.Tensor
+
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.linspace(-0.5, 0.5, C, device=device))
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.w)
+        return _spike(h - self.th), h * 0.5
+
+
+class DictAttribute(nn.Module):
+    """A dict and a list of tensors held as plain module attributes (not ``nn.ParameterDict``)."""
+
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.p = {"th": torch.linspace(0.8, 1.2, C, device=device).requires_grad_()}
+        self.ws = [torch.full((N, 1), 0.3, device=device, requires_grad=True)]
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.ws[0])
+        return _spike(h - self.p["th"]), h * 0.5
+
+
+def make_fire(th: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
+    def fire(h: torch.Tensor) -> torch.Tensor:  # a helper reading its own closure cell
+        return _spike(h - th)
+
+    return fire
+
+
+fire_cell = make_fire(torch.tensor(1.0))
+
+
+def cell_helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return fire_cell(h), h * 0.5
+
+
+DEFAULT_TH = torch.tensor(1.0)
+
+
+def fire_default(h: torch.Tensor, th: torch.Tensor = DEFAULT_TH, *, gain: torch.Tensor = DEFAULT_TH) -> torch.Tensor:
+    return _spike(gain * (h - th))
+
+
+def default_helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return fire_default(h), h * 0.5
+
+
+def shared_cell_core(w: torch.Tensor) -> Callable[..., Any]:
+    def charge(x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:  # reads the cell the core reads too
+        return v + (x - v) * torch.sigmoid(w)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = charge(x, v)
+        return _spike(h - w), h * 0.5
+
+    return core
+
+
+METHOD_TH = torch.tensor(1.0)
+
+
+class MethodHelpers(nn.Module):
+    """``forward`` calls a method and a static method of its class, each reading a module global."""
+
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.full((N, 1), 0.2, device=device))
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return v + (x - v) * torch.sigmoid(self.w + METHOD_TH)
+
+    @staticmethod
+    def fire(h: torch.Tensor) -> torch.Tensor:
+        return _spike(h - METHOD_TH)
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.charge(x, v)
+        return self.fire(h), h * 0.5
+
+
+def two_places_core(w: torch.Tensor) -> Callable[..., Any]:
+    """One tensor read from a closure cell and from a default bound from it: one argument."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, th: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        return _spike(h - th), h * 0.5
+
+    return core
+
+
+def _leaf(*shape: int, lo: float = 0.8, hi: float = 1.2, device: torch.device) -> torch.Tensor:
+    return torch.linspace(lo, hi, shape[-1], device=device).expand(*shape).clone().requires_grad_()
+
+
+def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
+    global METHOD_TH, fire_cell
+    Params.th = _leaf(C, device=device)
+    Params.cfg = {"decay": _leaf(N, 1, lo=0.2, hi=0.2, device=device)}
+    ClassBody.th = _leaf(C, device=device)
+    ModuleClassBody.th = _leaf(N, 1, device=device)
+    module_body, dict_attr, methods = ModuleClassBody(device), DictAttribute(device), MethodHelpers(device)
+    fire_cell = make_fire(_leaf(C, device=device))
+    th, gain = _leaf(C, device=device), _leaf(N, 1, lo=0.5, hi=0.5, device=device)
+    fire_default.__defaults__, fire_default.__kwdefaults__ = (th,), {"gain": gain}
+    shared_w, two_w = _leaf(C, lo=-0.3, hi=0.3, device=device), _leaf(C, device=device)
+    METHOD_TH = _leaf(C, lo=0.9, hi=1.1, device=device)
+    return {
+        "class attribute": (class_core, [Params.cfg["decay"], Params.th], ("global Params.cfg['decay']", "global Params.th")),
+        "class attribute through self": (ClassBody(), [ClassBody.th], ("self.th",)),
+        "module class attribute": (module_body, [ModuleClassBody.th, module_body.w], ("self.th", "self.w")),
+        "dict held by a module attribute": (dict_attr, [dict_attr.p["th"], dict_attr.ws[0]], ("self.p['th']", "self.ws[0]")),
+        "helper closure cell": (cell_helper_core, [fire_cell.__closure__[0].cell_contents],  # type: ignore[index]
+                                ("closure th (read by fire)",)),
+        "helper defaults": (default_helper_core, [th, gain], ("default th (read by fire_default)", "default gain (read by fire_default)")),
+        "shared cell": (shared_cell_core(shared_w), [shared_w], ("closure w",)),
+        "methods reading a global": (methods, [METHOD_TH, methods.w], ("global METHOD_TH (read by charge)", "self.w")),
+        "one tensor at two places": (two_places_core(two_w), [two_w], ("closure w",)),
+    }
+
+
+@pytest.mark.parametrize(
+    "case", ["class attribute", "class attribute through self", "module class attribute", "dict held by a module attribute",
+             "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places"]
+)
+def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
+    core, params, names = _cases(device)[case]
+    paths: list[str] = []
+    real = flexsn_kernel_module.run_route
+    monkeypatch.setattr(flexsn_kernel_module, "run_route", lambda k, r, *a, **kw: (paths.append(r.path), real(k, r, *a, **kw))[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        k = FlexSNKernel(core, 1, 1, 1)
+    assert k.captures.names() == names
+    x = (torch.rand(T, N, C, device=device) * 2).requires_grad_()
+    y, v = k(x)
+    (y.sum() + (v * v).sum()).backward()
+    assert paths == ["training"]
+    got = [p.grad.clone() for p in params]  # type: ignore[union-attr]
+    for p in params:
+        p.grad = None
+    xr = x.detach().clone().requires_grad_()
+    yr, vr = reference_scan(core, ScanContract(1, 1, 1, (xr,), ()))
+    (yr.sum() + (vr * vr).sum()).backward()
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    for g, p in zip(got, params):
+        assert p.grad is not None
+        torch.testing.assert_close(g, p.grad, rtol=1e-4, atol=1e-5)
+
+
+def _follows(core: Callable[..., Any], change: Callable[[], None], device: torch.device) -> None:
+    """``core``'s kernels, built with no fallback warning, give the loop's result after ``change()`` between two calls."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        k = FlexSNKernel(core, 1, 1, 1)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad():
+        before, _ = k(x)
+        change()
+        y, _ = k(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)
+    assert not torch.allclose(y, before)
+
+
+@pytest.mark.parametrize("case", ["class attribute", "class attribute through self", "dict held by a module attribute",
+                                  "helper closure cell", "helper defaults", "methods reading a global"])
+def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
+    """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
+    trace left the user's classes, objects and functions as they were."""
+    core, _, _ = _cases(device)[case]
+    new = torch.full((C,), 0.3, device=device)
+    changes: dict[str, Callable[[], None]] = {
+        "class attribute": lambda: setattr(Params, "th", new),
+        "class attribute through self": lambda: setattr(ClassBody, "th", new),
+        "dict held by a module attribute": lambda: core.p.__setitem__("th", new),
+        "helper closure cell": lambda: fire_cell.__closure__[0].cell_contents.data.fill_(0.3),  # type: ignore[index]
+        "helper defaults": lambda: setattr(fire_default, "__defaults__", (new,)),
+        "methods reading a global": lambda: globals().__setitem__("METHOD_TH", new),
+    }
+    _follows(core, changes[case], device)
+    assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
+    assert type(core) is not ClassBody or "th" not in vars(core)
+
+
+class Registered:
+    """A class whose subclasses run code (a registry): not stood in for, so its tensor is not lifted."""
+
+    subclasses: list[type] = []
+    th = torch.tensor(1.0)
+
+    def __init_subclass__(cls) -> None:
+        Registered.subclasses.append(cls)
+
+
+def registered_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return _spike(h - Registered.th), h * 0.5
+
+
+class Holder:
+    """A plain object (not the core's) whose method reads a global: reached through it, the method is not rebuilt."""
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return _spike(h - METHOD_TH)
+
+
+HOLDER = Holder()
+
+
+def held_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return HOLDER.fire(h), h * 0.5
+
+
+@pytest.mark.parametrize("case", ["class that runs code when subclassed", "method of another object"])
+def test_what_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
+    """Inlined, the tensor's value would stay as traced: the loop runs the core instead, after a warning."""
+    global METHOD_TH
+    core = registered_core if case.startswith("class") else held_method_core
+    Registered.th, METHOD_TH = torch.tensor(1.0, device=device), torch.tensor(1.0, device=device)
+    with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
+        k = FlexSNKernel(core, 1, 1, 1)
+    assert Registered.subclasses == []
+    Registered.th, METHOD_TH = torch.tensor(0.2, device=device), torch.tensor(0.2, device=device)
+    x = torch.rand(T, N, C, device=device) * 2
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y, _ = k(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+    torch.testing.assert_close(y, want)

@@ -1,0 +1,216 @@
+"""The helper functions a core calls, rebuilt so that they read substituted tensors.
+
+:meth:`flexsn_trace.Captures.bind` runs the core on lifted arguments instead of
+the tensors it captures. A tensor the core reads itself is substituted in a
+copy of its closure, defaults, globals or object. A tensor a *helper* reads
+(``fire(h)`` reading ``THRESH``, a closure cell or a default of its own, or a
+method ``self.charge`` reading a global) needs the helper rebuilt on the
+substituted values, and the core handed that rebuilt helper where it looks
+the original up. :func:`helper_reach` records where those look-ups are; a
+helper reached another way (through an object other than the core's own, or
+a class) is not rebuilt, so a tensor it reads stays a foreign constant and the
+core falls back with a warning rather than freezing the value.
+
+Where a core looks a helper up:
+
+* a global name of the core's or of a reached helper's module (``links``);
+* a closure cell of the core (``cells``);
+* an attribute of the core's object naming a method, static or class method
+  of its class (``methods``): the rebuilt one is set on the object's copy.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, NamedTuple, Sequence
+
+from .places import Root, _library, _user_function
+
+__all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers"]
+
+
+class HelperReach(NamedTuple):
+    """Where a core's function reaches helpers (:func:`helper_reach`): what binding rebuilds.
+
+    Attributes:
+        dicts: the module globals of the core (first) and of every helper reached.
+        links: ``(index into dicts, name)``: a global, named by the code of the core or of a
+            helper reached, that holds a helper reached.
+        cells: the core's closure cells that hold a helper reached.
+        helpers: every helper reached, each once, in the order the search met them; the first
+            index of an ``"hcell"``, ``"hdefault"`` or ``"hkwdefault"`` key.
+        methods: ``(attribute name, "method" | "static" | "class", index into helpers)``: the
+            functions of the core's object's class that binding sets, rebuilt, on its copy.
+    """
+
+    dicts: tuple[dict[str, Any], ...]
+    links: tuple[tuple[int, str], ...]
+    cells: tuple[int, ...]
+    helpers: tuple[types.FunctionType, ...] = ()
+    methods: tuple[tuple[str, str, int], ...] = ()
+
+
+class Substitutes(NamedTuple):
+    """What binding puts in the helpers' places (:func:`rebind_helpers`).
+
+    Attributes:
+        globals: rebound copies of helpers' module globals, by :attr:`HelperReach.dicts` index.
+        cells: a new cell per original closure cell (by ``id``), for the core and every helper
+            that holds it (a variable two nested functions share is one cell).
+        defaults: ``{helper index: {position or keyword name: value}}``.
+    """
+
+    globals: dict[int, dict[str, Any]]
+    cells: dict[int, types.CellType]
+    defaults: dict[int, dict[Any, Any]]
+
+
+def _class_methods(owner: Any) -> list[tuple[str, str, types.FunctionType]]:
+    """``(name, wrap, function)`` for the user functions ``owner``'s class defines (first along the MRO wins)."""
+    if owner is None or isinstance(owner, type):
+        return []
+    out: list[tuple[str, str, types.FunctionType]] = []
+    seen: set[str] = set()
+    for klass in type(owner).__mro__:
+        for name, value in vars(klass).items():
+            if name in seen:
+                continue
+            seen.add(name)
+            if _library(klass.__module__) or name in vars(owner) or name.startswith("__"):
+                continue
+            wrap = "static" if isinstance(value, staticmethod) else "class" if isinstance(value, classmethod) else "method"
+            fn = getattr(value, "__func__", value)
+            if _user_function(fn):
+                out.append((name, wrap, fn))
+    return out
+
+
+def helper_reach(
+    func: types.FunctionType, owner: Any, found: Sequence[types.FunctionType]
+) -> tuple[HelperReach | None, list[types.FunctionType]]:
+    """The helpers of ``found`` that ``func`` (bound to ``owner``, or ``None``) reaches where binding can hand
+    over a rebuilt one (see the module docstring), and where.
+
+    From ``func``'s closure cells and its object's methods, then from the code of each
+    function reached, a global name holding one of ``found`` is a link, in whatever
+    module the helper lives. Returns :class:`HelperReach` (``None`` when no helper is
+    reached) and the helpers, each once, in the order the search met them.
+    """
+    wanted = {id(h): h for h in found}
+    dicts: list[dict[str, Any]] = [func.__globals__]
+    links: list[tuple[int, str]] = []
+    cells: list[int] = []
+    reached: dict[int, types.FunctionType] = {}
+    methods: list[tuple[str, str, types.FunctionType]] = []
+
+    def index_of(d: dict[str, Any]) -> int:
+        for i, known in enumerate(dicts):
+            if known is d:
+                return i
+        dicts.append(d)
+        return len(dicts) - 1
+
+    for i, cell in enumerate(func.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if id(value) in wanted:
+            cells.append(i)
+            reached.setdefault(id(value), value)
+    for name, wrap, fn in _class_methods(owner):
+        if id(fn) in wanted and fn is not func:
+            methods.append((name, wrap, fn))
+            reached.setdefault(id(fn), fn)
+    frontier = [func, *reached.values()]
+    while frontier:
+        nxt: list[types.FunctionType] = []
+        for fn in frontier:
+            g = fn.__globals__
+            for name in dict.fromkeys(fn.__code__.co_names):
+                value = g.get(name)
+                if id(value) not in wanted or value is func:
+                    continue
+                link = (index_of(g), name)
+                if link not in links:
+                    links.append(link)
+                if id(value) not in reached:
+                    reached[id(value)] = wanted[id(value)]
+                    nxt.append(wanted[id(value)])
+        frontier = nxt
+    if not reached:
+        return None, []
+    for h in reached.values():
+        index_of(h.__globals__)
+    order = list(reached.values())
+    index = {id(h): i for i, h in enumerate(order)}
+    return HelperReach(
+        tuple(dicts), tuple(links), tuple(cells), tuple(order), tuple((n, w, index[id(f)]) for n, w, f in methods)
+    ), order
+
+
+def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach) -> Root | None:
+    """A root of helper ``h`` (:func:`flexsn_trace.places.roots`) as a place binding can substitute, or ``None``.
+
+    A global of the core's own module stays ``"global"``; another module's becomes
+    ``"hglobal"`` keyed ``(dicts index, name)``. A closure cell becomes ``"hcell"`` keyed
+    ``(helpers index, cell index)``; a default ``"hdefault"`` / ``"hkwdefault"`` keyed
+    ``(helpers index, position or name)``. Names say whose they are (``"closure th (read by fire)"``
+    is added by the caller; a global of another module is ``"global module.name"``).
+    """
+    if root.kind == "global":
+        if h.__globals__ is func.__globals__:
+            return root
+        index = next(i for i, d in enumerate(reach.dicts) if d is h.__globals__)
+        module = h.__globals__.get("__name__")
+        name = f"global {module}.{root.key}" if isinstance(module, str) else root.name
+        return root._replace(name=name, kind="hglobal", key=(index, root.key))
+    kinds = {"cell": "hcell", "default": "hdefault", "kwdefault": "hkwdefault"}
+    if root.kind not in kinds:
+        return None
+    at = next(i for i, known in enumerate(reach.helpers) if known is h)
+    return root._replace(kind=kinds[root.kind], key=(at, root.key))
+
+
+def rebind_helpers(
+    reach: HelperReach, g: dict[str, Any], subs: Substitutes, closure: Sequence[types.CellType]
+) -> tuple[dict[str, Any], dict[int, types.CellType], dict[int, types.FunctionType]]:
+    """The core's rebound globals ``g`` and closure cells with every helper it reaches rebuilt on ``subs``.
+
+    Every module reached gets a copy of its globals (the rebound one where a lifted global
+    was substituted), so that a helper reached through it reads the rebuilt helpers; every
+    rebuilt helper takes the substituted cells and defaults. Returns ``(g, {cell index: new
+    cell}, {helpers index: rebuilt helper})``; the core's own substituted cells are the
+    caller's.
+    """
+    copies = {0: g, **subs.globals}
+    for i, d in enumerate(reach.dicts):
+        copies.setdefault(i, dict(d))
+    by_dict = {id(d): copies[i] for i, d in enumerate(reach.dicts)}
+    at = {id(h): i for i, h in enumerate(reach.helpers)}
+    rebuilt: dict[int, types.FunctionType] = {}
+
+    def rebuild(value: Any) -> Any:
+        new = by_dict.get(id(getattr(value, "__globals__", None)))
+        if not isinstance(value, types.FunctionType) or new is None or id(value) not in at:
+            return value  # reassigned since the search: left to read where it reads
+        i = at[id(value)]
+        if i not in rebuilt:
+            mine = subs.defaults.get(i, {})
+            defaults = tuple(mine.get(k, d) for k, d in enumerate(value.__defaults__ or ())) or None
+            cells = tuple(subs.cells.get(id(c), c) for c in value.__closure__ or ()) or None
+            fn = types.FunctionType(value.__code__, new, value.__name__, defaults, cells)
+            kw = value.__kwdefaults__
+            fn.__kwdefaults__ = {k: mine.get(k, d) for k, d in kw.items()} if kw else kw
+            fn.__qualname__ = value.__qualname__
+            fn.__dict__.update(value.__dict__)
+            rebuilt[i] = fn
+        return rebuilt[i]
+
+    for i, name in reach.links:
+        if name in copies[i]:  # deleted since the search: nothing to hand over
+            copies[i][name] = rebuild(copies[i][name])
+    cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
+    for h in reach.helpers:  # the object's methods: reached by attribute, not by name
+        rebuild(h)
+    return copies[0], cells, rebuilt
