@@ -200,6 +200,24 @@ class _ClassThreshold:
         return _lif_with(x, v, self.thr)
 
 
+class _Firing:
+    """A user object held by a global: its method reads the object's own threshold."""
+
+    def __init__(self) -> None:
+        self.thr = 1.0
+
+    def step(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return _lif_with(x, v, self.thr)
+
+
+FIRING = _Firing()
+
+
+def firing_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reaches its threshold only through a global object's method (before: never watched, a silent stale result)."""
+    return FIRING.step(x, v)
+
+
 def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
     """A core reading its threshold from one kind of place, and how to set it there."""
     if kind == "closure":
@@ -236,6 +254,8 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return class_core, lambda value: setattr(_Thresholds, "thr", value)
     if kind == "class attribute read through self":
         return _ClassThreshold(), lambda value: setattr(_ClassThreshold, "thr", value)
+    if kind == "a global object's method":
+        return firing_core, lambda value: setattr(FIRING, "thr", value)
     if kind == "helper's global":
         return helper_core, lambda value: globals().__setitem__("HELPER_TH", value)
     assert kind == "global config"
@@ -257,7 +277,7 @@ def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.T
 
 
 KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
-         "class attribute read through self", "global config", "helper's global"]
+         "class attribute read through self", "global config", "helper's global", "a global object's method"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -358,3 +378,58 @@ def test_a_class_attribute_read_under_a_torch_that_does_not_guard_it_is_told(mon
         assert len(told) == 1 and "global _Thresholds.thr" in told[0], told
     finally:
         torch._dynamo.reset()
+
+
+class _FireModule(torch.nn.Module):
+    """A user submodule whose forward reads its own number."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gain = 4.0
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(self.gain * h)
+
+
+class _WithSubmodules(torch.nn.Module):
+    """A core module calling a torch module and a user submodule (before: neither's numbers were watched, so
+    ``core.act.negative_slope = 0.5`` or ``core.fire.gain = 1.0`` left the kernels' values without a word)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.act = torch.nn.LeakyReLU(0.1)
+        self.fire = _FireModule()
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (self.act(x) - v) / 2.0
+        s = self.fire(h - 1.0)
+        return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("train", [False, True], ids=["inference", "training"])
+@pytest.mark.parametrize("place", ["act.negative_slope", "fire.gain"])
+def test_numbers_of_submodules_and_torch_modules_are_followed(place: str, train: bool) -> None:
+    """A torch module's numbers are all taken as read (its code is not searched); a user submodule's are those its
+    forward names. A change traces again with one warning naming the place, and the result follows the loop."""
+    step = _WithSubmodules()
+    owner_name, attr = place.split(".")
+    neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
+    assert f"self.{place}" in [c.name for c in neuron.kernel.constants.items]
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(15)) * 3 - 1).to(pick_device())
+    for value in (getattr(getattr(step, owner_name), attr), 0.5):
+        setattr(getattr(step, owner_name), attr, value)
+        neuron.reset()
+        xs = x.clone().requires_grad_(train)
+        with torch.set_grad_enabled(train), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = neuron(xs)
+        xr = x.clone().requires_grad_(train)
+        with torch.set_grad_enabled(train):
+            want, _ = reference_scan(step, ScanContract(1, 1, 1, (xr,), ()))
+        torch.testing.assert_close(got, want)
+        if train:
+            got.sum().backward()
+            want.sum().backward()
+            torch.testing.assert_close(xs.grad, xr.grad)
+        told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
+        assert len(told) == (value == 0.5) and all(f"self.{place}" in t for t in told), told

@@ -1,8 +1,9 @@
 """Captured tensors in the places lifted since the first captures: class bodies (read by the class's name or
 through ``self``), containers held as plain ``nn.Module`` attributes, a helper's own closure cells and defaults,
-a variable nested functions share, the methods of the core's object, one tensor at two places. Each runs fused
-with no fallback warning, gives the loop's result and the gradients autograd gives through the loop, and follows
-a change made between calls; what still cannot be lifted falls back with a warning naming the tensor."""
+a variable nested functions share, the methods of the core's object, an attribute a global object's method
+reads, one tensor at two places. Each runs fused with no fallback warning, gives the loop's result and the
+gradients autograd gives through the loop, and follows a change made between calls; what still cannot be
+lifted falls back with a warning naming the tensor."""
 
 from __future__ import annotations
 
@@ -143,6 +144,24 @@ def two_places_core(w: torch.Tensor) -> Callable[..., Any]:
     return core
 
 
+class Firing:
+    """A user object held by a global, whose method reads the object's own tensor."""
+
+    def __init__(self, th: torch.Tensor) -> None:
+        self.th = th
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return _spike(h - self.th)
+
+
+FIRING = Firing(torch.tensor(1.0))
+
+
+def object_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return FIRING.fire(h), h * 0.5
+
+
 def _leaf(*shape: int, lo: float = 0.8, hi: float = 1.2, device: torch.device) -> torch.Tensor:
     return torch.linspace(lo, hi, shape[-1], device=device).expand(*shape).clone().requires_grad_()
 
@@ -159,7 +178,9 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     fire_default.__defaults__, fire_default.__kwdefaults__ = (th,), {"gain": gain}
     shared_w, two_w = _leaf(C, lo=-0.3, hi=0.3, device=device), _leaf(C, device=device)
     METHOD_TH = _leaf(C, lo=0.9, hi=1.1, device=device)
+    FIRING.th = _leaf(N, 1, device=device)
     return {
+        "a global object's method": (object_method_core, [FIRING.th], ("global FIRING.th",)),
         "class attribute": (class_core, [Params.cfg["decay"], Params.th], ("global Params.cfg['decay']", "global Params.th")),
         "class attribute through self": (ClassBody(), [ClassBody.th], ("self.th",)),
         "module class attribute": (module_body, [ModuleClassBody.th, module_body.w], ("self.th", "self.w")),
@@ -175,7 +196,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 
 @pytest.mark.parametrize(
     "case", ["class attribute", "class attribute through self", "module class attribute", "dict held by a module attribute",
-             "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places"]
+             "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
+             "a global object's method"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -220,7 +242,8 @@ def _follows(core: Callable[..., Any], change: Callable[[], None], device: torch
 
 
 @pytest.mark.parametrize("case", ["class attribute", "class attribute through self", "dict held by a module attribute",
-                                  "helper closure cell", "helper defaults", "methods reading a global"])
+                                  "helper closure cell", "helper defaults", "methods reading a global",
+                                  "a global object's method"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -233,9 +256,11 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "helper closure cell": lambda: fire_cell.__closure__[0].cell_contents.data.fill_(0.3),  # type: ignore[index]
         "helper defaults": lambda: setattr(fire_default, "__defaults__", (new,)),
         "methods reading a global": lambda: globals().__setitem__("METHOD_TH", new),
+        "a global object's method": lambda: setattr(FIRING, "th", new),
     }
     _follows(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
+    assert globals()["FIRING"] is FIRING and type(FIRING) is Firing
     assert type(core) is not ClassBody or "th" not in vars(core)
 
 

@@ -293,3 +293,49 @@ def test_library_functions_are_not_followed() -> None:
         return torch.sigmoid(x), math.exp(1.0) * v
 
     assert find_constants(core).items == ()
+
+
+GAIN_SLOPE = 2.0
+
+
+class _Firing:
+    """A user object the core reaches by a global: its method reads the object's own number and a global."""
+
+    def __init__(self) -> None:
+        self.gain = 1.0
+
+    def fire(self, v: torch.Tensor) -> torch.Tensor:
+        return (v * self.gain * GAIN_SLOPE >= THRESH).to(v.dtype)
+
+
+FIRING = _Firing()
+
+
+def _scaled(v: torch.Tensor) -> torch.Tensor:
+    return v * DEEP
+
+
+SPIKE_CFG = SimpleNamespace(scale=_scaled)  # a function held by a namespace
+
+
+def test_numbers_read_by_methods_of_objects_and_functions_in_containers_are_watched(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Before: ``FIRING.fire`` and ``SPIKE_CFG.scale`` were not followed, so ``FIRING.gain = 2.0`` or
+    ``GAIN_SLOPE = 1.0`` left the kernels' values without a word."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = SPIKE_CFG.scale(v) + x
+        return FIRING.fire(h), h
+
+    consts = find_constants(core)
+    assert sorted(c.name for c in consts.items) == sorted([
+        "global FIRING.gain", "global GAIN_SLOPE (read by _Firing.fire)", "global THRESH (read by _Firing.fire)",
+        "global DEEP (read by _scaled)",
+    ])
+    for name, value in (("GAIN_SLOPE", 1.0), ("DEEP", 3.0)):
+        with monkeypatch.context() as m:
+            m.setitem(core.__globals__, name, value)
+            assert [c.split(" (")[0] for c in consts.changed()] == [f"global {name}"]
+    with monkeypatch.context() as m:
+        m.setattr(FIRING, "gain", 2.0)
+        assert consts.changed() == ["global FIRING.gain (1.0 -> 2.0)"]
+    assert consts.changed() == []

@@ -48,7 +48,7 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import code_names, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import MODULE_STATE, core_function, describe, helpers, names_of, nested, reader, replaced, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -269,7 +269,8 @@ def find_captures(core: Callable[..., Any]) -> Captures:
                 read = functools.partial(_module_tensor, m, tuple(path.split(".")))
                 add(Captured(f"{prefix}{path}", read, "module", (index, path)), t)
 
-    names = names_of(func, owner)
+    called = helpers(func, owner)
+    names = names_of(func, owner, called)
     module_owner = isinstance(owner, nn.Module)
     # (root, who reads it: "" for the core itself); an nn.Module object's own tensors and submodules are its
     # parameters, buffers and plain tensors (add_module), swapped by functional_call, not attributes
@@ -277,11 +278,10 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         (r, "") for r in roots(core, names if module_owner else None, names)
         if not (module_owner and r.kind == "attr" and not r.in_class and (torch.is_tensor(r.value) or isinstance(r.value, nn.Module)))
     ]
-    reach, reached = helper_reach(func, owner, helpers(func, owner))
+    reach, reached = helper_reach(func, owner, called)
     cells = {id(c) for c in func.__closure__ or ()}  # a helper's cell the core holds too: found as the core's
     for h in reached:  # bind rebuilds it on its module's rebound globals, its substituted cells and defaults
         assert reach is not None
-        names = names | code_names(h.__code__)
         for r in roots(h, None):
             if r.kind == "cell":
                 cell = h.__closure__[r.key]  # type: ignore[index]
@@ -309,10 +309,6 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     return Captures(core, items, func, owner, modules, reach)
 
 
-#: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
-_MODULE_STATE = frozenset(vars(nn.Module()))
-
-
 def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch.Tensor]]:
     """``(dotted path, tensor)`` of the floating-point tensors held as plain attributes (not parameters or buffers)
     by ``m`` and its submodules, under names in ``names``: ``self.th = torch.tensor(1.0)``.
@@ -323,7 +319,7 @@ def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch
     found: list[tuple[str, torch.Tensor]] = []
     for sub_name, sub in m.named_modules(remove_duplicate=True):
         for name, value in vars(sub).items():
-            if name in names and name not in _MODULE_STATE and _floating(value):
+            if name in names and name not in MODULE_STATE and _floating(value):
                 found.append((f"{sub_name}.{name}" if sub_name else name, value))
     return found
 

@@ -168,7 +168,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     func, owner = core_function(core)
     if func is None:
         return Constants([])
-    names = names_of(func, owner)
+    called = helpers(func, owner)
+    names = names_of(func, owner, called)
     found = roots(core, names, names)
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
@@ -197,7 +198,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         _add_nested(items, reads, root, names, top, "")
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
-    for helper in helpers(func, owner):
+    for helper in called:
         helper_names = names_of(helper, None)
         for root in roots(helper, frozenset()):
             if _place_id(helper, root) in taken:

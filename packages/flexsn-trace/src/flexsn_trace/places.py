@@ -29,13 +29,13 @@ import functools
 import operator
 import sys
 import types
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from torch import nn
 
 __all__ = [
     "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
-    "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots",
+    "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots",
 ]
 
 #: container steps a place may take below its root
@@ -88,10 +88,11 @@ def code_names(*codes: types.CodeType) -> frozenset[str]:
     return frozenset(names)
 
 
-def names_of(func: types.FunctionType, owner: Any) -> frozenset[str]:
-    """The attribute names a search below ``func``'s roots follows: those ``func``, or any method of ``owner``'s class
-    and its user base classes, can name (:func:`code_names`)."""
-    codes = [func.__code__]
+def names_of(func: types.FunctionType, owner: Any, reached: Sequence[types.FunctionType] = ()) -> frozenset[str]:
+    """The attribute names a search below ``func``'s roots follows: those ``func``, any method of ``owner``'s class
+    and its user base classes, or a helper in ``reached`` (:func:`helpers`: ``HOLDER.fire`` reading
+    ``self.gain``, found below the core's ``HOLDER``) can name (:func:`code_names`)."""
+    codes = [func.__code__, *(h.__code__ for h in reached)]
     if owner is not None:  # our own neuron classes' methods too: they read the object's numbers
         codes += [fn.__code__ for fn in _class_functions(type(owner), users_only=False)]
     return code_names(*codes)
@@ -138,8 +139,25 @@ def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | 
         return out
     if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
         liftable = not isinstance(value, nn.Module)  # a module's tensors are lifted as its parameters and buffers
-        return [(("attr", n), v, liftable) for n, v in vars(value).items() if n in names and not n.startswith("__")]
+        every_number = isinstance(value, nn.Module) and _opaque_module(type(value))
+        return [
+            (("attr", n), v, liftable) for n, v in vars(value).items()
+            if (n in names or (every_number and type(v) in (bool, int, float) and n not in MODULE_STATE))
+            and not n.startswith("__")
+        ]
     return None
+
+
+#: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
+MODULE_STATE = frozenset(vars(nn.Module()))
+
+
+def _opaque_module(klass: type) -> bool:
+    """Whether ``klass`` is a module class of a library whose code is not searched (torch's ``nn.LeakyReLU``, an
+    installed package's surrogate): every number it holds is taken as read (``negative_slope``, ``alpha``).
+    Not ours: FlexSN's surrogates are immutable, and its neurons' numbers are named by their cores' code."""
+    root = klass.__module__.split(".")[0]
+    return not root.startswith("flexsn_") and not _user_code(klass.__module__, getattr(sys.modules.get(klass.__module__), "__file__", None))
 
 
 def _subclassable(klass: type) -> bool:
@@ -263,20 +281,45 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
     return out
 
 
+def _functions_in(value: Any, names: frozenset[str]) -> list[types.FunctionType]:
+    """The user functions a call may reach through ``value``: ``value`` itself when it is a user function, a
+    bound method's function, the functions of a user class or of a user object's class; the same for what
+    ``value`` holds under ``names`` (:func:`nested`: ``cfg.spike_fn``, ``P["fire"]``)."""
+    out: list[types.FunctionType] = []
+    for v in [value, *(leaf for _, leaf, _ in nested(value, names))]:
+        if isinstance(v, types.MethodType):
+            fn = v.__func__
+            out += [fn] if isinstance(fn, types.FunctionType) and _user_function(fn) else []
+            v = v.__self__
+        if _user_function(v):
+            out.append(v)
+        elif isinstance(v, type):
+            out += [] if _library(v.__module__) else _class_functions(v)
+        elif _user_instance(v) and not isinstance(v, types.ModuleType):
+            out += _class_functions(type(v))
+    return out
+
+
 def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
     """User functions a core may call, other than ``func`` itself: each reads its own globals, closures and defaults.
 
     The methods of ``owner``'s user classes (``self.charge(x, v)``), and the user
-    functions and the functions of user classes (an ``autograd.Function``'s
-    ``backward``) held by the globals and closure cells of ``func`` and of each
-    helper found, up to :data:`HELPER_DEPTH` calls deep and :data:`MAX_HELPERS`
-    functions (library code is not followed).
+    functions reached through the globals, closure cells and defaults of ``func``
+    and of each helper found (:func:`_functions_in`: a function, the functions of
+    a user class such as an ``autograd.Function``'s ``backward``, the methods of a
+    user object such as ``HOLDER.fire``, and what their containers hold under the
+    names the code loads), up to :data:`HELPER_DEPTH` calls deep and
+    :data:`MAX_HELPERS` functions (library code is not followed).
     """
     found: list[types.FunctionType] = []
     seen = {id(func)}
     frontier = [func]
     if owner is not None and not isinstance(owner, type):
         frontier += _class_functions(type(owner))
+    if isinstance(owner, nn.Module):  # the forward of a user submodule it calls (self.fire(h))
+        for sub in owner.modules():
+            if sub is not owner and _user_instance(sub):
+                frontier += _class_functions(type(sub))
     for _ in range(HELPER_DEPTH):
         reached: list[types.FunctionType] = []
         for fn in frontier:
@@ -284,16 +327,15 @@ def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
                 seen.add(id(fn))
                 found.append(fn)
             values: list[Any] = [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
+            values += [*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()]
             for cell in fn.__closure__ or ():
                 try:
                     values.append(cell.cell_contents)
                 except ValueError:  # an empty cell
                     continue
+            names = code_names(fn.__code__)
             for value in values:
-                if _user_function(value):
-                    reached.append(value)
-                elif isinstance(value, type) and not _library(value.__module__):
-                    reached += _class_functions(value)
+                reached += _functions_in(value, names)
         frontier = list({id(fn): fn for fn in reached if id(fn) not in seen}.values())  # each once, in order met
         if len(found) + len(frontier) > MAX_HELPERS or not frontier:
             break
@@ -396,7 +438,10 @@ def roots(core: Callable[..., Any], owner_names: frozenset[str] | None, class_na
     for kind, key, name, value in default_arguments(func):
         out.append(Root(f"default {name}", kind, key, functools.partial(read_default, func, kind, key), value))
     if owner is not None and hasattr(owner, "__dict__"):
-        for name, value in sorted(vars(owner).items()):
+        own = dict(vars(owner))
+        if isinstance(owner, nn.Module):  # its submodules are attributes to the code: self.act(x), self.fire(h)
+            own.update(owner._modules)
+        for name, value in sorted(own.items()):
             if owner_names is None or name in owner_names:
                 out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value))
         for name, value in class_attributes(owner, class_names):
