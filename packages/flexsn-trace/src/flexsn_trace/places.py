@@ -414,7 +414,8 @@ def roots(core: Callable[..., Any], owner_names: frozenset[str] | None, class_na
     """The values ``core``'s code names directly (see the module docstring), in argument-lifting order.
 
     ``owner_names``: the attributes of the core's object to take (``None``: all of them;
-    an ``nn.Module`` object's parameters and buffers are not attributes here).
+    an ``nn.Module`` object's parameters and buffers are not attributes here, its
+    submodules are: ``self.fire``).
     ``class_names``: the attributes the object reads from its class under these names
     (:func:`class_attributes`) are taken too, as ``"attr"`` roots marked ``in_class``.
     Globals are those the function's code names (``co_names``).
