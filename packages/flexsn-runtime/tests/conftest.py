@@ -12,6 +12,8 @@ that unrolled loop for gradients.
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
 
 import pytest
@@ -19,6 +21,10 @@ import torch
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
+
+_HERE = str(Path(__file__).resolve().parent)  # captures_reference (shared test checks) under --import-mode=importlib
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
 
 from flexsn_codegen import interpreter_enabled  # noqa: E402
 from flexsn_trace.testing import Spike, lif_core as lif, two_by_two_core as two, unrolled_loop  # noqa: E402

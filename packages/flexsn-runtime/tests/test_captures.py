@@ -5,7 +5,6 @@ gradients, equal to autograd through the Python loop."""
 from __future__ import annotations
 
 import functools
-import warnings
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -13,22 +12,17 @@ import pytest
 import torch
 from torch import nn
 
-import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_runtime import FlexSNKernel
 from flexsn_trace import ScanContract, find_captures, reference_scan
 from flexsn_trace.testing import SpikeWithAlpha
+from captures_reference import C, N, T, check_fused_with_gradients, follows_a_change, spike
 
-T, N, C = 5, 3, 4
 GLOBAL_DECAY = torch.full((C,), 0.3)
-
-
-def _spike(h: torch.Tensor) -> torch.Tensor:
-    return torch.sigmoid(4.0 * h)  # smooth: every parameter gets a gradient
 
 
 def global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(GLOBAL_DECAY)
-    return _spike(h - 1.0), h * 0.5
+    return spike(h - 1.0), h * 0.5
 
 
 class Neuron(nn.Module):
@@ -41,7 +35,7 @@ class Neuron(nn.Module):
 
     def step(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x + self.bias - v) * torch.sigmoid(self.w)
-        return _spike(h - self.th), h * 0.5
+        return spike(h - self.th), h * 0.5
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return self.step(x, v)
@@ -60,7 +54,7 @@ class PlainAttributes(nn.Module):
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(self.inner.decay + self.w)
-        return _spike(h - self.th), h * 0.5
+        return spike(h - self.th), h * 0.5
 
 
 class Decay:
@@ -71,13 +65,13 @@ class Decay:
 
     def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(self.w)
-        return _spike(h - 1.0), h * 0.5
+        return spike(h - 1.0), h * 0.5
 
 
 def closure_core(w: torch.Tensor) -> Callable[..., Any]:
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(w)
-        return _spike(h - 1.0), h * 0.5
+        return spike(h - 1.0), h * 0.5
 
     return core
 
@@ -96,7 +90,7 @@ def default_core(w: torch.Tensor) -> Callable[..., Any]:
 def kwdefault_core(th: torch.Tensor) -> Callable[..., Any]:
     def core(x: torch.Tensor, v: torch.Tensor, *, th: torch.Tensor = th) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * 0.5
-        return _spike(h - th), h * 0.5
+        return spike(h - th), h * 0.5
 
     return core
 
@@ -106,13 +100,13 @@ GLOBAL_PARAMS: dict[str, torch.Tensor] = {}
 
 def dict_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(GLOBAL_PARAMS["decay"])
-    return _spike(h - 1.0), h * 0.5
+    return spike(h - 1.0), h * 0.5
 
 
 def list_core(ws: list[torch.Tensor]) -> Callable[..., Any]:
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(ws[0])
-        return _spike(h - ws[1]), h * 0.5
+        return spike(h - ws[1]), h * 0.5
 
     return core
 
@@ -120,14 +114,14 @@ def list_core(ws: list[torch.Tensor]) -> Callable[..., Any]:
 def namespace_core(cfg: SimpleNamespace) -> Callable[..., Any]:
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(cfg.neuron.w)
-        return _spike(h - 1.0), h * 0.5
+        return spike(h - 1.0), h * 0.5
 
     return core
 
 
 def keyword_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(w)
-    return _spike(h - 1.0), h * 0.5
+    return spike(h - 1.0), h * 0.5
 
 
 #: helpers whose globals are other modules' (written as such modules' code runs): ``fire`` reads its module's
@@ -150,7 +144,7 @@ HELPER_CFG: dict[str, torch.Tensor] = {}
 
 def _fire(h: torch.Tensor) -> torch.Tensor:
     """A helper of this module reading a module global, called by name."""
-    return _spike(h - HELPER_TH)
+    return spike(h - HELPER_TH)
 
 
 def _charge(x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
@@ -165,7 +159,7 @@ def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.T
 
 def closure_helper_core() -> Callable[..., Any]:
     def fire(h: torch.Tensor) -> torch.Tensor:  # a local helper, a closure cell of the core, reading a module global
-        return _spike(h - HELPER_TH)
+        return spike(h - HELPER_TH)
 
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * 0.5
@@ -221,28 +215,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     core, params, names = _cases(device)[case]
-    paths: list[str] = []
-    real = flexsn_kernel_module.run_route
-    monkeypatch.setattr(flexsn_kernel_module, "run_route", lambda k, r, *a, **kw: (paths.append(r.path), real(k, r, *a, **kw))[1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        k = FlexSNKernel(core, 1, 1, 1)
-    assert k.captures.names() == names  # only what the step reads ("unused" is not lifted)
-    x = (torch.rand(T, N, C, device=device) * 2).requires_grad_()
-    y, v = k(x)
-    (y.sum() + (v * v).sum()).backward()
-    assert paths == ["training"]
-    got = [p.grad.clone() for p in params]  # type: ignore[union-attr]
-    for p in params:
-        p.grad = None
-    xr = x.detach().clone().requires_grad_()
-    yr, vr = reference_scan(core, ScanContract(1, 1, 1, (xr,), ()))
-    (yr.sum() + (vr * vr).sum()).backward()
-    torch.testing.assert_close(y, yr)
-    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
-    for g, p in zip(got, params):
-        assert p.grad is not None
-        torch.testing.assert_close(g, p.grad, rtol=1e-4, atol=1e-5)
+    check_fused_with_gradients(core, params, names, device, monkeypatch)  # only what the step reads ("unused" is not lifted)
 
 
 def test_the_kernels_read_the_live_values(device: torch.device) -> None:
@@ -289,7 +262,7 @@ def test_a_default_the_call_fills_is_not_lifted(device: torch.device) -> None:
 
     def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor = unused) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(w)
-        return _spike(h - 1.0), h * 0.5
+        return spike(h - 1.0), h * 0.5
 
     k = FlexSNKernel(core, 1, 1, 1, num_static=1)
     assert k.captures.names() == ()  # the static input fills w: the default is never read
@@ -330,21 +303,6 @@ def test_a_tensor_in_a_container_is_read_live(device: torch.device) -> None:
     assert ws[1].shape == (C,) and float(ws[0][0, 0]) == -1.0  # binding for the trace left the user's list alone
 
 
-def _follows_a_change(core: Callable[..., Any], change: Callable[[], None], device: torch.device) -> None:
-    """``core``'s kernels, built with no fallback warning, give the loop's result after ``change()`` between two calls."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        k = FlexSNKernel(core, 1, 1, 1)
-    x = torch.rand(T, N, C, device=device) * 2
-    with torch.no_grad():
-        before, _ = k(x)
-        change()
-        y, _ = k(x)
-        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
-    torch.testing.assert_close(y, want)
-    assert not torch.allclose(y, before)
-
-
 def test_a_helpers_reassigned_global_is_read_at_the_next_call(device: torch.device) -> None:
     global HELPER_TH
     saved = HELPER_TH
@@ -357,7 +315,7 @@ def test_a_helpers_reassigned_global_is_read_at_the_next_call(device: torch.devi
     try:
         HELPER_TH = torch.linspace(0.9, 1.1, C, device=device)
         HELPER_CFG["decay"] = torch.zeros(C, device=device)
-        _follows_a_change(helper_core, change, device)
+        follows_a_change(helper_core, change, device)
     finally:
         HELPER_TH = saved
 
@@ -373,7 +331,7 @@ def test_other_modules_globals_are_read_at_the_next_call_and_left_alone(device: 
         OTHER_MODULE["th"] = torch.full((C,), 0.3, device=device)
         GATE_MODULE["gain"].fill_(-2.0)
 
-    _follows_a_change(other_module_core, change, device)
+    follows_a_change(other_module_core, change, device)
     assert OTHER_MODULE["fire"] is fire and OTHER_MODULE["gate"] is gate and other_fire is fire
     assert fire.__globals__ is OTHER_MODULE and gate.__globals__ is GATE_MODULE
 

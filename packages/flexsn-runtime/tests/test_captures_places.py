@@ -14,15 +14,10 @@ import pytest
 import torch
 from torch import nn
 
-import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_runtime import FlexSNKernel
 from flexsn_trace import ScanContract, reference_scan
+from captures_reference import C, N, T, check_fused_with_gradients, follows_a_change, spike
 
-T, N, C = 5, 3, 4
-
-
-def _spike(h: torch.Tensor) -> torch.Tensor:
-    return torch.sigmoid(4.0 * h)  # smooth: every parameter gets a gradient
 
 
 class Params:
@@ -34,7 +29,7 @@ class Params:
 
 def class_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(Params.cfg["decay"])
-    return _spike(h - Params.th), h * 0.5
+    return spike(h - Params.th), h * 0.5
 
 
 class ClassBody:
@@ -44,7 +39,7 @@ class ClassBody:
 
     def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * 0.5
-        return _spike(h - self.th), h * 0.5
+        return spike(h - self.th), h * 0.5
 
 
 class ModuleClassBody(nn.Module):
@@ -58,7 +53,7 @@ class ModuleClassBody(nn.Module):
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(self.w)
-        return _spike(h - self.th), h * 0.5
+        return spike(h - self.th), h * 0.5
 
 
 class DictAttribute(nn.Module):
@@ -71,12 +66,12 @@ class DictAttribute(nn.Module):
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(self.ws[0])
-        return _spike(h - self.p["th"]), h * 0.5
+        return spike(h - self.p["th"]), h * 0.5
 
 
 def make_fire(th: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
     def fire(h: torch.Tensor) -> torch.Tensor:  # a helper reading its own closure cell
-        return _spike(h - th)
+        return spike(h - th)
 
     return fire
 
@@ -93,7 +88,7 @@ DEFAULT_TH = torch.tensor(1.0)
 
 
 def fire_default(h: torch.Tensor, th: torch.Tensor = DEFAULT_TH, *, gain: torch.Tensor = DEFAULT_TH) -> torch.Tensor:
-    return _spike(gain * (h - th))
+    return spike(gain * (h - th))
 
 
 def default_helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -107,7 +102,7 @@ def shared_cell_core(w: torch.Tensor) -> Callable[..., Any]:
 
     def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = charge(x, v)
-        return _spike(h - w), h * 0.5
+        return spike(h - w), h * 0.5
 
     return core
 
@@ -127,7 +122,7 @@ class MethodHelpers(nn.Module):
 
     @staticmethod
     def fire(h: torch.Tensor) -> torch.Tensor:
-        return _spike(h - METHOD_TH)
+        return spike(h - METHOD_TH)
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.charge(x, v)
@@ -139,7 +134,7 @@ def two_places_core(w: torch.Tensor) -> Callable[..., Any]:
 
     def core(x: torch.Tensor, v: torch.Tensor, th: torch.Tensor = w) -> tuple[torch.Tensor, torch.Tensor]:
         h = v + (x - v) * torch.sigmoid(w)
-        return _spike(h - th), h * 0.5
+        return spike(h - th), h * 0.5
 
     return core
 
@@ -151,7 +146,7 @@ class Firing:
         self.th = th
 
     def fire(self, h: torch.Tensor) -> torch.Tensor:
-        return _spike(h - self.th)
+        return spike(h - self.th)
 
 
 FIRING = Firing(torch.tensor(1.0))
@@ -202,43 +197,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
     core, params, names = _cases(device)[case]
-    paths: list[str] = []
-    real = flexsn_kernel_module.run_route
-    monkeypatch.setattr(flexsn_kernel_module, "run_route", lambda k, r, *a, **kw: (paths.append(r.path), real(k, r, *a, **kw))[1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        k = FlexSNKernel(core, 1, 1, 1)
-    assert k.captures.names() == names
-    x = (torch.rand(T, N, C, device=device) * 2).requires_grad_()
-    y, v = k(x)
-    (y.sum() + (v * v).sum()).backward()
-    assert paths == ["training"]
-    got = [p.grad.clone() for p in params]  # type: ignore[union-attr]
-    for p in params:
-        p.grad = None
-    xr = x.detach().clone().requires_grad_()
-    yr, vr = reference_scan(core, ScanContract(1, 1, 1, (xr,), ()))
-    (yr.sum() + (vr * vr).sum()).backward()
-    torch.testing.assert_close(y, yr)
-    torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
-    for g, p in zip(got, params):
-        assert p.grad is not None
-        torch.testing.assert_close(g, p.grad, rtol=1e-4, atol=1e-5)
-
-
-def _follows(core: Callable[..., Any], change: Callable[[], None], device: torch.device) -> None:
-    """``core``'s kernels, built with no fallback warning, give the loop's result after ``change()`` between two calls."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        k = FlexSNKernel(core, 1, 1, 1)
-    x = torch.rand(T, N, C, device=device) * 2
-    with torch.no_grad():
-        before, _ = k(x)
-        change()
-        y, _ = k(x)
-        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
-    torch.testing.assert_close(y, want)
-    assert not torch.allclose(y, before)
+    check_fused_with_gradients(core, params, names, device, monkeypatch)
 
 
 @pytest.mark.parametrize("case", ["class attribute", "class attribute through self", "dict held by a module attribute",
@@ -258,7 +217,7 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "methods reading a global": lambda: globals().__setitem__("METHOD_TH", new),
         "a global object's method": lambda: setattr(FIRING, "th", new),
     }
-    _follows(core, changes[case], device)
+    follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
     assert globals()["FIRING"] is FIRING and type(FIRING) is Firing
     assert type(core) is not ClassBody or "th" not in vars(core)
@@ -276,14 +235,14 @@ class Registered:
 
 def registered_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * 0.5
-    return _spike(h - Registered.th), h * 0.5
+    return spike(h - Registered.th), h * 0.5
 
 
 class Holder:
     """A plain object (not the core's) whose method reads a global: reached through it, the method is not rebuilt."""
 
     def fire(self, h: torch.Tensor) -> torch.Tensor:
-        return _spike(h - METHOD_TH)
+        return spike(h - METHOD_TH)
 
 
 HOLDER = Holder()

@@ -260,6 +260,12 @@ HELPER_DEPTH = 3
 MAX_HELPERS = 32
 
 
+def _builtin_or_torch(klass: type) -> bool:
+    """A class of ``builtins`` or of torch: what a search of an object's class (its methods, its class body)
+    leaves out even where FlexSN's own classes count (``nn.Module``'s ``dump_patches``, ``object``'s dunders)."""
+    return klass.__module__.split(".")[0] in {"builtins", "torch"}
+
+
 def _user_function(value: Any) -> bool:
     return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
 
@@ -272,7 +278,7 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
     """
     out: list[types.FunctionType] = []
     for k in klass.__mro__:
-        if _library(k.__module__) if users_only else k.__module__.split(".")[0] in {"builtins", "torch"}:
+        if _library(k.__module__) if users_only else _builtin_or_torch(k):
             continue
         for value in vars(k).values():
             fn = getattr(value, "__func__", value)  # staticmethod / classmethod
@@ -295,7 +301,7 @@ def _functions_in(value: Any, names: frozenset[str]) -> list[types.FunctionType]
             out.append(v)
         elif isinstance(v, type):
             out += [] if _library(v.__module__) else _class_functions(v)
-        elif _user_instance(v) and not isinstance(v, types.ModuleType):
+        elif _user_instance(v):  # a module object is not one: its class is builtins'
             out += _class_functions(type(v))
     return out
 
@@ -404,7 +410,7 @@ def class_attributes(owner: Any, names: frozenset[str]) -> list[tuple[str, Any]]
         for klass in type(owner).__mro__:
             if name in vars(klass):
                 value = vars(klass)[name]
-                if klass.__module__.split(".")[0] not in {"builtins", "torch"} and not hasattr(type(value), "__get__"):
+                if not _builtin_or_torch(klass) and not hasattr(type(value), "__get__"):
                     out.append((name, value))
                 break
     return out
