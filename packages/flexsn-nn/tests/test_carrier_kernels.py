@@ -17,7 +17,7 @@ from flexsn_nn.explain import explain
 from flexsn_runtime import FlexSNKernel, lookup_flexsn_kernel_handle
 from flexsn_runtime import kernel_build
 from flexsn_runtime.op_autograd import EagerTraining
-from flexsn_runtime.training_plan import plan_for
+from flexsn_runtime.training_plan import TrainingCall, plan_for
 from nn_reference import plif_core, python_loop
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -113,7 +113,8 @@ def test_half_sequences_train_on_the_pair_without_the_carrier(dtype: torch.dtype
     v0 = (torch.rand(B, C, H, generator=g) * 0.5).to(DEVICE)
     weights = torch.rand(T, B, C, H, generator=g).to(DEVICE)
     leaves = [t.clone().requires_grad_() for t in (x, v0, w)]
-    y, final = EagerTraining.apply_unwrapped(plan_for(k.handle, True, dtype), *leaves)[:2]  # type: ignore[arg-type]
+    call = TrainingCall(plan_for(k.handle, True, dtype), leaves)  # type: ignore[arg-type]
+    y, final = EagerTraining.apply_unwrapped(call, *leaves)[:2]
     ((y * weights).sum() + final.sum() * 0.3).backward()
     refs = [t.clone().requires_grad_() for t in (x, v0, w)]
     (yr,), _, (vr,) = python_loop(lambda xt, v: plif_core(xt, v, refs[2]), 1, [refs[0]], [refs[1]])

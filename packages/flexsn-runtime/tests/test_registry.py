@@ -1,14 +1,16 @@
 """The kernel-handle registry (seed 001) and ``FlexSNKernel`` lifetimes.
 
 A handle lives while it has an owner (a ``FlexSNKernel`` or a deep copy)
-or an active reference (an autograd graph awaiting its backward); it is
-removed, and its kernels' ``close`` called, when both counts reach zero.
+or an active reference (a graph of the ``flexsn::training`` op awaiting its
+backward); it is removed, and its kernels' ``close`` called, when both
+counts reach zero. An eager graph holds its kernels by reference.
 """
 
 from __future__ import annotations
 
 import copy
 import gc
+import weakref
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,7 @@ from flexsn_runtime import (
     release_flexsn_kernel_handle,
     retain_flexsn_kernel_handle,
     retain_owner_flexsn_kernel_handle,
+    run_training,
 )
 
 
@@ -213,13 +216,37 @@ def test_deepcopy_inside_a_container(ref: Any) -> None:
     assert h not in registered_handles()
 
 
-def test_pending_backward_keeps_the_handle(ref: Any, device: torch.device) -> None:
+def test_pending_eager_backward_keeps_its_kernels(ref: Any, device: torch.device) -> None:
+    """An eager graph holds its kernels by reference: the handle goes with its owner, the backward still runs."""
     k = FlexSNKernel(ref.lif, 1, 1, 1)
     h = k.handle
     assert h is not None
     x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
     v = torch.randn(40, device=device).requires_grad_()
     s, vs = k(x, v)
+    assert counts(h) == (1, 0)  # no registry count per call: the autograd node holds the kernels
+    bundle = weakref.ref(lookup_flexsn_kernel_handle(h))
+    del k
+    gc.collect()
+    assert h not in registered_handles()
+    assert bundle() is not None, "the kernels must outlive their owner while a backward is pending"
+    (s.sum() + 0.5 * vs.sum()).backward()
+    gx, gv = ref.loop_grads(ref.CORES["lif"], [x], [v], [torch.ones_like(s), torch.full_like(vs, 0.5)])
+    torch.testing.assert_close(x.grad, gx, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(v.grad, gv, rtol=1e-4, atol=1e-5)
+    del s, vs
+    gc.collect()
+    assert bundle() is None, "the kernels must go with the last graph that needs them"
+
+
+def test_pending_op_backward_keeps_the_handle(ref: Any, device: torch.device) -> None:
+    """The ``flexsn::training`` op's backward finds the kernels by handle: its graph keeps the handle registered."""
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    h = k.handle
+    assert h is not None
+    x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
+    v = torch.randn(40, device=device).requires_grad_()
+    s, vs = run_training(h, [x, v], False, tracing=True)[:2]  # through the custom op, as a compiled graph calls it
     assert counts(h) == (1, 1)
     del k
     gc.collect()
@@ -237,7 +264,7 @@ def test_dropped_graph_releases_the_active_reference(ref: Any, device: torch.dev
     h = k.handle
     assert h is not None
     x = torch.randn(4, 20, device=device).requires_grad_()
-    out = k(x)
+    out = run_training(h, [x], False, tracing=True)
     assert counts(h) == (1, 1)
     del out
     gc.collect()

@@ -444,17 +444,15 @@ class FlexSN(KeepsNoStates, nn.Module):
     def _finish(self, res: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
         """Keep the states of a multi-step result ``(*outputs, *state_seqs or final_states)``; return the outputs."""
         no = self.num_outputs
-        outs, rest = res[:no], list(res[no:])
-        if self.store_state_seqs:
-            self._commit([s[-1] for s in rest], rest)
-        else:
-            self._commit(rest, None)
-        return outs
+        rest = list(res[no:])
+        self._commit([s[-1] for s in rest] if self.store_state_seqs else rest, rest)
+        return res[:no]
 
-    def _commit(self, states: TensorList, state_seqs: TensorList | None) -> None:
+    def _commit(self, states: TensorList, state_seqs: TensorList) -> None:
+        """Keep ``states`` (and ``state_seqs`` with ``store_state_seqs``); both lists are the caller's to give away."""
         _set = object.__setattr__  # as in reset()
-        _set(self, "_states", list(states))
-        _set(self, "_state_seqs", list(state_seqs or []) if self.store_state_seqs else None)
+        _set(self, "_states", states)
+        _set(self, "_state_seqs", state_seqs if self.store_state_seqs else None)
 
     def _run_backend(self, seqs: TensorList, init: TensorList, uniform: bool = False) -> tuple[torch.Tensor, ...]:
         """Run a checked multi-step call (``uniform``: the inputs share one per-step shape)."""

@@ -2,14 +2,14 @@
 
 Used by the ``flexsn::training`` op's registration (:mod:`flexsn_runtime.ops`)
 and by :class:`EagerTraining`, the same formula without the dispatcher for
-eager calls. A context holds an active reference to the kernels' handle
-until its backward ran (or the graph is freed), so a retained graph keeps
-the kernels it needs.
+eager calls. Both keep a :class:`~flexsn_runtime.training_plan.TrainingCall`
+in their context, so a retained graph keeps the kernels it needs: the eager
+node by reference, the op's (whose backward op finds the kernels by handle)
+with an active reference to the handle until its backward ran or the graph is freed.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Sequence
 
 import torch
@@ -17,15 +17,15 @@ import torch
 from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
-from .op_impls import backward_impl, training_impl
+from .op_impls import plan_backward, training_impl
 from .prewarm import prewarm_backward
 from .scan_kernel import ScanKernel
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import static_dims
 from .step_buffers import StepBuffers, state_grad_targets, step_buffers
-from .training_plan import Spec, TrainingPlan, plan_for
+from .training_plan import Spec, TrainingCall, TrainingPlan, plan_for
 
-__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "setup"]
+__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "op_setup", "setup"]
 
 
 def _template(spec: Spec) -> torch.Tensor:
@@ -55,82 +55,42 @@ class _ActiveRef:
                 pass
 
 
-def setup(
-    ctx: Any,
-    handle: int,
-    flat_args: Sequence[torch.Tensor],
-    output: Sequence[torch.Tensor],
-    final_state: bool,
-    plan: TrainingPlan | None = None,
-) -> None:
-    if plan is None:
-        plan = plan_for(handle, final_state, flat_args[0].dtype)
+def setup(ctx: Any, call: TrainingCall, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor]) -> None:
+    """Keep what the backward of a training call needs: ``call``, and the tensors it reads (:meth:`TrainingCall.saved`)."""
+    ctx.call = call
+    ctx.save_for_backward(*call.saved(flat_args, output))
+
+
+def op_setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:
+    """:func:`setup` for the ``flexsn::training`` op, holding an active reference to ``handle`` until its backward.
+
+    The op's backward (``flexsn::backward``) finds the kernels by handle, so a
+    graph kept past its module must keep the handle registered; the eager
+    path's node holds its :class:`~flexsn_runtime.training_plan.TrainingCall`
+    (and through it the kernels) by reference instead.
+    """
     retain_flexsn_kernel_handle(handle)
     # Released by the backward, or when the graph is freed without one.
     ctx.active = _ActiveRef(handle)
-    ctx.plan = plan
-    ctx.n_flat = len(flat_args)
-    ni, nst = plan.n_inputs, plan.n_static
-    x = flat_args[0]
-    first_static = len(flat_args) - nst
-    explicit = first_static > ni
-    ctx.explicit = explicit
-    # Sequences share T and the per-step shape, states are one step, all one
-    # dtype and device (validate_scan_args; the ops' callers): the backward
-    # rebuilds every gradient's spec from these.
-    ctx.meta = (x.shape, x.dtype, x.device)
-    ctx.static_specs = [(tuple(w.shape), w.dtype, w.device) for w in flat_args[first_static:]]
-    tensors: list[torch.Tensor | None] = []
-    zero_init = False
-    for kind, idx in plan.saved:
-        if kind == "input":
-            tensors.append(flat_args[idx])
-        elif kind == "return":
-            tensors.append(output[plan.output_of_return[idx]])
-        elif kind == "static":
-            tensors.append(flat_args[first_static + idx])
-        elif explicit:
-            tensors.append(flat_args[ni + idx])
-        else:
-            tensors.append(None)  # the omitted initial state idx was zeros
-            zero_init = True
-    ctx.zero_init = zero_init
-    ctx.save_for_backward(*tensors)
-
-
-def _specs(ctx: Any) -> list[Spec]:
-    """Shape, dtype and device of each input sequence, initial state, then static input (the gradients to produce)."""
-    plan: TrainingPlan = ctx.plan
-    shape, dtype, device = ctx.meta
-    seq, step = (tuple(shape), dtype, device), (tuple(shape[1:]), dtype, device)
-    return [seq] * plan.n_inputs + [step] * plan.n_states + list(ctx.static_specs)
-
-
-def _saved(ctx: Any, zeros: torch.Tensor | None) -> list[torch.Tensor]:
-    """The saved tensors, omitted zero initial states rebuilt (as ``zeros`` when given, else a zeros node)."""
-    saved = list(ctx.saved_tensors)
-    if ctx.zero_init:
-        # the omitted initial states were zeros: rebuild them rather than keep them alive
-        shape, dtype, device = ctx.meta
-        for i, t in enumerate(saved):
-            if t is None:
-                saved[i] = zeros if zeros is not None else torch.zeros(tuple(shape[1:]), dtype=dtype, device=device)
-    return saved
+    setup(ctx, TrainingCall(plan_for(handle, final_state, flat_args[0].dtype), flat_args), flat_args, output)
 
 
 def backward(
     ctx: Any,
     grad_out: Sequence[torch.Tensor | None],
     backward_fn: Callable[..., list[torch.Tensor]],
-) -> list[torch.Tensor]:
-    plan: TrainingPlan = ctx.plan
-    saved = _saved(ctx, None)  # traced: a real zeros node
-    templates = [_template(s) for s in _specs(ctx)]
-    return _counted(ctx, lambda: backward_fn(plan.handle, list(grad_out[: plan.n_grads]), saved, templates, plan.final_state))
+) -> list[torch.Tensor | None]:
+    """The ``flexsn::training`` op's backward: ``backward_fn`` (the ``flexsn::backward`` op) on the saved tensors."""
+    call: TrainingCall = ctx.call
+    saved = call.restore(ctx.saved_tensors, None)  # traced: a real zeros node
+    templates = [_template(s) for s in call.specs()]
+    plan = call.plan
+    grads = list(grad_out[: plan.n_grads])
+    return call.visible(_counted(ctx, lambda: backward_fn(plan.handle, grads, saved, templates, plan.final_state)))
 
 
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:
-    """Run a backward holding an active reference to the handle.
+    """Run an op's backward holding an active reference to the handle.
 
     The first backward takes over the reference the forward took (and drops
     it, so the kernels go once nobody needs them). A second backward
@@ -143,41 +103,32 @@ def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tens
         if active.live:
             active.live = False  # this backward releases it
         else:
-            revive_flexsn_kernel_handle(active.handle, ctx.plan.bundle)
-        grads = run()
+            revive_flexsn_kernel_handle(active.handle, ctx.call.plan.bundle)
+        return run()
     finally:
         release_active_flexsn_kernel_handle(active.handle)
-    plan: TrainingPlan = ctx.plan
-    if not ctx.explicit:  # omitted initial states: no argument to give their gradients to
-        grads = [*grads[: plan.n_inputs], *grads[plan.n_inputs + plan.n_states :]]
-    return grads[: ctx.n_flat]
 
 
-def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[torch.Tensor]:
-    """``_backward`` without the dispatcher or template tensors on the common path."""
-    plan: TrainingPlan = ctx.plan
-    shape, dtype, device = ctx.meta
+def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[torch.Tensor | None]:
+    """The backward of :class:`EagerTraining`: the kernel launched without the dispatcher or template tensors."""
+    call: TrainingCall = ctx.call
     # shared zeros (omitted initial states the backward reads, missing
     # final-state gradients: the kernel only reads them) and scratch, on the
     # forward's stream, which autograd runs this backward on
     bufs: StepBuffers | None = ctx.bufs
-    saved = _saved(ctx, bufs.zeros if bufs is not None else None)
-    grads = list(grad_out[: plan.n_grads])
-
-    def run() -> list[torch.Tensor]:
-        step = tuple(shape[1:])
-        if shape[0] == 0 or math.prod(step) == 0 or all(g is None for g in grads):
-            # SpikingJelly's rules for these calls live in flexsn_backward
-            templates = [_template(s) for s in _specs(ctx)]
-            return backward_impl(plan.handle, grads, saved, templates, plan.final_state)
-        fast: LaunchPlan | None = ctx.fast
-        if fast is not None:  # this signature's forward launched from a plan: try its backward's
-            done = _planned_backward(fast, ctx, grads, saved, bufs)
-            if done is not None:
-                return done
-        return derived_backward(plan.backward, plan, ctx.meta, ctx.static_specs, ctx.explicit, grads, saved, bufs)
-
-    return _counted(ctx, run)
+    saved = call.restore(ctx.saved_tensors, bufs.zeros if bufs is not None else None)
+    grads = list(grad_out)
+    if call.empty or all(g is None for g in grads):
+        # SpikingJelly's rules for these calls live in flexsn_backward
+        templates = [_template(s) for s in call.specs()]
+        return call.visible(plan_backward(call.plan, grads, saved, templates))
+    fast: LaunchPlan | None = ctx.fast
+    if fast is not None:  # this signature's forward launched from a plan: try its backward's
+        done = _planned_backward(fast, call, grads, saved, bufs)
+        if done is not None:
+            return call.visible(done)
+    plan = call.plan
+    return call.visible(derived_backward(plan.backward, plan, call.meta, call.static_specs, call.explicit, grads, saved, bufs))
 
 
 def derived_backward(
@@ -207,7 +158,7 @@ def derived_backward(
 
 
 def _planned_backward(
-    fast: LaunchPlan, ctx: Any, grads: list[torch.Tensor | None], saved: list[torch.Tensor], bufs: StepBuffers | None
+    fast: LaunchPlan, call: TrainingCall, grads: list[torch.Tensor | None], saved: list[torch.Tensor], bufs: StepBuffers | None
 ) -> list[torch.Tensor] | None:
     """The backward through the :class:`~flexsn_runtime.launch_plan.BackwardPlan` of this pattern of missing gradients.
 
@@ -220,9 +171,7 @@ def _planned_backward(
         slot = fast.backwards.setdefault(pattern, PlanSlot())
     bplan = slot.plan
     if bplan is None:
-        plan: TrainingPlan = ctx.plan
-        arity = (plan.n_outputs, plan.n_inputs, plan.n_states, plan.final_state, ctx.explicit)
-        bplan = slot.retry(lambda: BackwardPlan.build(plan.backward, grads, saved, ctx.meta, arity, ctx.static_specs))
+        bplan = slot.retry(lambda: BackwardPlan.build(call.plan.backward, grads, saved, call.meta, call.arity, call.static_specs))
     return bplan.run(grads, saved, bufs) if bplan is not None else None
 
 
@@ -232,38 +181,51 @@ _functorch_active = torch._C._are_functorch_transforms_active
 
 #: what :func:`launch_training` returns: the forward's outputs, the step buffers for its backward,
 #: and the launch plan that launched it (``None``: the derived launch)
-Launched = tuple[list[torch.Tensor], StepBuffers | None, LaunchPlan | None]
+Launched = tuple[Sequence[torch.Tensor], StepBuffers | None, LaunchPlan | None]
 _set_grad_enabled = torch._C._set_grad_enabled
+_grad_enabled = torch.is_grad_enabled
 
 
-def launch_training(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], fast: LaunchPlan | None = None) -> Launched:
+def launch_training(call: TrainingCall, flat_args: Sequence[torch.Tensor], fast: LaunchPlan | None = None) -> Launched:
     """Allocate the forward's outputs and launch the training forward kernel (no autograd recorded).
 
-    ``fast``: the call signature's :class:`~flexsn_runtime.launch_plan.LaunchPlan`, tried first.
+    ``fast``: the call signature's :class:`~flexsn_runtime.launch_plan.LaunchPlan`, tried first
+    (it launches contiguous tensors as they are: nothing for autograd to record).
     """
     launched = fast.run(flat_args) if fast is not None else None
+    output: Sequence[torch.Tensor]
     if launched is None:
+        plan = call.plan
         if not plan.backward.prewarmed:  # a plan's first call: its backward's kernel compiles beside the forward's
             prewarm_backward(plan, flat_args, derived_backward)
         fast = None
-        output = training_impl(plan.handle, flat_args, plan.final_state, plan)
+        grad = _grad_enabled()
+        _set_grad_enabled(False)  # contiguous copies made by the derived launch are not part of the graph
+        try:
+            output = training_impl(plan.handle, flat_args, plan.final_state, plan)
+        finally:
+            _set_grad_enabled(grad)
     else:
-        output = list(launched)
-    x = flat_args[0]
+        output = launched
+    _, dtype, device = call.meta
     # looked up after the launch (the GPU starts earlier) for the backward (held by ctx,
     # so never freed before the backward has used them); the forward makes omitted zero states itself
-    return output, step_buffers(tuple(x.shape[1:]), x.dtype, x.device), fast
+    return output, step_buffers(call.step, dtype, device), fast
 
 
 class EagerTraining(torch.autograd.Function):
     """The training ops' autograd, minus the dispatcher (eager mode only).
 
     Call it through :meth:`apply_unwrapped`, which launches the forward
-    kernel first and builds the autograd node while the GPU runs it.
+    kernel first and builds the autograd node while the GPU runs it. The
+    node keeps its :class:`~flexsn_runtime.training_plan.TrainingCall`, and
+    through it the kernels, for as long as autograd keeps the node.
     """
 
     @classmethod
-    def apply_unwrapped(cls, plan: TrainingPlan, *flat_args: torch.Tensor, fast: LaunchPlan | None = None) -> tuple[torch.Tensor, ...]:
+    def apply_unwrapped(
+        cls, call: TrainingCall, *flat_args: torch.Tensor, fast: LaunchPlan | None = None
+    ) -> tuple[torch.Tensor, ...]:
         """Launch the forward kernel, then record the autograd node: ``apply`` minus its Python prologue.
 
         The kernel is launched before ``torch.autograd.Function``'s
@@ -272,29 +234,27 @@ class EagerTraining(torch.autograd.Function):
         earlier in host-bound steps. ``apply``'s prologue binds default
         arguments (this ``forward`` has none) and unwraps dead functorch
         wrappers (done here); under functorch transforms the full
-        :meth:`apply` runs and the forward launches inside it. ``fast``: the
+        :meth:`apply` runs and the forward launches inside it. ``call``: the
+        call's :class:`~flexsn_runtime.training_plan.TrainingCall`; ``fast``: the
         call signature's launch plan (:func:`launch_training`).
+
+        Returns:
+            The forward's ``num_outputs + num_states`` differentiable outputs.
         """
         if _functorch_active():
-            return cls.apply(plan, None, *flat_args)  # type: ignore[no-any-return, no-untyped-call]
+            return cls.apply(call, None, *flat_args)  # type: ignore[no-any-return, no-untyped-call]
         args = [_unwrap_if_dead(t) for t in flat_args]
-        grad = torch.is_grad_enabled()
-        _set_grad_enabled(False)  # contiguous copies made by the launch are not part of the graph
-        try:
-            launched = launch_training(plan, args, fast)
-        finally:
-            _set_grad_enabled(grad)
-        return _C_apply(plan, launched, *args)  # type: ignore[no-any-return, no-untyped-call]
+        return _C_apply(call, launch_training(call, args, fast), *args)  # type: ignore[no-any-return, no-untyped-call]
 
     @staticmethod
-    def forward(ctx: Any, plan: TrainingPlan, launched: Launched | None, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    def forward(ctx: Any, call: TrainingCall, launched: Launched | None, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         # Gradients we do not get stay None: the backward wrapper treats None
         # as zero without a [T, NCL] zero fill per output (SpikingJelly's ``flexsn_backward`` rule).
         ctx.set_materialize_grads(False)
-        output, ctx.bufs, ctx.fast = launched if launched is not None else launch_training(plan, flat_args)
-        setup(ctx, plan.handle, flat_args, output, plan.final_state, plan)
+        output, ctx.bufs, ctx.fast = launched if launched is not None else launch_training(call, flat_args)
+        setup(ctx, call, flat_args, output)
         # tensors saved for backward only are intermediates here, not outputs
-        return tuple(output[: plan.n_grads])
+        return tuple(output[: call.n_grads])
 
     @staticmethod
     def backward(ctx: Any, *grad_out: torch.Tensor | None) -> tuple[torch.Tensor | None, ...]:

@@ -18,7 +18,9 @@ from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
 
-__all__ = ["backward_impl", "check_traced_constants", "inference_impl", "inference_kernel", "op_info", "training_impl"]
+__all__ = [
+    "backward_impl", "check_traced_constants", "inference_impl", "inference_kernel", "op_info", "plan_backward", "training_impl",
+]
 
 
 def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
@@ -107,9 +109,22 @@ def backward_impl(
     templates: Sequence[torch.Tensor],
     final_state: bool,
 ) -> list[torch.Tensor]:
-    # a direct call may come before any training forward built the kernels; the input
-    # templates' dtype picks the pair the forward ran (registry.training_kernels)
-    plan = plan_for(handle, final_state, templates[0].dtype)
+    """The ``flexsn::backward`` op's implementation: :func:`plan_backward` with the handle's plan.
+
+    A direct call may come before any training forward built the kernels; the input
+    templates' dtype picks the pair the forward ran (:func:`flexsn_runtime.registry.training_kernels`).
+    """
+    return plan_backward(plan_for(handle, final_state, templates[0].dtype), grads, saved, templates)
+
+
+def plan_backward(
+    plan: TrainingPlan, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], templates: Sequence[torch.Tensor]
+) -> list[torch.Tensor]:
+    """Run ``plan``'s backward kernel through :func:`~flexsn_runtime.launchers.flexsn_backward` (SpikingJelly's rules).
+
+    ``templates`` give each gradient's shape and dtype: input sequences, initial states, static inputs.
+    """
+    final_state = plan.final_state
     info = plan.info
     ni, ns = info.num_inputs, info.num_states
     return list(

@@ -28,12 +28,12 @@ from flexsn_trace import check_scan_args
 
 from .call_cache import interpreted, tensor_signature
 from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
-from .op_autograd import EagerTraining, backward, setup
+from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
 from .scan_kernel import tensor_problem
 from .statics import static_dims
-from .training_plan import TrainingPlan, final_state_extras, plan_for
+from .training_plan import TrainingCall, TrainingPlan, final_state_extras, plan_for
 
 __all__ = [
     "flexsn_backward_op",
@@ -205,10 +205,10 @@ def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor
 
 def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
     ctx.set_materialize_grads(False)  # as in EagerTraining.forward
-    setup(ctx, inputs[0], inputs[1], output, bool(inputs[2]))
+    op_setup(ctx, inputs[0], inputs[1], output, bool(inputs[2]))
 
 
-def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor], None]:
+def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor | None], None]:
     # one gradient per op argument; final_state has no default, so the dispatcher always passes it
     return None, backward(ctx, grad_out, flexsn_backward_op), None
 
@@ -254,5 +254,5 @@ def run_training(
         return list(flexsn_training_op(handle, list(flat_args), final_state))
     if plan is None:
         plan = plan_for(handle, final_state, flat_args[0].dtype)
-    out = EagerTraining.apply_unwrapped(plan, *flat_args)
+    out = EagerTraining.apply_unwrapped(TrainingCall(plan, flat_args), *flat_args)
     return list(out)

@@ -30,7 +30,7 @@ from flexsn_trace.env import env_flag
 
 from .scan_kernel import ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
-from .training_plan import Spec, TrainingPlan
+from .training_plan import Spec, TrainingCall, TrainingPlan
 
 __all__ = ["BackwardLaunch", "ENV_PREWARM", "guess_backward_launch", "prewarm_backward", "start_compile"]
 
@@ -134,29 +134,22 @@ def guess_backward_launch(
     x = flat_args[0]
     if x.dim() == 0 or x.numel() == 0:  # nothing to launch
         return None
-    ni, n_static = plan.n_inputs, plan.n_static
-    first_static = len(flat_args) - n_static
-    explicit = first_static > ni
-    saved: list[torch.Tensor] = []
-    for kind, idx in plan.saved:  # as op_autograd.setup saves them
-        if kind == "input":
-            saved.append(_like(flat_args[idx], flat_args[idx].dtype))
-        elif kind == "return":
-            saved.append(_like(x, plan.forward.output_dtype(idx, x)))
-        elif kind == "static":
-            w = flat_args[first_static + idx]
-            saved.append(_like(w, w.dtype))
-        else:
-            saved.append(_like(flat_args[ni + idx] if explicit else x[0], x.dtype))
+    call = TrainingCall(plan, flat_args)
+    # the forward's outputs as meta tensors in the op's order: each kernel return in its place, final states beside
+    fwd = plan.forward
+    output = [_like(x, x.dtype)] * (max(plan.output_of_return.values(), default=-1) + 1)
+    for k, j in plan.output_of_return.items():
+        output[j] = _like(x, fwd.output_dtype(k, x))
+    saved = call.restore(call.saved([_like(t, t.dtype) for t in flat_args], output), _like(x[0], x.dtype))
     grads: list[torch.Tensor | None] = []
     for k in range(plan.n_outputs):
-        dt = plan.forward.output_dtype(k, x)
+        dt = fwd.output_dtype(k, x)
         grads.append(_like(x, dt) if dt.is_floating_point else None)
     grads += [None] * plan.n_states
     meta: Spec = (tuple(x.shape), x.dtype, _META)
-    statics: list[Spec] = [(tuple(w.shape), w.dtype, _META) for w in flat_args[first_static:]]
+    statics: list[Spec] = [(shape, dtype, _META) for shape, dtype, _ in call.static_specs]
     recorder = _Recorder(plan.backward, x)
-    derived_backward(cast(ScanKernel, recorder), plan, meta, statics, explicit, grads, saved, None)
+    derived_backward(cast(ScanKernel, recorder), plan, meta, statics, call.explicit, grads, saved, None)
     return recorder.launched
 
 

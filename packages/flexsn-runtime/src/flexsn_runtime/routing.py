@@ -33,6 +33,7 @@ from .ops import run_inference, run_training
 from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
 from .statics import kept_as_is, prepare_static, static_problem
+from .training_plan import TrainingCall
 
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
@@ -237,11 +238,11 @@ def fused_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner
         return runner
     fs = r.final_state
     if r.path == "training":
-        plan, n, apply = kernel.plan(fs, dtype), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+        plan, apply = kernel.plan(fs, dtype), EagerTraining.apply_unwrapped
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            out: tuple[torch.Tensor, ...] = apply(plan, *_flat(seqs, states, lifted))
-            return out[:n]
+            flat = _flat(seqs, states, lifted)
+            return apply(TrainingCall(plan, flat), *flat)
 
         runner = train
     else:
@@ -267,7 +268,7 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
     """
     fs, slot = r.final_state, PlanSlot[LaunchPlan]()
     if r.path == "training":
-        plan, n, apply = kernel.plan(fs, dtype), kernel.num_outputs + kernel.num_states, EagerTraining.apply_unwrapped
+        plan, apply = kernel.plan(fs, dtype), EagerTraining.apply_unwrapped
         f, info, stored = plan.forward, plan.info, plan.stored
     else:
         assert kernel.handle is not None
@@ -279,7 +280,8 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
 
     kept: list[bool] = []  # per static input: prepare_static passes it as is when contiguous (fixed by the signature)
 
-    def flat_of(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    def flat_of(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor] | None:
+        """The call's flat arguments when every tensor passes as it is (``None``: some static input is prepared)."""
         if not lifted:
             return [*seqs, *states]
         if not kept:
@@ -287,19 +289,26 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
             kept.extend(kept_as_is(w, x.shape[1:], x.device) for w in lifted)
         if all(k and w.is_contiguous() for w, k in zip(lifted, kept)):
             return [*seqs, *states, *lifted]
-        return _flat(seqs, states, lifted)
+        return None
 
     if r.path == "training":
+        shared: list[TrainingCall] = []  # the signature's, made by its first call (fixed by the signature)
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
             flat = flat_of(seqs, states, lifted)
-            out: tuple[torch.Tensor, ...] = apply(plan, *flat, fast=planned(flat))
-            return out[:n]
+            if flat is None:  # a static input in another layout form: this call's own bookkeeping
+                flat = _flat(seqs, states, lifted)
+                return apply(TrainingCall(plan, flat), *flat, fast=planned(flat))
+            if not shared:
+                shared.append(TrainingCall(plan, flat))
+            return apply(shared[0], *flat, fast=planned(flat))
 
         return train
 
     def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
         flat = flat_of(seqs, states, lifted)
+        if flat is None:
+            flat = _flat(seqs, states, lifted)
         fast = planned(flat)
         out = fast.run(flat) if fast is not None else None
         return out if out is not None else launch_inference(f, info, launch_args(info, flat), fs)

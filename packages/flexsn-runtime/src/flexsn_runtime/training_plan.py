@@ -1,16 +1,20 @@
-"""Training-call bookkeeping worked out once per handle.
+"""Training-call bookkeeping worked out once per handle, and once per call signature.
 
 A training step of a small layer is host-bound: the forward and backward
 kernels take microseconds, so every lookup around them shows up in the step
-time (``tools/host_probe.py``). A :class:`TrainingPlan` holds what the
-launchers would otherwise recompute per call: the kernel for the
+time (``tools/host_probe.py``, ``tools/host_timeline.py``). A :class:`TrainingPlan`
+holds what the launchers would otherwise recompute per call: the kernel for the
 ``final_state`` flag, where the forward's returns land among the op's
-outputs, and which tensors the backward reads.
+outputs, and which tensors the backward reads. A :class:`TrainingCall` holds
+what one call's autograd node needs of that call's arguments; every call of
+one call signature (:mod:`flexsn_runtime.call_cache`) shares one.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Sequence
 
 import torch
 
@@ -20,7 +24,7 @@ from flexsn_trace import FlexSNInfo
 from .scan_kernel import ScanKernel
 from .registry import FlexSNKernelHandle, ensure_training_kernels, training_kernels
 
-__all__ = ["Spec", "TrainingPlan", "final_state_extras", "plan_for"]
+__all__ = ["Spec", "TrainingCall", "TrainingPlan", "final_state_extras", "plan_for"]
 
 #: shape, dtype and device of a tensor a backward produces a gradient for
 Spec = tuple[tuple[int, ...], torch.dtype, torch.device]
@@ -113,3 +117,93 @@ def plan_for(handle: int, final_state: bool, dtype: torch.dtype = torch.float32)
     )
     bundle.plans[key] = plan
     return plan
+
+
+class TrainingCall:
+    """What the autograd node of one training call keeps besides its saved tensors.
+
+    Worked out from the call's flat arguments ``[*input_seqs, *init_states?,
+    *static_inputs]`` (statics in layout form); everything here is fixed by
+    the call signature (shapes, dtypes, devices, whether initial states were
+    passed), so the calls of one signature share one (:func:`flexsn_runtime.routing.signature_runner`).
+
+    Attributes:
+        plan: the handle's :class:`TrainingPlan` for the call's ``final_state`` and dtype.
+        meta: the input sequences' shape ``[T, *S]``, dtype and device.
+        step: ``S``, the per-step shape.
+        static_specs: each static input's shape, dtype and device (the gradients it gets).
+        explicit: the initial states were passed (else the kernels made zero
+            states, which get no gradient).
+        zero_init: where omitted zero initial states sit among the saved tensors (rebuilt by :meth:`restore`).
+        empty: ``T == 0`` or no neuron per step (SpikingJelly's rules run the backward).
+        n_flat: the number of flat arguments (each gets a gradient or ``None``).
+        n_grads: the forward's differentiable outputs: outputs then states.
+    """
+
+    __slots__ = ("plan", "meta", "step", "static_specs", "explicit", "zero_init", "empty", "n_flat", "n_grads", "_sources")
+
+    def __init__(self, plan: TrainingPlan, flat_args: Sequence[torch.Tensor]) -> None:
+        ni = plan.n_inputs
+        x = flat_args[0]
+        n = len(flat_args)
+        first_static = n - plan.n_static
+        self.plan = plan
+        self.meta: Spec = (tuple(x.shape), x.dtype, x.device)
+        self.step = self.meta[0][1:]
+        self.static_specs: tuple[Spec, ...] = tuple((tuple(w.shape), w.dtype, w.device) for w in flat_args[first_static:])
+        self.explicit = explicit = first_static > ni
+        self.empty = x.dim() == 0 or x.shape[0] == 0 or math.prod(self.step) == 0
+        self.n_flat, self.n_grads = n, plan.n_grads
+        # per saved tensor, its index in (*flat_args, *forward outputs, None): -1 is an omitted zero state
+        sources = []
+        for kind, idx in plan.saved:
+            if kind == "input":
+                sources.append(idx)
+            elif kind == "return":
+                sources.append(n + plan.output_of_return[idx])
+            elif kind == "static":
+                sources.append(first_static + idx)
+            else:
+                sources.append(ni + idx if explicit else -1)
+        self._sources = tuple(sources)
+        #: where omitted zero initial states sit among the saved tensors
+        self.zero_init = tuple(k for k, i in enumerate(sources) if i == -1)
+
+    @property
+    def arity(self) -> tuple[int, int, int, bool, bool]:
+        """``(num_outputs, num_inputs, num_states, final_state, explicit)``, as a backward plan takes it."""
+        p = self.plan
+        return (p.n_outputs, p.n_inputs, p.n_states, p.final_state, self.explicit)
+
+    def saved(self, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor]) -> list[torch.Tensor | None]:
+        """The tensors the backward reads (``plan.saved``), from the call's flat arguments and the forward's outputs.
+
+        An omitted zero initial state is ``None`` (not kept alive; :meth:`restore` rebuilds it).
+        """
+        pool = (*flat_args, *output, None)
+        return [pool[i] for i in self._sources]
+
+    def restore(self, saved: Sequence[torch.Tensor | None], zeros: torch.Tensor | None) -> list[torch.Tensor]:
+        """``saved`` with each omitted zero initial state rebuilt: ``zeros`` when given (read-only shared ones), else fresh zeros."""
+        out = list(saved)
+        for i in self.zero_init:
+            _, dtype, device = self.meta
+            out[i] = zeros if zeros is not None else torch.zeros(self.step, dtype=dtype, device=device)
+        return out  # type: ignore[return-value]
+
+    def specs(self) -> list[Spec]:
+        """Shape, dtype and device of each input sequence, initial state, then static input (the gradients to produce)."""
+        p = self.plan
+        shape, dtype, device = self.meta
+        seq, step = (shape, dtype, device), (self.step, dtype, device)
+        return [seq] * p.n_inputs + [step] * p.n_states + list(self.static_specs)
+
+    def visible(self, grads: Sequence[torch.Tensor | None]) -> list[torch.Tensor | None]:
+        """A backward's ``[*input grads, *initial-state grads, *static grads]`` as gradients of the flat arguments.
+
+        Omitted initial states have no argument: their gradients are dropped.
+        """
+        p = self.plan
+        if not self.explicit:
+            grads = [*grads[: p.n_inputs], *grads[p.n_inputs + p.n_states :]]
+        return list(grads[: self.n_flat])
