@@ -73,28 +73,24 @@ class LaunchPlan:
     launches a later call of the same signature.
     """
 
-    __slots__ = (
-        "_launch", "_n_body", "_ns", "_zero_init", "_seq_dtypes", "_seq_shapes", "_step", "_n_finals", "_split", "backwards",
-    )
+    __slots__ = ("_launch", "_body", "_allocs", "_order", "backwards")
 
     def __init__(
         self,
         launch: Callable[[list[torch.Tensor]], bool],
-        n_body: int,
-        ns: int,
-        zero_init: bool,
-        seq_dtypes: tuple[torch.dtype | None, ...],
-        step: tuple[int, ...],
-        n_finals: int,
-        split: int,
-        seq_shapes: tuple[tuple[int, ...] | None, ...] | None = None,
+        body: tuple[int, ...],
+        allocs: tuple[tuple[tuple[int, ...] | None, torch.dtype | None], ...],
+        order: tuple[int, ...] | None,
     ) -> None:
-        self._launch, self._n_body, self._ns, self._zero_init = launch, n_body, ns, zero_init
-        #: per returned sequence, ``None`` (the input's shape) or its own (a recomputing pair's checkpoints); ``None``: all
-        self._seq_shapes = seq_shapes
-        #: ``new_empty(*self._step)`` allocates a final state (``new_empty()`` takes no empty size list: ``((),)``)
-        self._step: tuple[int, ...] | tuple[tuple[()]] = step or ((),)
-        self._seq_dtypes, self._n_finals, self._split = seq_dtypes, n_finals, split
+        self._launch = launch
+        #: the launch's input tensors as indices into a call's flat arguments (omitted zero states: the
+        #: input sequence's pointer, which ``ZERO_INIT`` kernels do not read)
+        self._body = body
+        #: per output of the launch, in its argument order (sequences, then final states): its shape
+        #: (``None``: the input sequence's) and dtype (``None``: the input's)
+        self._allocs = allocs
+        #: the launch's outputs in the order the call returns them (``None``: as launched)
+        self._order = order
         #: for a training forward: which incoming gradients are missing -> the backward's plan
         self.backwards: dict[tuple[bool, ...], PlanSlot[BackwardPlan]] = {}
 
@@ -138,13 +134,14 @@ class LaunchPlan:
         launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init)
         if launch is None:
             return None
-        n_body = len(flat) - info.num_static
-        shapes = None
-        if stored is not None and final_state:
-            own = [stored_shape(info, k, x.shape) for k in kinds]
-            if any(s != tuple(x.shape) for s in own):
-                shapes = tuple(s if s != tuple(x.shape) else None for s in own)
-        return cls(launch, n_body, ns, la.zero_init, seq_dtypes, tuple(x.shape[1:]), n_finals, split, shapes)
+        seq = tuple(x.shape)
+        own = [stored_shape(info, k, x.shape) if stored is not None and final_state else seq for k in kinds]
+        # a recomputing pair's checkpoints have their own number of rows; final states are one step, like x's dtype
+        allocs = [(None if sh == seq else sh, d) for sh, d in zip(own, seq_dtypes)] + [(seq[1:], None)] * n_finals
+        n_body, n_seqs = len(flat) - info.num_static, len(kinds)
+        body = (*range(n_body), *(0,) * ns, *range(n_body, len(flat))) if la.zero_init else tuple(range(len(flat)))
+        order = (*range(split), *range(n_seqs, n_seqs + n_finals), *range(split, n_seqs))
+        return cls(launch, body, tuple(allocs), None if order == tuple(range(len(order))) else order)
 
     def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:
         """Allocate the outputs and launch for ``flat`` (a call of the plan's signature), or ``None`` (nothing launched).
@@ -157,31 +154,21 @@ class LaunchPlan:
             if not t.is_contiguous():
                 return None
         x = flat[0]
+        args = [flat[i] for i in self._body]
+        outs = []
         # empty_like of a contiguous tensor is contiguous, and half the host time of torch.empty(shape, ...);
         # new_empty(*sizes) without a dtype likewise (a size tuple or a dtype keyword costs it another 40-80%)
-        shapes = self._seq_shapes
-        if shapes is None:
-            seqs = [_empty_like(x) if d is None else _empty_like(x, dtype=d) for d in self._seq_dtypes]
-        else:  # a recomputing pair's checkpoints have their own number of rows
-            seqs = [
-                (_empty_like(x) if d is None else _empty_like(x, dtype=d)) if sh is None
-                else x.new_empty(*sh) if d is None else x.new_empty(sh, dtype=d)
-                for d, sh in zip(self._seq_dtypes, shapes)
-            ]
-        if self._zero_init:  # pointers only: ZERO_INIT kernels do not read the initial states
-            n = self._n_body
-            body: Sequence[torch.Tensor] = [*flat[:n], *(x,) * self._ns, *flat[n:]]
-            # x.new_empty(*sizes): x's dtype and device, half the host time of torch.empty(shape, dtype=, device=)
-            step = self._step
-            finals = [x.new_empty(*step) for _ in range(self._n_finals)]
-        else:
-            body = flat
-            first = self._n_body - self._ns
-            finals = [_empty_like(flat[first + j]) for j in range(self._n_finals)]
-        if not self._launch([*body, *seqs, *finals]):
+        for shape, dtype in self._allocs:
+            if shape is None:
+                outs.append(_empty_like(x) if dtype is None else _empty_like(x, dtype=dtype))
+            elif dtype is None:
+                outs.append(x.new_empty(*shape) if shape else x.new_empty(()))
+            else:
+                outs.append(x.new_empty(shape, dtype=dtype))
+        if not self._launch(args + outs):
             return None
-        k = self._split
-        return (*seqs[:k], *finals, *seqs[k:])
+        order = self._order
+        return tuple(outs) if order is None else tuple([outs[i] for i in order])
 
 
 class BackwardPlan:
