@@ -8,7 +8,8 @@ synchronize, CUDA events around the call, median of ``--rep`` (the method of
 ``../shared/bench/bench_anchors.py``). Copy ratio = ``x.clone()`` time / call time, fp32 or bf16.
 
 Cases: ``lif`` (1 input, 1 state, 1 output) and ``2x2`` (2 inputs, 2 states, 2 outputs), each in
-inference (``no_grad``) and training (forward + backward of all outputs). Implementations:
+inference (under ``no_grad``, entered once outside the timed calls, as the anchors enter it) and
+training (forward + backward of all outputs). Implementations:
 ``flexsn`` (``FlexSN(backend="triton")``, final states only), ``eager`` (the Python loop over the
 same core), ``compile`` (``torch.compile(fullgraph=True)`` of it; ``--compile``), and, when
 SpikingJelly 2.0 is importable, ``sj_flexsn`` (its ``FlexSN``) and ``sj_lif`` (its hand-written
@@ -117,6 +118,8 @@ def main() -> None:
     p.add_argument("--rep", type=int, default=15)
     p.add_argument("--compile", action="store_true", help="add the torch.compile peer (slow to build)")
     p.add_argument("--peers", nargs="*", default=["sj_flexsn", "sj_lif"], choices=["sj_flexsn", "sj_lif"])
+    p.add_argument("--impls", nargs="*", default=None, help="time only these implementations (default: all)")
+    p.add_argument("--cases", nargs="*", default=None, choices=["lif", "2x2"], help="only these neurons (default: both)")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     from flexsn_nn.surrogate import Sigmoid
@@ -126,15 +129,18 @@ def main() -> None:
         xs = [(torch.randn(T, args.ncl, device="cuda") + 0.5).to(dtype) for _ in range(2)]
         t_copy = per_call(lambda: xs[0].clone(), args.warmup, args.rep)
         for name, (core, ni, ns, no) in cores(Sigmoid(4.0)).items():
+            if args.cases and name not in args.cases:
+                continue
             for impl, fn in impls_for(name, core, ni, ns, no, args).items():
+                if args.impls and impl not in args.impls:
+                    continue
                 grads = [torch.ones_like(xs[0]) for _ in range(no)]  # made once: not part of a call
                 for mode in ("inference", "training"):
                     leaves = [x.clone().requires_grad_(mode == "training") for x in xs[:ni]]
 
                     def call(fn: Callable[..., Any] = fn, leaves: list[torch.Tensor] = leaves, mode: str = mode) -> None:
                         if mode == "inference":
-                            with torch.no_grad():
-                                fn(*leaves)
+                            fn(*leaves)
                             return
                         for leaf in leaves:
                             leaf.grad = None  # a fresh gradient per call, as after zero_grad(set_to_none=True)
@@ -142,11 +148,14 @@ def main() -> None:
                         outs = out if isinstance(out, (tuple, list)) else (out,)
                         torch.autograd.backward(list(outs[:no]), grads)
 
-                    t0 = time.perf_counter()
-                    call()
-                    torch.cuda.synchronize()
-                    first = time.perf_counter() - t0
-                    ms = per_call(call, args.warmup, args.rep)
+                    # inference runs under no_grad entered once, outside the timed calls, as
+                    # ../shared/bench/bench_anchors.py times it (an evaluation loop's torch.no_grad())
+                    with torch.set_grad_enabled(mode == "training"):
+                        t0 = time.perf_counter()
+                        call()
+                        torch.cuda.synchronize()
+                        first = time.perf_counter() - t0
+                        ms = per_call(call, args.warmup, args.rep)
                     row = dict(case=name, mode=mode, impl=impl, T=T, dtype=args.dtype, ms=ms, copy_ratio=t_copy / ms, first_s=first)
                     ROWS.append(row)
                     print(json.dumps(row), flush=True)
