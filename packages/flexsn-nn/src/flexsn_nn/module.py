@@ -234,7 +234,8 @@ class FlexSN(KeepsNoStates, nn.Module):
         if not names:  # the usual neuron: every call asks
             return ()
         p, b = self._parameters, self._buffers  # nn.Module.__getattr__ (what getattr reaches) costs ~2 us a call
-        return tuple(cast(torch.Tensor, p[n] if n in p else b[n] if n in b else getattr(self, n)) for n in names)
+        # a list, not a generator: tuple(<genexpr>) costs a frame per element on a path every call takes
+        return tuple([cast(torch.Tensor, p[n] if n in p else b[n] if n in b else getattr(self, n)) for n in names])
 
     @property
     def kernel(self) -> FlexSNKernel:

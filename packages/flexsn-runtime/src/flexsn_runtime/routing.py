@@ -287,9 +287,10 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
         if not kept:
             x = seqs[0]
             kept.extend(kept_as_is(w, x.shape[1:], x.device) for w in lifted)
-        if all(k and w.is_contiguous() for w, k in zip(lifted, kept)):
-            return [*seqs, *states, *lifted]
-        return None
+        for w, k in zip(lifted, kept):
+            if not (k and w.is_contiguous()):
+                return None
+        return [*seqs, *states, *lifted]
 
     if r.path == "training":
         shared: list[TrainingCall] = []  # the signature's, made by its first call (fixed by the signature)
