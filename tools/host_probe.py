@@ -174,7 +174,7 @@ BREAKDOWN = (
     "flexsn_runtime.op_autograd:launch_training",
     "flexsn_runtime.launch_plan:LaunchPlan.run",
     "flexsn_runtime.launch_plan:BackwardPlan.run",
-    "flexsn_runtime.op_autograd:_saved",
+    "flexsn_runtime.op_autograd:_eager_backward",
     "flexsn_runtime.launchers:launch_backward",
     "flexsn_runtime.step_buffers:cached_zeros",
     "flexsn_runtime.step_buffers:cached_scratch",
