@@ -125,3 +125,71 @@ def test_step_buffers_are_shared_per_key_and_withheld_under_a_dispatch_mode() ->
     with Passthrough():
         assert step_buffers((13,), torch.float32, cpu) is None  # a tracer would capture shared tensors
         assert cached_zeros((13,), torch.float32, cpu) is not a.zeros
+
+
+def _counting_training_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the TrainingCalls the training paths make (they are made through the names routing imported)."""
+    from flexsn_runtime import routing
+    from flexsn_runtime.training_plan import TrainingCall
+
+    made: list[int] = []
+
+    class Counted(TrainingCall):
+        def __init__(self, *args: Any) -> None:
+            made.append(1)
+            super().__init__(*args)
+
+    monkeypatch.setattr(routing, "TrainingCall", Counted)
+    return made
+
+
+def test_calls_of_one_signature_share_one_training_call(
+    ref: Any, device: torch.device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call signature's bookkeeping is worked out once; every call of it still matches autograd through the loop."""
+    core = ref.CORES["two"]
+    k = FlexSNKernel(core.fn, core.ni, core.ns, core.no)
+    made = _counting_training_calls(monkeypatch)
+    for seed in range(4):
+        xs, s0 = ref.make_data(core, T, (NCL,), device, seed=seed)
+        leaves = [t.clone().requires_grad_() for t in [*xs, *s0]]  # initial states passed: they get gradients
+        res = k.final_state(*leaves)
+        grads = [torch.full_like(r, 0.5) for r in res]
+        torch.autograd.backward(list(res), grads)
+        want = ref.loop_grads(core, xs, s0, grads, final_state=True)
+        for leaf, w in zip(leaves, want):
+            torch.testing.assert_close(leaf.grad, w, rtol=1e-4, atol=1e-5)
+    # the first (checked) call and the signature's runner each make one; later calls make none
+    assert len(made) == 2
+
+
+def test_a_static_input_in_another_layout_gets_its_own_training_call(device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A per-feature ``[N]`` static that is not contiguous is prepared to ``[1, N]`` (another layout form than the
+    signature's first call passed): that call gets its own bookkeeping, and every call's gradients are right."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        s = torch.sigmoid(4.0 * (h - th))
+        return s, h * (1.0 - s)
+
+    k = FlexSNKernel(core, 1, 1, 1, num_static=1)
+    x = torch.randn(T, 3, 5, device=device) + 0.5
+    made = _counting_training_calls(monkeypatch)
+    for strided in (False, False, True, False):
+        leaf = (torch.rand(10 if strided else 5, device=device) + 0.5).requires_grad_()
+        th = leaf[::2] if strided else leaf
+        xl = x.clone().requires_grad_()
+        s, v = k.final_state(xl, th)
+        (s.sum() + 0.5 * v.sum()).backward()
+        xr, thr = x.clone().requires_grad_(), th.detach().clone().requires_grad_()
+        vr = torch.zeros(3, 5, device=device)
+        outs = []
+        for t in range(T):
+            st, vr = core(xr[t], vr, thr)
+            outs.append(st)
+        (torch.stack(outs).sum() + 0.5 * vr.sum()).backward()
+        torch.testing.assert_close(xl.grad, xr.grad, rtol=1e-4, atol=1e-5)
+        assert leaf.grad is not None
+        torch.testing.assert_close(leaf.grad[::2] if strided else leaf.grad, thr.grad, rtol=1e-4, atol=1e-5)
+    # checked first call, the signature's shared one, then one for the call whose static input was prepared
+    assert len(made) == 3
