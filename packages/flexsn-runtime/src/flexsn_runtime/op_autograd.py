@@ -118,11 +118,11 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
     bufs: StepBuffers | None = ctx.bufs
     saved = call.restore(ctx.saved_tensors, bufs.zeros if bufs is not None else None)
     grads = list(grad_out)
-    if call.empty or all(g is None for g in grads):
+    fast: LaunchPlan | None = ctx.fast  # a forward launched from a plan had T > 0 and neurons
+    if all(g is None for g in grads) or (fast is None and call.empty()):
         # SpikingJelly's rules for these calls live in flexsn_backward
         templates = [_template(s) for s in call.specs()]
         return call.visible(plan_backward(call.plan, grads, saved, templates))
-    fast: LaunchPlan | None = ctx.fast
     if fast is not None:  # this signature's forward launched from a plan: try its backward's
         done = _planned_backward(fast, call, grads, saved, bufs)
         if done is not None:

@@ -135,12 +135,11 @@ class TrainingCall:
         explicit: the initial states were passed (else the kernels made zero
             states, which get no gradient).
         zero_init: where omitted zero initial states sit among the saved tensors (rebuilt by :meth:`restore`).
-        empty: ``T == 0`` or no neuron per step (SpikingJelly's rules run the backward).
         n_flat: the number of flat arguments (each gets a gradient or ``None``).
         n_grads: the forward's differentiable outputs: outputs then states.
     """
 
-    __slots__ = ("plan", "meta", "step", "static_specs", "explicit", "zero_init", "empty", "n_flat", "n_grads", "_sources")
+    __slots__ = ("plan", "meta", "step", "static_specs", "explicit", "zero_init", "n_flat", "n_grads", "_sources")
 
     def __init__(self, plan: TrainingPlan, flat_args: Sequence[torch.Tensor]) -> None:
         ni = plan.n_inputs
@@ -152,7 +151,6 @@ class TrainingCall:
         self.step = self.meta[0][1:]
         self.static_specs: tuple[Spec, ...] = tuple((tuple(w.shape), w.dtype, w.device) for w in flat_args[first_static:])
         self.explicit = explicit = first_static > ni
-        self.empty = x.dim() == 0 or x.shape[0] == 0 or math.prod(self.step) == 0
         self.n_flat, self.n_grads = n, plan.n_grads
         # per saved tensor, its index in (*flat_args, *forward outputs, None): -1 is an omitted zero state
         sources = []
@@ -168,6 +166,11 @@ class TrainingCall:
         self._sources = tuple(sources)
         #: where omitted zero initial states sit among the saved tensors
         self.zero_init = tuple(k for k, i in enumerate(sources) if i == -1)
+
+    def empty(self) -> bool:
+        """``T == 0`` or no neuron per step (SpikingJelly's rules run the backward); asked only where shapes are ints."""
+        shape = self.meta[0]
+        return shape[0] == 0 or math.prod(self.step) == 0
 
     @property
     def arity(self) -> tuple[int, int, int, bool, bool]:
