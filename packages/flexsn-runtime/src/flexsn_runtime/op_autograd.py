@@ -156,7 +156,6 @@ def derived_backward(
     return [*grad_inputs, *grad_states, *grad_statics]
 
 
-
 def _planned_backward(
     fast: LaunchPlan, call: TrainingCall, grads: list[torch.Tensor | None], saved: list[torch.Tensor], bufs: StepBuffers | None
 ) -> list[torch.Tensor] | None:

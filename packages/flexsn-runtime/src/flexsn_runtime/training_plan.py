@@ -189,9 +189,10 @@ class TrainingCall:
     def restore(self, saved: Sequence[torch.Tensor | None], zeros: torch.Tensor | None) -> list[torch.Tensor]:
         """``saved`` with each omitted zero initial state rebuilt: ``zeros`` when given (read-only shared ones), else fresh zeros."""
         out = list(saved)
-        for i in self.zero_init:
+        if self.zero_init:
             _, dtype, device = self.meta
-            out[i] = zeros if zeros is not None else torch.zeros(self.step, dtype=dtype, device=device)
+            for i in self.zero_init:
+                out[i] = zeros if zeros is not None else torch.zeros(self.step, dtype=dtype, device=device)
         return out  # type: ignore[return-value]
 
     def specs(self) -> list[Spec]:
