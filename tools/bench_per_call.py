@@ -125,6 +125,9 @@ def main() -> None:
     from flexsn_nn.surrogate import Sigmoid
 
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float32
+    from host_probe import host_speed  # tools/ is this script's folder on sys.path
+
+    host = host_speed()  # per-call ratios at T = 8 move with the host's speed between processes: recorded with each row
     for T in args.T:
         xs = [(torch.randn(T, args.ncl, device="cuda") + 0.5).to(dtype) for _ in range(2)]
         t_copy = per_call(lambda: xs[0].clone(), args.warmup, args.rep)
@@ -156,7 +159,8 @@ def main() -> None:
                         torch.cuda.synchronize()
                         first = time.perf_counter() - t0
                         ms = per_call(call, args.warmup, args.rep)
-                    row = dict(case=name, mode=mode, impl=impl, T=T, dtype=args.dtype, ms=ms, copy_ratio=t_copy / ms, first_s=first)
+                    row = dict(case=name, mode=mode, impl=impl, T=T, dtype=args.dtype, ms=ms, copy_ratio=t_copy / ms, first_s=first,
+                               **host)
                     ROWS.append(row)
                     print(json.dumps(row), flush=True)
                     (args.out / "per_call.json").write_text(json.dumps(ROWS, indent=1))

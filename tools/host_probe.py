@@ -60,6 +60,15 @@ from typing import Any, Callable
 import torch
 
 
+def host_speed() -> dict[str, Any]:
+    """How fast and how busy this host is: ``python_sum_range_1e5_us`` (the same pure-Python work on every
+    machine; host-bound timings move with it) and ``load_avg``."""
+    t0 = time.perf_counter()
+    for _ in range(20):
+        sum(range(100_000))
+    return {"python_sum_range_1e5_us": round((time.perf_counter() - t0) / 20 * 1e6, 1), "load_avg": os.getloadavg()}
+
+
 def _per_step_us(fn: Callable[[], Any], n: int, device: torch.device) -> float:
     for _ in range(20):
         fn()
@@ -288,12 +297,7 @@ def main() -> int:
     from flexsn_runtime import scan_kernel as launch_mod
 
     res: dict[str, Any] = {"T": a.T, "ncl": a.ncl, "dtype": str(dtype), "gpu": torch.cuda.get_device_name()}
-    # host speed calibration: the same pure-Python work on every machine
-    t0 = time.perf_counter()
-    for _ in range(20):
-        sum(range(100_000))
-    res["python_sum_range_1e5_us"] = (time.perf_counter() - t0) / 20 * 1e6
-    res["load_avg"] = os.getloadavg()
+    res.update(host_speed())
     x = torch.randn(a.T, a.ncl, device=device).to(dtype).requires_grad_()
     g = torch.randn(a.T, a.ncl, device=device).to(dtype)
 
