@@ -216,13 +216,25 @@ def test_deepcopy_inside_a_container(ref: Any) -> None:
     assert h not in registered_handles()
 
 
+def _lif_with_states(ref: Any, device: torch.device) -> tuple[FlexSNKernel, int, torch.Tensor, torch.Tensor]:
+    """LIF's kernels, their handle, and leaf inputs ``[6, 40]`` and initial states ``[40]``."""
+    k = FlexSNKernel(ref.lif, 1, 1, 1)
+    assert k.handle is not None
+    x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
+    return k, k.handle, x, torch.randn(40, device=device).requires_grad_()
+
+
+def _backward_matches_the_loop(ref: Any, x: torch.Tensor, v: torch.Tensor, s: torch.Tensor, vs: torch.Tensor) -> None:
+    """``s.sum() + 0.5 * vs.sum()`` backward: the input's and initial state's gradients against the loop's."""
+    (s.sum() + 0.5 * vs.sum()).backward()
+    gx, gv = ref.loop_grads(ref.CORES["lif"], [x], [v], [torch.ones_like(s), torch.full_like(vs, 0.5)])
+    torch.testing.assert_close(x.grad, gx, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(v.grad, gv, rtol=1e-4, atol=1e-5)
+
+
 def test_pending_eager_backward_keeps_its_kernels(ref: Any, device: torch.device) -> None:
     """An eager graph holds its kernels by reference: the handle goes with its owner, the backward still runs."""
-    k = FlexSNKernel(ref.lif, 1, 1, 1)
-    h = k.handle
-    assert h is not None
-    x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
-    v = torch.randn(40, device=device).requires_grad_()
+    k, h, x, v = _lif_with_states(ref, device)
     s, vs = k(x, v)
     assert counts(h) == (1, 0)  # no registry count per call: the autograd node holds the kernels
     bundle = weakref.ref(lookup_flexsn_kernel_handle(h))
@@ -230,10 +242,7 @@ def test_pending_eager_backward_keeps_its_kernels(ref: Any, device: torch.device
     gc.collect()
     assert h not in registered_handles()
     assert bundle() is not None, "the kernels must outlive their owner while a backward is pending"
-    (s.sum() + 0.5 * vs.sum()).backward()
-    gx, gv = ref.loop_grads(ref.CORES["lif"], [x], [v], [torch.ones_like(s), torch.full_like(vs, 0.5)])
-    torch.testing.assert_close(x.grad, gx, rtol=1e-4, atol=1e-5)
-    torch.testing.assert_close(v.grad, gv, rtol=1e-4, atol=1e-5)
+    _backward_matches_the_loop(ref, x, v, s, vs)
     del s, vs
     gc.collect()
     assert bundle() is None, "the kernels must go with the last graph that needs them"
@@ -241,22 +250,15 @@ def test_pending_eager_backward_keeps_its_kernels(ref: Any, device: torch.device
 
 def test_pending_op_backward_keeps_the_handle(ref: Any, device: torch.device) -> None:
     """The ``flexsn::training`` op's backward finds the kernels by handle: its graph keeps the handle registered."""
-    k = FlexSNKernel(ref.lif, 1, 1, 1)
-    h = k.handle
-    assert h is not None
-    x = (torch.randn(6, 40, device=device) + 0.8).requires_grad_()
-    v = torch.randn(40, device=device).requires_grad_()
+    k, h, x, v = _lif_with_states(ref, device)
     s, vs = run_training(h, [x, v], False, tracing=True)[:2]  # through the custom op, as a compiled graph calls it
     assert counts(h) == (1, 1)
     del k
     gc.collect()
     assert h in registered_handles(), "the handle must outlive its owner while a backward is pending"
-    (s.sum() + 0.5 * vs.sum()).backward()
+    _backward_matches_the_loop(ref, x, v, s, vs)
     gc.collect()
     assert h not in registered_handles()
-    gx, gv = ref.loop_grads(ref.CORES["lif"], [x], [v], [torch.ones_like(s), torch.full_like(vs, 0.5)])
-    torch.testing.assert_close(x.grad, gx, rtol=1e-4, atol=1e-5)
-    torch.testing.assert_close(v.grad, gv, rtol=1e-4, atol=1e-5)
 
 
 def test_dropped_graph_releases_the_active_reference(ref: Any, device: torch.device) -> None:

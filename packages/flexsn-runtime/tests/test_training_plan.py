@@ -62,16 +62,20 @@ def test_repeated_steps_with_omitted_states_match_the_loop(ref: Any, device: tor
         assert torch.count_nonzero(cached_zeros((NCL,), torch.float32, device)) == 0
 
 
-def test_state_gradients_flow_when_states_are_given(ref: Any, device: torch.device, kernels: dict[str, Any]) -> None:
-    core, k = ref.CORES["two"], kernels["two"]
-    xs, s0 = ref.make_data(core, T, (NCL,), device, seed=5)
+def _given_states_match_the_loop(ref: Any, core: Any, k: Any, device: torch.device, seed: int, g: float) -> None:
+    """A final-state training call with initial states passed: every input's and state's gradient against the loop's."""
+    xs, s0 = ref.make_data(core, T, (NCL,), device, seed=seed)
     leaves = [t.clone().requires_grad_() for t in [*xs, *s0]]
     res = k.final_state(*leaves)
-    grads = [torch.full_like(r, 0.25) for r in res]
+    grads = [torch.full_like(r, g) for r in res]
     torch.autograd.backward(list(res), grads)
     want = ref.loop_grads(core, xs, s0, grads, final_state=True)
     for leaf, w in zip(leaves, want):
         torch.testing.assert_close(leaf.grad, w, rtol=1e-4, atol=1e-5)
+
+
+def test_state_gradients_flow_when_states_are_given(ref: Any, device: torch.device, kernels: dict[str, Any]) -> None:
+    _given_states_match_the_loop(ref, ref.CORES["two"], kernels["two"], device, 5, 0.25)
 
 
 def test_plan_needs_training_kernels(device: torch.device) -> None:
@@ -151,14 +155,7 @@ def test_calls_of_one_signature_share_one_training_call(
     k = FlexSNKernel(core.fn, core.ni, core.ns, core.no)
     made = _counting_training_calls(monkeypatch)
     for seed in range(4):
-        xs, s0 = ref.make_data(core, T, (NCL,), device, seed=seed)
-        leaves = [t.clone().requires_grad_() for t in [*xs, *s0]]  # initial states passed: they get gradients
-        res = k.final_state(*leaves)
-        grads = [torch.full_like(r, 0.5) for r in res]
-        torch.autograd.backward(list(res), grads)
-        want = ref.loop_grads(core, xs, s0, grads, final_state=True)
-        for leaf, w in zip(leaves, want):
-            torch.testing.assert_close(leaf.grad, w, rtol=1e-4, atol=1e-5)
+        _given_states_match_the_loop(ref, core, k, device, seed, 0.5)
     # the first (checked) call and the signature's runner each make one; later calls make none
     assert len(made) == 2
 
