@@ -196,6 +196,31 @@ def test_torch_compile_treats_the_ops_as_single_nodes(kernels: dict[str, Any], r
         torch.testing.assert_close(compiled(*xs, *s0), step(*xs, *s0))
 
 
+def test_training_under_symbolic_sizes_compiles_once_and_matches_the_loop(ref: Any, device: torch.device) -> None:
+    """``torch.compile(dynamic=True)``: the training op's bookkeeping (``TrainingCall``) is made under fake tensors of
+    symbolic sizes; two call sizes share one graph and both match autograd through the loop."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+
+    c = ref.CORES["lif"]
+    k = FlexSNKernel(c.fn, c.ni, c.ns, c.no)
+    counter = CompileCounterWithBackend("aot_eager")
+
+    def step(x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        s, vs = k.final_state(x, v)
+        return s.sum() + 0.5 * vs.sum()
+
+    compiled = torch.compile(step, backend=counter, dynamic=True, fullgraph=True)
+    for n_steps, n in ((5, 16), (7, 33)):
+        xs, s0 = ref.make_data(c, n_steps, (n,), device)
+        x, v = leaves([*xs, *s0])
+        compiled(x, v).backward()
+        grads = [torch.ones(n_steps, n, device=device), torch.full((n,), 0.5, device=device)]
+        want = ref.loop_grads(c, xs, s0, grads, final_state=True)
+        torch.testing.assert_close(x.grad, want[0], rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(v.grad, want[1], rtol=1e-4, atol=1e-5)
+    assert counter.frame_count == 1
+
+
 def test_ops_reject_a_wrong_number_of_tensors(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
     k = kernels["two"]
     xs, s0 = ref.make_data(ref.CORES["two"], T, SHAPE, device)

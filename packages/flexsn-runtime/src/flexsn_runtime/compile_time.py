@@ -14,8 +14,11 @@ still happen for a compiled call:
 Both are marked as :func:`torch.compiler.assume_constant_result` marks a
 function (:func:`constant_under_compile`): Dynamo runs them once while it
 traces and keeps their result as a constant. Their argument is a kernel's
-serial number (:func:`enrol`), an ``int`` every Dynamo version passes as it
-is. Guards on the numbers themselves come from the caller reading them in
+serial name (:func:`enrol`), a ``str``: Dynamo passes a string it reads
+from an object as it is, where under ``torch.compile(dynamic=True)`` an
+``int`` attribute of a plain object becomes a symbolic size, which an
+``assume_constant_result`` call cannot take (Dynamo's "argument conversion
+failed", an error under ``fullgraph=True``). Guards on the numbers themselves come from the caller reading them in
 traced code (:meth:`flexsn_runtime.FlexSNKernel.run`): a later change fails
 the guard, Dynamo compiles again and this module's functions run again.
 """
@@ -32,13 +35,13 @@ from torch.torch_version import TorchVersion
 from flexsn_trace import run_isolated
 
 __all__ = [
-    "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "settle_while_compiling", "tell_while_compiling",
+    "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "settle_while_compiling", "tell_while_compiling",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-#: serial number -> the kernel object it names (weakly: a dropped kernel leaves)
-_ENROLLED: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
+#: serial name -> the kernel object it names (weakly: a dropped kernel leaves)
+_ENROLLED: "weakref.WeakValueDictionary[str, Any]" = weakref.WeakValueDictionary()
 _SERIALS = itertools.count(1)
 
 #: whether this torch's Dynamo guards a class attribute it reads (``K.thr``): torch 2.11's did not, 2.13's does
@@ -60,15 +63,20 @@ def constant_under_compile(fn: _F) -> _F:
     return fn
 
 
-def enrol(kernel: Any) -> int:
-    """A new serial number naming ``kernel`` to this module's functions (held weakly)."""
-    serial = next(_SERIALS)
+def enrol(kernel: Any) -> str:
+    """A new serial name for ``kernel`` to this module's functions (held weakly; a string: see the module docstring)."""
+    serial = f"flexsn-kernel-{next(_SERIALS)}"
     _ENROLLED[serial] = kernel
     return serial
 
 
+def enrolled(serial: str) -> Any:
+    """The kernel ``serial`` names, or ``None`` when it is gone."""
+    return _ENROLLED.get(serial)
+
+
 @constant_under_compile
-def tell_while_compiling(serial: int, message: str, fallback: bool = True) -> bool:
+def tell_while_compiling(serial: str, message: str, fallback: bool = True) -> bool:
     """Warn, once per message and kernel, for the kernel ``serial`` names; a constant to Dynamo.
 
     ``fallback``: ``message`` is why a call runs the eager loop, worded as an
@@ -83,7 +91,7 @@ def tell_while_compiling(serial: int, message: str, fallback: bool = True) -> bo
 
 
 @constant_under_compile
-def settle_while_compiling(serial: int) -> bool:
+def settle_while_compiling(serial: str) -> bool:
     """The kernel ``serial`` names, settled for a call (its ``settle``: a retrace if a number its core reads changed, with
     its warning); a constant to Dynamo.
 

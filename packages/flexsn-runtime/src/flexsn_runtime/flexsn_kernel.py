@@ -156,7 +156,7 @@ class FlexSNKernel:
     @property
     def has_training_kernels(self) -> bool:
         """Whether calls that need gradients run fused training kernels (traced on first use, then cached)."""
-        return self.handle is not None and trains_fused(self.handle)
+        return self.handle is not None and trains_fused(self._serial)
 
     @property
     def training_fallback_reason(self) -> str | None:
@@ -165,7 +165,7 @@ class FlexSNKernel:
         Known once the training kernels were asked for (this property asks,
         tracing them if needed); the build warns once when it is not ``None``.
         """
-        return None if self.handle is None else training_reason(self.handle)
+        return None if self.handle is None else training_reason(self._serial)
 
     def retrace_if_constants_changed(self) -> bool:
         """Trace the kernels again when a number the core reads (:attr:`constants`) changed since; warns once per change.

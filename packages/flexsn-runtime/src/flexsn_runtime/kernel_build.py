@@ -18,7 +18,7 @@ import torch
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
 
-from .compile_time import constant_under_compile
+from .compile_time import constant_under_compile, enrolled
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
 from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
@@ -172,19 +172,23 @@ def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torc
 
 
 @constant_under_compile
-def trains_fused(handle: int) -> bool:
-    """Whether ``handle`` has training kernels (built now if left for later).
+def trains_fused(serial: str) -> bool:
+    """Whether the kernel ``serial`` names (:func:`flexsn_runtime.compile_time.enrol`) has training kernels (built now
+    if left for later).
 
-    A constant to ``torch.compile``: Dynamo runs it once while tracing
-    instead of tracing into the build.
+    A constant to ``torch.compile``: Dynamo runs it once while tracing instead of tracing into the build. It takes
+    the kernel's serial name, not its handle: under ``torch.compile(dynamic=True)`` an ``int`` read from an object
+    is a symbolic value, which Dynamo cannot hand to such a function (:mod:`flexsn_runtime.compile_time`).
     """
-    return ensure_training_kernels(handle).training is not None
+    handle = getattr(enrolled(serial), "handle", None)
+    return handle is not None and ensure_training_kernels(handle).training is not None
 
 
 @constant_under_compile
-def training_reason(handle: int) -> str | None:
-    """Why ``handle``'s calls that need gradients run the eager loop (``None``: they do not); as :func:`trains_fused`."""
-    return ensure_training_kernels(handle).training_unsupported
+def training_reason(serial: str) -> str | None:
+    """Why the named kernel's calls that need gradients run the eager loop (``None``: they do not); as :func:`trains_fused`."""
+    handle = getattr(enrolled(serial), "handle", None)
+    return None if handle is None else ensure_training_kernels(handle).training_unsupported
 
 
 def _runs_eagerly(
