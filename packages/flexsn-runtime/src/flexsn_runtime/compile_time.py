@@ -84,7 +84,7 @@ def tell_while_compiling(serial: str, message: str, fallback: bool = True) -> bo
     it is (the kernel's ``tell``). Returns ``True`` (what the compiled graph
     keeps: nothing).
     """
-    kernel = _ENROLLED.get(serial)
+    kernel = enrolled(serial)
     if kernel is not None:
         (kernel.tell_fallback if fallback else kernel.tell)(message)
     return True
@@ -98,5 +98,5 @@ def settle_while_compiling(serial: str) -> bool:
     The build runs on a thread of its own (:func:`flexsn_trace.run_isolated`),
     away from what Dynamo has set on this one. Returns whether it retraced.
     """
-    kernel = _ENROLLED.get(serial)
+    kernel = enrolled(serial)
     return kernel is not None and bool(run_isolated(kernel.settle, "flexsn-settle"))
