@@ -18,9 +18,10 @@ serial name (:func:`enrol`), a ``str``: Dynamo passes a string it reads
 from an object as it is, where under ``torch.compile(dynamic=True)`` an
 ``int`` attribute of a plain object becomes a symbolic size, which an
 ``assume_constant_result`` call cannot take (Dynamo's "argument conversion
-failed", an error under ``fullgraph=True``). Guards on the numbers themselves come from the caller reading them in
-traced code (:meth:`flexsn_runtime.FlexSNKernel.run`): a later change fails
-the guard, Dynamo compiles again and this module's functions run again.
+failed", an error under ``fullgraph=True``). Guards on the numbers
+themselves come from the caller reading them in traced code
+(:meth:`flexsn_runtime.FlexSNKernel.run`): a later change fails the guard,
+Dynamo compiles again and this module's functions run again.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, ge
 
 from .compile_time import constant_under_compile, enrolled
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
-from .registry import TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
+from .registry import FlexSNKernelHandle, TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
 from .routing import warn_fallback
 from .scan_kernel import ScanKernel, elements_per_thread
 from .tracecache import BUILD_PARTS, core_fingerprint, load_build, store_build
@@ -171,24 +171,30 @@ def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torc
     return TrainingKernels(fwd, bwd, info)
 
 
+def _training_bundle(serial: str) -> FlexSNKernelHandle | None:
+    """The bundle of the kernel ``serial`` names (:func:`flexsn_runtime.compile_time.enrol`), its training kernels
+    built if left for later; ``None`` when the kernel is gone or has no handle."""
+    handle = getattr(enrolled(serial), "handle", None)
+    return None if handle is None else ensure_training_kernels(handle)
+
+
 @constant_under_compile
 def trains_fused(serial: str) -> bool:
-    """Whether the kernel ``serial`` names (:func:`flexsn_runtime.compile_time.enrol`) has training kernels (built now
-    if left for later).
+    """Whether the kernel ``serial`` names has training kernels (built now if left for later).
 
     A constant to ``torch.compile``: Dynamo runs it once while tracing instead of tracing into the build. It takes
     the kernel's serial name, not its handle: under ``torch.compile(dynamic=True)`` an ``int`` read from an object
     is a symbolic value, which Dynamo cannot hand to such a function (:mod:`flexsn_runtime.compile_time`).
     """
-    handle = getattr(enrolled(serial), "handle", None)
-    return handle is not None and ensure_training_kernels(handle).training is not None
+    bundle = _training_bundle(serial)
+    return bundle is not None and bundle.training is not None
 
 
 @constant_under_compile
 def training_reason(serial: str) -> str | None:
     """Why the named kernel's calls that need gradients run the eager loop (``None``: they do not); as :func:`trains_fused`."""
-    handle = getattr(enrolled(serial), "handle", None)
-    return None if handle is None else ensure_training_kernels(handle).training_unsupported
+    bundle = _training_bundle(serial)
+    return None if bundle is None else bundle.training_unsupported
 
 
 def _runs_eagerly(

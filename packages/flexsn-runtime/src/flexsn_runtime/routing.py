@@ -280,25 +280,26 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
 
     kept: list[bool] = []  # per static input: prepare_static passes it as is when contiguous (fixed by the signature)
 
-    def flat_of(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> list[torch.Tensor] | None:
-        """The call's flat arguments when every tensor passes as it is (``None``: some static input is prepared)."""
+    def flat_of(
+        seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]
+    ) -> tuple[list[torch.Tensor], bool]:
+        """The call's flat arguments, and whether every tensor passes as it is (else some static input is prepared)."""
         if not lifted:
-            return [*seqs, *states]
+            return [*seqs, *states], True
         if not kept:
             x = seqs[0]
             kept.extend(kept_as_is(w, x.shape[1:], x.device) for w in lifted)
         for w, k in zip(lifted, kept):
             if not (k and w.is_contiguous()):
-                return None
-        return [*seqs, *states, *lifted]
+                return _flat(seqs, states, lifted), False
+        return [*seqs, *states, *lifted], True
 
     if r.path == "training":
         shared: list[TrainingCall] = []  # the signature's, made by its first call (fixed by the signature)
 
         def train(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-            flat = flat_of(seqs, states, lifted)
-            if flat is None:  # a static input in another layout form: this call's own bookkeeping
-                flat = _flat(seqs, states, lifted)
+            flat, as_passed = flat_of(seqs, states, lifted)
+            if not as_passed:  # a static input in another layout form: this call's own bookkeeping
                 return apply(TrainingCall(plan, flat), *flat, fast=planned(flat))
             if not shared:
                 shared.append(TrainingCall(plan, flat))
@@ -307,9 +308,7 @@ def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Ru
         return train
 
     def infer(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], lifted: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...]:
-        flat = flat_of(seqs, states, lifted)
-        if flat is None:
-            flat = _flat(seqs, states, lifted)
+        flat, _ = flat_of(seqs, states, lifted)
         fast = planned(flat)
         out = fast.run(flat) if fast is not None else None
         return out if out is not None else launch_inference(f, info, launch_args(info, flat), fs)
