@@ -1,7 +1,7 @@
 """Captured tensors in the places lifted since the first captures: class bodies (read by the class's name or
 through ``self``), containers held as plain ``nn.Module`` attributes, a helper's own closure cells and defaults,
 a variable nested functions share, the methods of the core's object, an attribute a global object's method
-reads, one tensor at two places. Each runs fused with no fallback warning, gives the loop's result and the
+reads, one tensor at two places, the slots and class body of a ``__slots__`` object. Each runs fused with no fallback warning, gives the loop's result and the
 gradients autograd gives through the loop, and follows a change made between calls; what still cannot be
 lifted falls back with a warning naming the tensor."""
 
@@ -157,12 +157,51 @@ def object_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, 
     return FIRING.fire(h), h * 0.5
 
 
+SLOT_W = torch.tensor(0.2)
+
+
+class Slotted:
+    """A ``__slots__`` callable object (no ``__dict__``): a slot's tensor, a class-body tensor read through ``self``
+    and a method reading a global. Before: building its kernel raised ``TypeError: vars() argument must have
+    __dict__ attribute``."""
+
+    __slots__ = ("th",)
+    gain: torch.Tensor  # set per case, in the class body
+
+    def __init__(self, th: torch.Tensor) -> None:
+        self.th = th
+
+    def charge(self, x: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        return v + (x - v) * torch.sigmoid(SLOT_W)
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.charge(x, v)
+        return spike(self.gain * (h - self.th)), h * 0.5
+
+
+class SlottedConfig:
+    """A ``__slots__`` object held by a global, read as ``SLOT_CFG.th``."""
+
+    __slots__ = ("th", "n")
+
+    def __init__(self, th: torch.Tensor) -> None:
+        self.th, self.n = th, 3
+
+
+SLOT_CFG = SlottedConfig(torch.tensor(1.0))
+
+
+def slotted_config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return spike(h - SLOT_CFG.th), h * 0.5
+
+
 def _leaf(*shape: int, lo: float = 0.8, hi: float = 1.2, device: torch.device) -> torch.Tensor:
     return torch.linspace(lo, hi, shape[-1], device=device).expand(*shape).clone().requires_grad_()
 
 
 def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[torch.Tensor], tuple[str, ...]]]:
-    global METHOD_TH, fire_cell
+    global METHOD_TH, SLOT_W, fire_cell
     Params.th = _leaf(C, device=device)
     Params.cfg = {"decay": _leaf(N, 1, lo=0.2, hi=0.2, device=device)}
     ClassBody.th = _leaf(C, device=device)
@@ -174,7 +213,11 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     shared_w, two_w = _leaf(C, lo=-0.3, hi=0.3, device=device), _leaf(C, device=device)
     METHOD_TH = _leaf(C, lo=0.9, hi=1.1, device=device)
     FIRING.th = _leaf(N, 1, device=device)
+    Slotted.gain, SLOT_W, SLOT_CFG.th = _leaf(N, 1, lo=0.9, hi=1.1, device=device), _leaf(C, lo=0.1, hi=0.3, device=device), _leaf(C, device=device)
+    slotted = Slotted(_leaf(C, device=device))
     return {
+        "a __slots__ object": (slotted, [slotted.th, Slotted.gain, SLOT_W], ("self.th", "self.gain", "global SLOT_W (read by charge)")),
+        "a __slots__ object held by a global": (slotted_config_core, [SLOT_CFG.th], ("global SLOT_CFG.th",)),
         "a global object's method": (object_method_core, [FIRING.th], ("global FIRING.th",)),
         "class attribute": (class_core, [Params.cfg["decay"], Params.th], ("global Params.cfg['decay']", "global Params.th")),
         "class attribute through self": (ClassBody(), [ClassBody.th], ("self.th",)),
@@ -192,7 +235,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 @pytest.mark.parametrize(
     "case", ["class attribute", "class attribute through self", "module class attribute", "dict held by a module attribute",
              "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
-             "a global object's method"]
+             "a global object's method", "a __slots__ object", "a __slots__ object held by a global"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -202,7 +245,7 @@ def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.devi
 
 @pytest.mark.parametrize("case", ["class attribute", "class attribute through self", "dict held by a module attribute",
                                   "helper closure cell", "helper defaults", "methods reading a global",
-                                  "a global object's method"])
+                                  "a global object's method", "a __slots__ object", "a __slots__ object held by a global"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -216,16 +259,21 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "helper defaults": lambda: setattr(fire_default, "__defaults__", (new,)),
         "methods reading a global": lambda: globals().__setitem__("METHOD_TH", new),
         "a global object's method": lambda: setattr(FIRING, "th", new),
+        "a __slots__ object": lambda: setattr(Slotted, "gain", new),
+        "a __slots__ object held by a global": lambda: setattr(SLOT_CFG, "th", new),
     }
     follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
     assert globals()["FIRING"] is FIRING and type(FIRING) is Firing
     assert type(core) is not ClassBody or "th" not in vars(core)
+    assert type(core) is not Slotted or (type(core) is Slotted and not hasattr(core, "__dict__"))
+    assert type(SLOT_CFG) is SlottedConfig and globals()["SLOT_CFG"] is SLOT_CFG
 
 
 class Registered:
     """A class whose subclasses run code (a registry): not stood in for, so its tensor is not lifted."""
 
+    __slots__ = ()  # so that a subclass's instances can keep no __dict__ (RegisteredSlotted)
     subclasses: list[type] = []
     th = torch.tensor(1.0)
 
@@ -236,6 +284,17 @@ class Registered:
 def registered_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * 0.5
     return spike(h - Registered.th), h * 0.5
+
+
+class RegisteredSlotted(Registered):
+    """A ``__slots__`` object of such a class, reading a class-body tensor through ``self``: a copy could shadow it
+    only through a subclass stand-in, which would run the registry's code."""
+
+    __slots__ = ()
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return spike(h - self.th), h * 0.5
 
 
 class Holder:
@@ -253,15 +312,16 @@ def held_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, to
     return HOLDER.fire(h), h * 0.5
 
 
-@pytest.mark.parametrize("case", ["class that runs code when subclassed", "method of another object"])
+@pytest.mark.parametrize("case", ["class that runs code when subclassed", "method of another object",
+                                  "__slots__ object of a class that runs code when subclassed"])
 def test_what_cannot_be_lifted_falls_back_never_frozen(case: str, device: torch.device) -> None:
     """Inlined, the tensor's value would stay as traced: the loop runs the core instead, after a warning."""
     global METHOD_TH
-    core = registered_core if case.startswith("class") else held_method_core
+    core = {"class": registered_core, "method": held_method_core, "__slots__": RegisteredSlotted()}[case.split()[0]]
     Registered.th, METHOD_TH = torch.tensor(1.0, device=device), torch.tensor(1.0, device=device)
     with pytest.warns(RuntimeWarning, match=r"captured tensor \(\[\] float32\) from outside its arguments.*static input"):
         k = FlexSNKernel(core, 1, 1, 1)
-    assert Registered.subclasses == []
+    assert Registered.subclasses == [RegisteredSlotted]  # no stand-in was made
     Registered.th, METHOD_TH = torch.tensor(0.2, device=device), torch.tensor(0.2, device=device)
     x = torch.rand(T, N, C, device=device) * 2
     with torch.no_grad(), warnings.catch_warnings():

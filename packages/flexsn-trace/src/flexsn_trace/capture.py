@@ -48,7 +48,7 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import MODULE_STATE, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import MODULE_STATE, core_function, describe, helpers, names_of, nested, reader, replaced, roots, shadowable, slot_names
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -214,12 +214,7 @@ class Captures:
         if owner is not None:
             methods = reach.methods if rebuilt and reach is not None else ()  # rebuilt: they read what changed
             if attrs or methods:
-                copied = copy.copy(owner)
-                for name, v in attrs.items():  # on the copy's own __dict__: it shadows a class attribute
-                    object.__setattr__(copied, name, v)
-                for name, wrap, i in methods:  # as do these the class's methods
-                    m = rebuilt[i]
-                    object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, type(owner) if wrap == "class" else copied))
+                copied = _shadowed(owner, attrs, [(name, wrap, rebuilt[i]) for name, wrap, i in methods])
                 modules = [copied if m is owner else m for m in modules]  # functional_call swaps the copy's tensors
                 owner = copied
             bound = types.MethodType(fn, owner)
@@ -229,6 +224,34 @@ class Captures:
             return bound
         holder = _Owner(modules, bound)
         return lambda *args: torch.func.functional_call(holder, swap, args)
+
+
+def _shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, str, types.FunctionType]]) -> Any:
+    """A copy of ``owner`` that reads ``attrs`` and the rebuilt ``methods`` (``(name, wrap, function)``) instead.
+
+    Set in the copy's own ``__dict__``, where they shadow its class's attributes and methods. A ``__slots__``
+    instance has no ``__dict__``: its slots are set on the copy, and the rest go into the body of a subclass
+    stand-in (``__slots__ = ()``, so the copy's layout fits it) that the copy is re-classed to
+    (:func:`flexsn_trace.places.shadowable` says when that is allowed).
+    """
+    copied = copy.copy(owner)
+    klass = type(owner)
+    body: dict[str, Any] = {}
+    slots = () if hasattr(copied, "__dict__") else slot_names(klass)
+    for name, v in attrs.items():
+        if hasattr(copied, "__dict__") or name in slots:
+            object.__setattr__(copied, name, v)
+        else:
+            body[name] = v
+    for name, wrap, m in methods:
+        if hasattr(copied, "__dict__"):
+            object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, klass if wrap == "class" else copied))
+        else:
+            body[name] = staticmethod(m) if wrap == "static" else classmethod(m) if wrap == "class" else m
+    if body:
+        body.update(__slots__=(), __module__=klass.__module__, __qualname__=klass.__qualname__)
+        object.__setattr__(copied, "__class__", type(klass.__name__, (klass,), body))
+    return copied
 
 
 def _in_helpers(cells: dict[int, types.CellType], reach: HelperReach) -> bool:
@@ -277,6 +300,7 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     found = [
         (r, "") for r in roots(core, names if module_owner else None, names)
         if not (module_owner and r.kind == "attr" and not r.in_class and (torch.is_tensor(r.value) or isinstance(r.value, nn.Module)))
+        and not (r.in_class and not shadowable(owner))  # a class body's value a copy cannot shadow: not lifted
     ]
     reach, reached = helper_reach(func, owner, called)
     cells = {id(c) for c in func.__closure__ or ()}  # a helper's cell the core holds too: found as the core's

@@ -18,7 +18,10 @@ rebinding or an in-place change); a tensor in it can be *lifted* when
 replaced (:meth:`flexsn_trace.Captures.bind`): a class is stood in for by a
 subclass holding the new value (not a class whose metaclass or
 ``__init_subclass__`` runs code); an ``nn.Module``'s tensors are lifted as its
-parameters and buffers instead.
+parameters and buffers instead. An instance of a class with ``__slots__`` and no
+``__dict__`` is searched through its set slots (:func:`own_attributes`); a copy of it
+reads a new slot value through the slot, and a new class-body value through a
+subclass stand-in it is re-classed to (:func:`shadowable`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from torch import nn
 
 __all__ = [
     "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
-    "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots",
+    "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "own_attributes", "read_default", "reader", "replaced",
+    "roots", "shadowable", "slot_names",
 ]
 
 #: container steps a place may take below its root
@@ -141,7 +145,7 @@ def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | 
         liftable = not isinstance(value, nn.Module)  # a module's tensors are lifted as its parameters and buffers
         every_number = isinstance(value, nn.Module) and _opaque_module(type(value))
         return [
-            (("attr", n), v, liftable) for n, v in vars(value).items()
+            (("attr", n), v, liftable) for n, v in own_attributes(value).items()
             if (n in names or (every_number and type(v) in (bool, int, float) and n not in MODULE_STATE))
             and not n.startswith("__")
         ]
@@ -168,9 +172,38 @@ def _subclassable(klass: type) -> bool:
 
 def _user_instance(value: Any) -> bool:
     cls = type(value)
-    return hasattr(value, "__dict__") and not isinstance(value, (types.FunctionType, types.MethodType)) and not _library(
-        cls.__module__
-    )
+    return (hasattr(value, "__dict__") or bool(slot_names(cls))) and not isinstance(
+        value, (types.FunctionType, types.MethodType)
+    ) and not _library(cls.__module__)
+
+
+def slot_names(klass: type) -> tuple[str, ...]:
+    """The attribute names ``klass`` and its bases declare in ``__slots__`` (``__dict__`` and ``__weakref__`` left out)."""
+    out: dict[str, None] = {}
+    for k in klass.__mro__:
+        declared = vars(k).get("__slots__", ())
+        for name in (declared,) if isinstance(declared, str) else declared:
+            if name not in ("__dict__", "__weakref__"):
+                out[name] = None
+    return tuple(out)
+
+
+def own_attributes(value: Any) -> dict[str, Any]:
+    """``value``'s own attributes: its ``__dict__`` and the ``__slots__`` it has set (a class's ``__slots__`` instance
+    keeps no ``__dict__``; ``vars`` raises ``TypeError`` on it)."""
+    out = dict(getattr(value, "__dict__", {}))
+    for name in slot_names(type(value)):
+        try:
+            out.setdefault(name, getattr(value, name))
+        except AttributeError:  # a slot never set
+            continue
+    return out
+
+
+def shadowable(owner: Any) -> bool:
+    """Whether a copy of ``owner`` can be made to read a new value under a name its class body (or a method) holds:
+    in its own ``__dict__``, or, for a ``__slots__`` instance, through a subclass stand-in (:func:`_subclassable`)."""
+    return hasattr(owner, "__dict__") or _subclassable(type(owner))
 
 
 def nested(value: Any, names: frozenset[str], depth: int = MAX_DEPTH) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
@@ -250,8 +283,10 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
     out = copy.copy(value)
     if kind == "item":
         out[key] = child
-    else:
+    elif hasattr(out, "__dict__"):
         vars(out)[key] = child
+    else:  # a __slots__ instance: through the slot's descriptor
+        object.__setattr__(out, key, child)
     return out
 
 
@@ -365,7 +400,7 @@ def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, 
         func, owner = core.__func__, core.__self__
     elif isinstance(core, nn.Module):
         func, owner = type(core).forward, core
-    elif not isinstance(core, types.FunctionType) and hasattr(core, "__dict__"):
+    elif not isinstance(core, types.FunctionType) and (hasattr(core, "__dict__") or slot_names(type(core))):
         func, owner = getattr(type(core), "__call__", None), core
     return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
 
@@ -402,7 +437,7 @@ def class_attributes(owner: Any, names: frozenset[str]) -> list[tuple[str, Any]]
     ``owner``'s own ``__dict__`` does not shadow it. Descriptors (functions, properties, static and
     class methods) are code, not values; the classes of ``builtins`` and of torch are not searched.
     """
-    own = vars(owner) if hasattr(owner, "__dict__") else {}
+    own = own_attributes(owner)
     out: list[tuple[str, Any]] = []
     for name in sorted(names):
         if name in own or name.startswith("__"):
@@ -444,8 +479,8 @@ def roots(core: Callable[..., Any], owner_names: frozenset[str] | None, class_na
             out.append(Root(f"global {name}", "global", name, functools.partial(operator.getitem, g, name), g[name]))
     for kind, key, name, value in default_arguments(func):
         out.append(Root(f"default {name}", kind, key, functools.partial(read_default, func, kind, key), value))
-    if owner is not None and hasattr(owner, "__dict__"):
-        own = dict(vars(owner))
+    if owner is not None:
+        own = own_attributes(owner)
         if isinstance(owner, nn.Module):  # its submodules are attributes to the code: self.act(x), self.fire(h)
             own.update(owner._modules)
         for name, value in sorted(own.items()):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import types
 from typing import Any, NamedTuple, Sequence
 
-from .places import Root, _library, _user_function
+from .places import Root, _library, _user_function, own_attributes, shadowable
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers"]
 
@@ -67,8 +67,9 @@ class Substitutes(NamedTuple):
 
 def _class_methods(owner: Any) -> list[tuple[str, str, types.FunctionType]]:
     """``(name, wrap, function)`` for the user functions ``owner``'s class defines (first along the MRO wins)."""
-    if owner is None or isinstance(owner, type):
+    if owner is None or isinstance(owner, type) or not shadowable(owner):
         return []
+    own = own_attributes(owner)
     out: list[tuple[str, str, types.FunctionType]] = []
     seen: set[str] = set()
     for klass in type(owner).__mro__:
@@ -76,7 +77,7 @@ def _class_methods(owner: Any) -> list[tuple[str, str, types.FunctionType]]:
             if name in seen:
                 continue
             seen.add(name)
-            if _library(klass.__module__) or name in vars(owner) or name.startswith("__"):
+            if _library(klass.__module__) or name in own or name.startswith("__"):
                 continue
             wrap = "static" if isinstance(value, staticmethod) else "class" if isinstance(value, classmethod) else "method"
             fn = getattr(value, "__func__", value)
