@@ -156,6 +156,44 @@ def test_half_sequences_with_fp32_parameters(dtype: torch.dtype) -> None:
     torch.testing.assert_close(w.grad, wr.grad, rtol=0.1, atol=0.5)
 
 
+def _no_kernel_plif(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """PLIF with a reduction the kernels cannot lower: every backend falls back to the loop."""
+    return plif(x + 0 * x.sum(-1, keepdim=True), v, w)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("core", [plif, _no_kernel_plif], ids=["fused", "falling back"])
+@pytest.mark.parametrize("store", [False, True], ids=["final state", "state sequences"])
+def test_half_sequences_with_fp32_parameters_keep_their_dtype_on_every_route(
+    backend: str, core: Callable[..., Any], store: bool
+) -> None:
+    """By PyTorch's type promotion a bfloat16 step with a float32 parameter returns float32; the kernels store
+    outputs and states in the sequences' dtype, and so must the loop (backend ``torch``, a fallback, ``hop``'s
+    decomposition) and single-step mode. Before: ``backend="torch"`` and the fallbacks returned float32 sequences,
+    and a single-step neuron raised "state 0 has dtype torch.float32 but the inputs have torch.bfloat16" on its
+    second step."""
+    w = nn.Parameter(torch.full((C, 1), 0.1, device=DEVICE))
+    x = _x(torch.bfloat16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback's warning: not what is tested here
+        m = FlexSN(core, 1, 1, 1, backend=backend, store_state_seqs=store, static_inputs=[w])
+        y = m(x)
+        single = FlexSN(core, 1, 1, 1, backend=backend, step_mode="s", static_inputs=[w])
+        steps = [single(x[t]) for t in range(T)]
+    assert y.dtype == torch.bfloat16 and all(s.dtype == torch.bfloat16 for s in m.states)
+    if store:
+        assert all(s.dtype == torch.bfloat16 for s in m.state_seqs)
+    assert all(s.dtype == torch.bfloat16 for s in (*steps, *single.states))
+    # the reference: the loop on the bfloat16 steps; each single step starts from the state rounded to bfloat16
+    v = torch.zeros(B, C, H, device=DEVICE, dtype=torch.bfloat16)
+    for t in range(T):
+        want, v = (r.to(torch.bfloat16) for r in core(x[t], v, w))
+        torch.testing.assert_close(steps[t], want)
+    if backend == "torch":  # the loop itself: the promoted computation, stored once at the end
+        want_y, _ = loop(core, x, [torch.zeros(B, C, H, device=DEVICE, dtype=torch.bfloat16)], [w])
+        torch.testing.assert_close(y, want_y.to(torch.bfloat16))
+
+
 def test_single_step_mode_passes_the_static_inputs() -> None:
     th = torch.tensor(0.7, device=DEVICE)
     m = FlexSN(lambda x, v, th: ((v + x >= th).to(x), (v + x) * 0.5), 1, 1, 1, step_mode="s", backend="torch", static_inputs=[th])

@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping, Sequence, cast
 import torch
 from torch import nn
 
-from flexsn_runtime import FlexSNKernel, eager_loop
+from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
 from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
@@ -394,6 +394,7 @@ class FlexSN(KeepsNoStates, nn.Module):
             if error is exc:
                 raise
             raise error from exc
+        res = stored_in(res, xs[0].dtype)  # as a multi-step call stores them: the next step's states fit its inputs
         outs, new_states = res[: self.num_outputs], list(res[self.num_outputs :])
         self._commit(new_states, [s.unsqueeze(0) for s in new_states])
         return outs
@@ -466,10 +467,11 @@ class FlexSN(KeepsNoStates, nn.Module):
             step = seqs[0].shape[1:]
             same = uniform and all(s.shape == step for s in init)
             return self.kernel.run(ScanContract(ni, ns, no, tuple(seqs), tuple(init), statics, not store, same))
-        return run_hop(
+        # flex_sn_scan's loop keeps the core's promoted dtypes (SpikingJelly's eager_scan); the module stores as the kernels do
+        return stored_in(run_hop(
             self.core, (ni, ns, no), seqs, init, statics, store, self._output_specs,
             lambda: self._resolve_states(seqs, tuple(seqs[0].shape[1:])),
-        )
+        ), seqs[0].dtype)
 
     def uses_kernels(self, *input_seqs: torch.Tensor) -> bool:
         """Whether a multi-step call with these inputs runs the generated Triton kernels.

@@ -15,7 +15,7 @@ from .builders import (
     build_training_variants,
     default_example_inputs,
 )
-from .flexsn_kernel import FlexSNKernel, eager_loop, validate_scan_args
+from .flexsn_kernel import FlexSNKernel, eager_loop, stored_in, validate_scan_args
 from .scan_kernel import ScanKernel, kernels_usable, ncl_bucket
 from .ops import (
     flexsn_backward_op,
@@ -68,6 +68,7 @@ __all__ = [
     "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
+    "stored_in",
     "ensure_training_kernels",
     "fit_shapes",
     "flexsn_backward",

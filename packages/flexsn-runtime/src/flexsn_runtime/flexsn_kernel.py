@@ -17,7 +17,7 @@ from .routing import Runner, fit_shapes, route, run_route, signature_runner, war
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
-__all__ = ["FlexSNKernel", "eager_loop", "validate_scan_args"]
+__all__ = ["FlexSNKernel", "eager_loop", "stored_in", "validate_scan_args"]
 
 
 def validate_scan_args(
@@ -384,7 +384,7 @@ class FlexSNKernel:
                     tell_while_compiling(self._serial, reason)  # once, while compiling: the graph runs the loop
                 elif not torch.compiler.is_compiling():
                     self.tell_fallback(reason)
-            return reference_scan(self.core, contract)  # the core reads its captured tensors itself
+            return stored_in(reference_scan(self.core, contract), contract.input_seqs[0].dtype)  # it reads its captures itself
         if full.uniform:  # as called: the next call of this signature may skip the checks (run_cached)
             key = call_key(full.input_seqs, full.init_states, full.lifted_args, full.final_state)
             if key is not None:
@@ -457,9 +457,24 @@ def eager_loop(
     ``static_inputs`` are passed to the core after the states at every step.
     Returns ``(*output_seqs, *state_seqs)``, or ``(*output_seqs,
     *final_states)`` when ``store_state_seqs`` is false. Raises as
-    :func:`flexsn_trace.reference_scan`.
+    :func:`flexsn_trace.reference_scan`. Floating results come in the input
+    sequences' dtype, as from the kernels (:func:`stored_in`).
     """
     contract = ScanContract(
         num_inputs, num_states, num_outputs, tuple(input_seqs), tuple(init_states), tuple(static_inputs), not store_state_seqs
     )
-    return reference_scan(core, contract)
+    return stored_in(reference_scan(core, contract), contract.input_seqs[0].dtype)
+
+
+def stored_in(results: tuple[torch.Tensor, ...], dtype: torch.dtype) -> tuple[torch.Tensor, ...]:
+    """``results`` with each floating-point tensor in ``dtype``: the time loop's results stored as the kernels store theirs.
+
+    A step of bfloat16 inputs and a float32 parameter returns float32 by PyTorch's type promotion; the kernels
+    store floating outputs and states in the input sequences' dtype (``flexsn_runtime.builders.output_dtypes``),
+    so the loop's results are cast likewise (differentiably, after the loop: it computes in the promoted
+    dtype). A backend switch or a fallback then leaves a network's dtypes as they were. Bool and integer
+    results (a spike returned as ``x >= 1``) keep theirs.
+    """
+    if not any(r.is_floating_point() and r.dtype != dtype for r in results):
+        return results
+    return tuple(r.to(dtype) if r.is_floating_point() else r for r in results)
