@@ -53,3 +53,26 @@ def test_lifted_tensors_run_fused_as_static_inputs(compiled: bool, fused_paths: 
     torch.testing.assert_close(y, yr)
     torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("fused", [True, False], ids=["fused kernels", "eager loop"])
+@pytest.mark.parametrize("final_state", [False, True], ids=["state sequences", "final states"])
+def test_half_sequences_reading_a_float32_tensor_keep_their_dtype(fused: bool, final_state: bool) -> None:
+    """A bfloat16 step reading a float32 lifted tensor computes in float32 (PyTorch's promotion); the fused
+    kernels store in bfloat16, and so does the loop. Before: float32 where the kernels did not run (a CPU
+    without Triton's interpreter), bfloat16 where they did, for the same call."""
+    flexsn_hop.enable_fused_kernels(fused)
+    try:
+        x = torch.randn(5, *STEP, device=DEVICE).bfloat16()
+        w = torch.randn(3, 1, device=DEVICE)
+        y, v = flexsn_hop.flex_sn_scan(decay_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE, dtype=torch.bfloat16), w,
+                                       final_state=final_state)
+    finally:
+        flexsn_hop.enable_fused_kernels(False)
+    assert y.dtype == v.dtype == torch.bfloat16
+    want_y, want_v = flexsn_hop.eager_scan(decay_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE, dtype=torch.bfloat16), w,
+                                           final_state=final_state)
+    assert want_y.dtype == torch.float32  # the plain loop keeps the promoted dtype
+    if not fused:  # the loop computes in float32 and stores once
+        torch.testing.assert_close(y, want_y.bfloat16())
+        torch.testing.assert_close(v, want_v.bfloat16())

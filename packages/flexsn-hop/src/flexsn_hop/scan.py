@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from flexsn_trace import reference_scan
+from flexsn_runtime import stored_in
 
 from ._checks import ScanArgs, empty_outputs, prepare_scan_args
 from ._types import CoreFn, DispatchPath, OutputTemplateSpecs, ScanFn, ScanResult, final_state_form
@@ -113,7 +114,9 @@ def _decompose(
     fused = run_fused_impl(core_fn, num_outputs, args, dispatch)
     if fused is not None:
         return fused
-    return _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
+    out = _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
+    # floating results as the fused kernels store them, whichever ran: one dtype on every device (T == 0: the templates')
+    return out if args.contract.T == 0 else stored_in(out, args.contract.input_seqs[0].dtype)
 
 
 def _hop_base() -> tuple[type, bool]:
@@ -150,8 +153,12 @@ class FlexSNScan(_Base):
     handed unchanged to every step (Dynamo appends captured closure tensors
     here, after the initial states). ``core_fn(*step_inputs, *states,
     *lifted)`` returns ``(*step_outputs, *next_states)``. Returns
-    ``(*output_seqs, *state_seqs)``, each ``[T, *shape]``, with the dtypes
-    ``core_fn`` produces. ``output_template_specs`` (``(shape, dtype)`` or
+    ``(*output_seqs, *state_seqs)``, each ``[T, *shape]``: bool and integer
+    results in the dtype ``core_fn`` produces, floating ones in input 0's
+    dtype, as the fused kernels store them (a bfloat16 step reading a float32
+    lifted tensor, promoted to float32 by PyTorch, gives bfloat16 sequences on
+    every device; :func:`eager_scan`, the plain loop, keeps the promoted
+    dtype; ``flexsn_runtime.stored_in``; ``T == 0``: the templates' dtypes). ``output_template_specs`` (``(shape, dtype)`` or
     ``(shape, dtype, device)`` per output) builds the empty outputs when
     ``T == 0``; Dynamo fills it in from the traced body.
 
