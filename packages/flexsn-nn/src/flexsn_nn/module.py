@@ -123,7 +123,9 @@ class FlexSN(KeepsNoStates, nn.Module):
         requires_grad: one flag per input and state: which ones the training
             kernels differentiate (default: all floating-point ones); passed
             to :class:`~flexsn_runtime.FlexSNKernel`. An input flagged
-            ``False`` gets no gradient; states always carry gradients through
+            ``False`` gets no gradient from the training kernels (a call whose
+            input requires grad anyway runs the eager loop, with one warning,
+            so its gradient is right); states always carry gradients through
             time (a state's flag only decides whether its initial value gets one).
         step_mode: ``"m"`` (default) or ``"s"``.
         backend: ``"triton"`` (default), ``"inductor"``, ``"torch"`` or ``"hop"``.

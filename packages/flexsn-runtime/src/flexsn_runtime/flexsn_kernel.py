@@ -154,6 +154,13 @@ class FlexSNKernel:
         self._build()
 
     @property
+    def requires_grad_flags(self) -> tuple[bool, ...] | None:
+        """The ``requires_grad`` flags the training kernels were traced with (one per input, then state), or ``None``
+        (every floating input and state). An input flagged ``False`` that requires grad at a call runs the loop
+        (:func:`flexsn_runtime.routing.gradient_left_out`)."""
+        return self._requires_grad
+
+    @property
     def has_training_kernels(self) -> bool:
         """Whether calls that need gradients run fused training kernels (traced on first use, then cached)."""
         return self.handle is not None and trains_fused(self._serial)

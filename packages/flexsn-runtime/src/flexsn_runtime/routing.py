@@ -38,7 +38,7 @@ from .training_plan import TrainingCall
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "route", "run_route", "signature_runner",
+__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "gradient_left_out", "route", "run_route", "signature_runner",
     "warn_fallback"]
 
 
@@ -187,7 +187,28 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     grad = contract.needs_grad() if needs_grad is None else needs_grad
     if grad and not kernel.has_training_kernels and kernel.training_fallback_reason is not None:
         return Route("eager", kernel.training_fallback_reason, fs)
+    if grad and kernel.requires_grad_flags is not None:
+        left_out = gradient_left_out(kernel.requires_grad_flags, contract.input_seqs)
+        if left_out is not None:
+            return Route("eager", left_out, fs)
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
+
+
+def gradient_left_out(flags: Sequence[bool], input_seqs: Sequence[torch.Tensor]) -> str | None:
+    """Why the training kernels would drop a gradient autograd asks for, or ``None``.
+
+    ``flags`` are ``FlexSN(requires_grad=...)``'s (SpikingJelly's argument): an input flagged
+    ``False`` is left out of the training trace, so its gradient would come back as zeros. An
+    input sequence that requires grad anyway runs the loop instead. States are traced with
+    gradients whatever their flags (BPTT carries them), so only inputs are asked about.
+    """
+    for i, x in enumerate(input_seqs):
+        if i < len(flags) and not flags[i] and x.requires_grad:
+            return (
+                f"input {i} requires grad, but requires_grad[{i}] is False, so the training kernels leave its gradient "
+                "out; pass requires_grad with True there (or detach the input) to train fused"
+            )
+    return None
 
 
 def run_route(
