@@ -231,6 +231,9 @@ def test_registered_as_parameters_and_buffers_and_kept_by_copies() -> None:
 def test_bad_static_inputs() -> None:
     with pytest.raises(TypeError, match=r"static_inputs\['static_input_0'\] must be a torch.Tensor, got float"):
         FlexSN(plif, 1, 1, 1, static_inputs=[0.5])  # type: ignore[list-item]
+    # a lone tensor: before, iterated into its rows, then a tracing error about the core's argument count
+    with pytest.raises(TypeError, match=r"sequence or mapping of tensors, got a torch.Tensor; wrap a single one"):
+        FlexSN(plif, 1, 1, 1, static_inputs=torch.zeros(3))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="'forward' is not a free attribute name"):
         FlexSN(plif, 1, 1, 1, static_inputs={"forward": torch.zeros(())})
     named = FlexSN(plif, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros(()))})

@@ -206,6 +206,11 @@ class FlexSN(KeepsNoStates, nn.Module):
             self._output_specs = tuple((tuple(t.shape), t.dtype) for t in outs)
             if self._backend in KERNEL_BACKENDS:
                 check_example_outputs(self._output_specs, example_inputs)
+        if isinstance(static_inputs, torch.Tensor):  # iterating it would pass its rows as separate static inputs
+            raise TypeError(
+                "static_inputs must be a sequence or mapping of tensors, got a torch.Tensor; "
+                "wrap a single one: static_inputs=(w,)"
+            )
         if isinstance(static_inputs, Mapping):
             named = [(str(k), w) for k, w in static_inputs.items()]
         else:
