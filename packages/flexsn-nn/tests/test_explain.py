@@ -51,6 +51,20 @@ def test_without_recomputation_the_saved_membrane_is_counted(monkeypatch: pytest
     assert e.saved_per_step == ["return 2"]
 
 
+def test_a_built_neuron_is_explained_from_its_own_arguments() -> None:
+    """``explain(ParametricLIFNode())``: before, a TypeError asking for three counts the neuron already holds."""
+    from flexsn_nn import LIFNode, ParametricLIFNode
+
+    plif = explain(ParametricLIFNode())
+    assert plif.lowers and plif.trains_fused and set(plif.sources) == {"inference", "forward", "backward"}
+    assert "sigmoid" in (plif.inference_graph or "")  # its decay 1 / tau = sigmoid(w), read from the static input
+    assert explain(LIFNode(tau=2.0)).bytes_per_element_step == explain(LIFNode(tau=3.0)).bytes_per_element_step
+    with pytest.raises(TypeError, match=r"explain\(neuron\) reads the counts"):
+        explain(LIFNode(), 1, 1, 1)
+    with pytest.raises(TypeError, match="a core function needs the three counts"):
+        explain(lif)
+
+
 def test_a_core_with_cumsum_names_the_op_line_and_remedy() -> None:
     e = explain(running, 1, 1, 1)
     assert not e.lowers and not e.trains_fused

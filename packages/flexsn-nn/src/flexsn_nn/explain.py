@@ -25,6 +25,8 @@ from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, TrainingKernels, en
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
+from .module import FlexSN
+
 __all__ = ["Explanation", "explain"]
 
 #: what to write instead of an op that mixes neurons (packet name -> advice)
@@ -161,15 +163,18 @@ def _bytes(bundle: FlexSNKernelHandle, pair: TrainingKernels | None, element_siz
 
 def explain(
     core: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
+    num_inputs: int | None = None,
+    num_states: int | None = None,
+    num_outputs: int | None = None,
     example_inputs: Sequence[torch.Tensor] | None = None,
     requires_grad: Sequence[bool] | None = None,
     num_static: int = 0,
     element_size: int = 4,
 ) -> Explanation:
-    """Explain how FlexSN runs ``core`` (arguments as :class:`flexsn_runtime.FlexSNKernel`).
+    """Explain how FlexSN runs ``core`` (arguments as :class:`flexsn_runtime.FlexSNKernel`), or a built neuron.
+
+    ``explain(neuron)`` takes a :class:`~flexsn_nn.FlexSN` (``LIFNode()``, ``ParametricLIFNode()``, ...)
+    and reads its core, counts, examples, ``requires_grad`` flags and static inputs from it.
 
     Builds the kernels (warnings are collected, not shown) and reports:
     whether inference and training run fused and why not, the blocking op,
@@ -184,8 +189,23 @@ def explain(
 
     Raises:
         TypeError / ValueError: as :class:`flexsn_runtime.FlexSNKernel` (a
-        core that fails in PyTorch itself, bad counts or examples).
+        core that fails in PyTorch itself, bad counts or examples); TypeError:
+        a core function without the three counts, or a neuron with other arguments.
     """
+    if isinstance(core, FlexSN):
+        if (num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static) != (None, None, None, None, None, 0):
+            raise TypeError("explain(neuron) reads the counts, examples, flags and static inputs from the neuron; pass only element_size")
+        neuron = core
+        statics = neuron.static_inputs
+        examples = neuron._example_inputs
+        core, num_inputs, num_states, num_outputs = neuron.core, neuron.num_inputs, neuron.num_states, neuron.num_outputs
+        example_inputs = None if examples is None else (*examples, *statics)
+        requires_grad, num_static = neuron._requires_grad, len(statics)
+    if num_inputs is None or num_states is None or num_outputs is None:
+        raise TypeError(
+            "explain(core, num_inputs, num_states, num_outputs): a core function needs the three counts "
+            f"(got {num_inputs}, {num_states}, {num_outputs}); a built neuron needs none: explain(neuron)"
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report says it all
         kernel = FlexSNKernel(core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static)
