@@ -258,6 +258,12 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return firing_core, lambda value: setattr(FIRING, "thr", value)
     if kind == "helper's global":
         return helper_core, lambda value: globals().__setitem__("HELPER_TH", value)
+    if kind == "config three dicts deep":
+        return deep_core, lambda value: DEEP["neurons"]["lif"].__setitem__("v_threshold", value)
+    if kind == "a global partial's keyword":
+        return partial_held_core, lambda value: FIRE.keywords.__setitem__("threshold", value)
+    if kind == "a global partial's function's global":
+        return partial_global_core, lambda value: globals().__setitem__("PARTIAL_TH", value)
     assert kind == "global config"
     return config_core, lambda value: CFG.neuron.__setitem__("v_threshold", value)
 
@@ -276,8 +282,41 @@ def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.T
     return s, v * (1.0 - s)
 
 
+DEEP = {"neurons": {"lif": {"v_threshold": 1.0, "tau": 2.0}}}
+
+
+def deep_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads its threshold three dicts deep (before: past the search's depth, a silent stale result)."""
+    return _lif_with(x, v, DEEP["neurons"]["lif"]["v_threshold"])
+
+
+FIRE = functools.partial(_lif_with, threshold=1.0)
+
+
+def partial_held_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Calls a global ``functools.partial`` binding its threshold (before: never watched, a silent stale result)."""
+    return FIRE(x, v)
+
+
+PARTIAL_TH = 1.0
+
+
+def _lif_global(x: torch.Tensor, v: torch.Tensor, reset: str) -> tuple[torch.Tensor, torch.Tensor]:
+    assert reset == "hard"
+    return _lif_with(x, v, PARTIAL_TH)
+
+
+LIF_GAIN = functools.partial(_lif_global, reset="hard")
+
+
+def partial_global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Calls a global partial whose function reads a global (before: never watched, a silent stale result)."""
+    return LIF_GAIN(x, v)
+
+
 KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
-         "class attribute read through self", "global config", "helper's global", "a global object's method"]
+         "class attribute read through self", "global config", "helper's global", "a global object's method",
+         "config three dicts deep", "a global partial's keyword", "a global partial's function's global"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

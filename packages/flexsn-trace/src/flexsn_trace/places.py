@@ -8,7 +8,10 @@ guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
 ``params[0]``): items of lists, tuples and dicts (up to
 :data:`MAX_ITEMS` entries), attributes of namespaces, of instances of user
 classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
-(``K.thr``), at most :data:`MAX_DEPTH` steps deep. Attributes are followed
+(``K.thr``), and the arguments and keywords a ``functools.partial`` held
+there binds, at most :data:`MAX_DEPTH` steps deep through any item, and
+:data:`MAX_NAMED_DEPTH` steps further along named ones (dict keys the code
+names, short sequences). Attributes are followed
 only where the code can name them (an attribute it loads, or a string
 constant for ``getattr``), so a large object costs nothing it does not read.
 
@@ -37,13 +40,17 @@ from typing import Any, Callable, Iterator, NamedTuple, Sequence
 from torch import nn
 
 __all__ = [
-    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
+    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
     "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "own_attributes", "read_default", "reader", "replaced",
     "roots", "shadowable", "slot_names",
 ]
 
-#: container steps a place may take below its root
+#: container steps a place may take below its root through any item of a list, tuple or dict
 MAX_DEPTH = 2
+#: steps it may take below that along named steps only (``CFG["a"]["b"]["th"]``): dict keys and attributes the
+#: code names, items of sequences of at most :data:`MAX_NAMED_ITEMS`; a number deeper still would be baked in
+MAX_NAMED_DEPTH = 6
+MAX_NAMED_ITEMS = 8
 #: lists, tuples and dicts with more entries are not searched (a dataset is no parameter)
 MAX_ITEMS = 64
 #: one step below a value: ``("item", key)`` (``value[key]``) or ``("attr", name)`` (``getattr(value, name)``)
@@ -118,14 +125,24 @@ def _user_module(m: types.ModuleType) -> bool:
     return _user_code(m.__name__, getattr(m, "__file__", None))
 
 
-def _steps(value: Any, names: frozenset[str]) -> list[tuple[Step, Any, bool]] | None:
-    """``(step, child, liftable)`` for what the search follows below ``value``; ``None`` for a leaf."""
+def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[tuple[Step, Any, bool]] | None:
+    """``(step, child, liftable)`` for what the search follows below ``value``; ``None`` for a leaf.
+
+    ``named_only``: below :data:`MAX_DEPTH`, a dict's items only under string keys in ``names``, and a
+    sequence's only when it holds at most :data:`MAX_NAMED_ITEMS`.
+    """
     if isinstance(value, (list, tuple)):
-        return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= MAX_ITEMS else []
+        most = MAX_NAMED_ITEMS if named_only else MAX_ITEMS
+        return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= most else []
     if isinstance(value, dict):
         if len(value) > MAX_ITEMS:
             return []
-        return [(("item", k), v, True) for k, v in value.items() if isinstance(k, (str, int))]
+        return [
+            (("item", k), v, True) for k, v in value.items()
+            if isinstance(k, (str, int)) and not (named_only and not (isinstance(k, str) and k in names))
+        ]
+    if isinstance(value, functools.partial):  # a helper bound with its numbers: read again, never rebuilt
+        return [(("attr", "args"), value.args, False), (("attr", "keywords"), value.keywords, False)]
     if isinstance(value, types.ModuleType):
         if not _user_module(value):
             return []
@@ -213,19 +230,20 @@ def nested(value: Any, names: frozenset[str], depth: int = MAX_DEPTH) -> Iterato
     functions); containers on the way are yielded too (a module in a list is one).
     """
     seen = {id(value)}
+    deepest = depth + MAX_NAMED_DEPTH
 
-    def walk(v: Any, path: tuple[Step, ...], liftable: bool, left: int) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
-        steps = _steps(v, names)
-        if not steps or left == 0:
+    def walk(v: Any, path: tuple[Step, ...], liftable: bool) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
+        if len(path) >= deepest:
             return
-        for step, child, ok in steps:
+        steps = _steps(v, names, named_only=len(path) >= depth)
+        for step, child, ok in steps or ():
             here = (*path, step)
             yield here, child, liftable and ok
             if id(child) not in seen:  # each container searched once (a cycle, a shared config)
                 seen.add(id(child))
-                yield from walk(child, here, liftable and ok, left - 1)
+                yield from walk(child, here, liftable and ok)
 
-    yield from walk(value, (), True, depth)
+    yield from walk(value, (), True)
 
 
 def follow(value: Any, path: tuple[Step, ...]) -> Any:
@@ -325,9 +343,11 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
 def _functions_in(value: Any, names: frozenset[str]) -> list[types.FunctionType]:
     """The user functions a call may reach through ``value``: ``value`` itself when it is a user function, a
     bound method's function, the functions of a user class or of a user object's class; the same for what
-    ``value`` holds under ``names`` (:func:`nested`: ``cfg.spike_fn``, ``P["fire"]``)."""
+    ``value`` holds under ``names`` (:func:`nested`: ``cfg.spike_fn``, ``P["fire"]``); a ``functools.partial``'s function."""
     out: list[types.FunctionType] = []
     for v in [value, *(leaf for _, leaf, _ in nested(value, names))]:
+        while isinstance(v, functools.partial):  # FP = partial(fire, gain=2.0): fire is what runs
+            v = v.func
         if isinstance(v, types.MethodType):
             fn = v.__func__
             out += [fn] if isinstance(fn, types.FunctionType) and _user_function(fn) else []
