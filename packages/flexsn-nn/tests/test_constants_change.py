@@ -258,6 +258,8 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return firing_core, lambda value: setattr(FIRING, "thr", value)
     if kind == "helper's global":
         return helper_core, lambda value: globals().__setitem__("HELPER_TH", value)
+    if kind == "a global object's property":
+        return property_core, lambda value: setattr(SETTINGS, "_thr", value)
     if kind == "config three dicts deep":
         return deep_core, lambda value: DEEP["neurons"]["lif"].__setitem__("v_threshold", value)
     if kind == "a global partial's keyword":
@@ -280,6 +282,24 @@ def helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.T
     v = v + (x - v) / 2.0
     s = _fire(v)
     return s, v * (1.0 - s)
+
+
+class _Settings:
+    """Its threshold behind a property (before: the getter's code was not searched, a silent stale result)."""
+
+    def __init__(self) -> None:
+        self._thr = 1.0
+
+    @property
+    def thr(self) -> float:
+        return self._thr
+
+
+SETTINGS = _Settings()
+
+
+def property_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _lif_with(x, v, SETTINGS.thr)
 
 
 DEEP = {"neurons": {"lif": {"v_threshold": 1.0, "tau": 2.0}}}
@@ -316,7 +336,8 @@ def partial_global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor,
 
 KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
          "class attribute read through self", "global config", "helper's global", "a global object's method",
-         "config three dicts deep", "a global partial's keyword", "a global partial's function's global"]
+         "config three dicts deep", "a global partial's keyword", "a global partial's function's global",
+         "a global object's property"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -196,6 +196,21 @@ def slotted_config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor,
     return spike(h - SLOT_CFG.th), h * 0.5
 
 
+class PropertyNeuron:
+    """A callable object whose threshold tensor sits behind a property (``self.th`` reads ``self._th``)."""
+
+    def __init__(self, th: torch.Tensor) -> None:
+        self._th = th
+
+    @property
+    def th(self) -> torch.Tensor:
+        return self._th
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return spike(h - self.th), h * 0.5
+
+
 def _leaf(*shape: int, lo: float = 0.8, hi: float = 1.2, device: torch.device) -> torch.Tensor:
     return torch.linspace(lo, hi, shape[-1], device=device).expand(*shape).clone().requires_grad_()
 
@@ -215,7 +230,9 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     FIRING.th = _leaf(N, 1, device=device)
     Slotted.gain, SLOT_W, SLOT_CFG.th = _leaf(N, 1, lo=0.9, hi=1.1, device=device), _leaf(C, lo=0.1, hi=0.3, device=device), _leaf(C, device=device)
     slotted = Slotted(_leaf(C, device=device))
+    behind_property = PropertyNeuron(_leaf(N, 1, device=device))
     return {
+        "a property": (behind_property, [behind_property._th], ("self._th",)),
         "a __slots__ object": (slotted, [slotted.th, Slotted.gain, SLOT_W], ("self.th", "self.gain", "global SLOT_W (read by charge)")),
         "a __slots__ object held by a global": (slotted_config_core, [SLOT_CFG.th], ("global SLOT_CFG.th",)),
         "a global object's method": (object_method_core, [FIRING.th], ("global FIRING.th",)),
@@ -235,7 +252,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 @pytest.mark.parametrize(
     "case", ["class attribute", "class attribute through self", "module class attribute", "dict held by a module attribute",
              "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
-             "a global object's method", "a __slots__ object", "a __slots__ object held by a global"]
+             "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""

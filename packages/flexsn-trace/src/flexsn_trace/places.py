@@ -324,7 +324,7 @@ def _user_function(value: Any) -> bool:
 
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
-    """The functions ``klass`` and its bases define (methods, static and class methods), along its MRO.
+    """The functions ``klass`` and its bases define (methods, static and class methods, property getters), along its MRO.
 
     ``users_only``: only user classes' functions (:func:`_user_function`); else
     every class's but ``builtins``' and torch's.
@@ -334,7 +334,8 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
         if _library(k.__module__) if users_only else _builtin_or_torch(k):
             continue
         for value in vars(k).values():
-            fn = getattr(value, "__func__", value)  # staticmethod / classmethod
+            # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th)
+            fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
             if _user_function(fn) if users_only else isinstance(fn, types.FunctionType):
                 out.append(fn)
     return out
