@@ -336,7 +336,7 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
         for value in vars(k).values():
             # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th)
             fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
-            if _user_function(fn) if users_only else isinstance(fn, types.FunctionType):
+            if isinstance(fn, types.FunctionType) and (_user_function(fn) or not users_only):
                 out.append(fn)
     return out
 
