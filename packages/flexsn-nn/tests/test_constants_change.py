@@ -493,3 +493,47 @@ def test_numbers_of_submodules_and_torch_modules_are_followed(place: str, train:
             torch.testing.assert_close(xs.grad, xr.grad)
         told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
         assert len(told) == (value == 0.5) and all(f"self.{place}" in t for t in told), told
+
+
+class _SurrogateHolder(torch.nn.Module):
+    """A user core holding one of FlexSN's (immutable) surrogates as a plain attribute."""
+
+    def __init__(self, sg: Any) -> None:
+        super().__init__()
+        self.sg = sg
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = self.sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("kind", ["Sigmoid", "PiecewiseLeakyReLU"])
+def test_a_replaced_surrogate_is_followed_by_the_gradients(kind: str, compiled: bool) -> None:
+    """Annealing a surrogate by replacing it (``self.sg = Sigmoid(alpha=1.0)``): before, the kernels kept the first
+    one's parameters and the gradients were silently those of the old surrogate."""
+    from flexsn_nn import surrogate
+
+    make = {"Sigmoid": lambda a: surrogate.Sigmoid(alpha=a), "PiecewiseLeakyReLU": lambda a: surrogate.PiecewiseLeakyReLU(w=a)}[kind]
+    core = _SurrogateHolder(make(4.0))
+    neuron = FlexSN(core, 1, 1, 1)
+    run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(2)) * 2).to(pick_device()).requires_grad_()
+    torch._dynamo.reset()
+    try:
+        for value in (4.0, 1.0):
+            core.sg = make(value)
+            neuron.reset()
+            x.grad = None
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                run(x).sum().backward()
+            xr = x.detach().clone().requires_grad_()
+            want, _ = reference_scan(core, ScanContract(1, 1, 1, (xr,), ()))
+            want.sum().backward()
+            torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"{kind} = {value}: {m}")
+            told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
+            assert len(told) == (value != 4.0) and all("self.sg." in t for t in told), told
+    finally:
+        torch._dynamo.reset()

@@ -122,6 +122,23 @@ class SurrogateFunction:
         object.__setattr__(self, "_params", tuple(params))
 
     @property
+    def __flexsn_watched__(self) -> tuple[str, ...]:
+        """The parameters' names: the numbers ``flexsn_trace.places`` watches below a surrogate a core reads
+        (``self.sg = Sigmoid(alpha=1.0)`` after a call with ``alpha=4.0`` traces the kernels again)."""
+        return self.param_names
+
+    def __getattr__(self, name: str) -> float:
+        """A parameter by name (``sg.alpha``, ``sg.w``), as SpikingJelly's surrogates expose them.
+
+        Raises:
+            AttributeError: not a parameter of this surrogate.
+        """
+        names = type(self).param_names
+        if name in names:  # "_params" is never one: a surrogate still being built raises below, no recursion
+            return self._params[names.index(name)]
+        raise AttributeError(f"{type(self).__name__} has no {name}; its parameters are {list(names)}")
+
+    @property
     def params(self) -> dict[str, float]:
         """The parameters by name."""
         return dict(zip(self.param_names, self._params))

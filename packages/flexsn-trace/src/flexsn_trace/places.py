@@ -42,7 +42,7 @@ from torch import nn
 __all__ = [
     "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
     "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "own_attributes", "read_default", "reader", "replaced",
-    "roots", "shadowable", "slot_names",
+    "roots", "shadowable", "slot_names", "WATCHED",
 ]
 
 #: container steps a place may take below its root through any item of a list, tuple or dict
@@ -166,7 +166,16 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
             if (n in names or (every_number and type(v) in (bool, int, float) and n not in MODULE_STATE))
             and not n.startswith("__")
         ]
+    watched = getattr(value, WATCHED, None)
+    if isinstance(watched, tuple):  # a library object's own numbers (a surrogate's alpha): read again, never rebuilt
+        return [(("attr", n), getattr(value, n), False) for n in watched if isinstance(n, str)]
     return None
+
+
+#: an attribute a library object may define (a tuple of attribute names) to have the place search read those
+#: attributes below it whatever names the core's code uses: ``flexsn_nn.surrogate``'s functions name their
+#: parameters, so a surrogate replaced by one with another ``alpha`` traces the kernels again
+WATCHED = "__flexsn_watched__"
 
 
 #: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
