@@ -537,3 +537,33 @@ def test_a_replaced_surrogate_is_followed_by_the_gradients(kind: str, compiled: 
             assert len(told) == (value != 4.0) and all("self.sg." in t for t in told), told
     finally:
         torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("attribute", ["tau", "surrogate_function", "another surrogate kind"])
+def test_a_neurons_tau_and_surrogate_are_settable_as_in_spikingjelly(attribute: str) -> None:
+    """``node.tau = 4.0`` / ``node.surrogate_function = ATan()`` (SpikingJelly's attributes; before: "property has no
+    setter"): the next call gives what a node built with the new value gives, forward and dL/dx. Another surrogate
+    kind with the same ``alpha`` counts as a change too (its ``family``)."""
+    from flexsn_nn import LIFNode, surrogate
+
+    new: dict[str, dict[str, Any]] = {
+        "tau": {"tau": 4.0},
+        "surrogate_function": {"surrogate_function": surrogate.Sigmoid(alpha=1.0)},
+        "another surrogate kind": {"surrogate_function": surrogate.ATan(alpha=4.0)},
+    }
+    first = {"surrogate_function": surrogate.Sigmoid(alpha=4.0)}
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(13)) * 2).to(pick_device())
+    node, fresh = LIFNode(**first), LIFNode(**{**first, **new[attribute]})
+    node(x)
+    node.reset()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for name, value in new[attribute].items():
+            setattr(node, name, value)
+        got, grad = _loss_and_grad(node, x)
+    assert any("changed since the kernels were traced" in str(w.message) for w in caught)
+    want, want_grad = _loss_and_grad(fresh, x)
+    torch.testing.assert_close(got, want)
+    torch.testing.assert_close(grad, want_grad)
+    with pytest.raises((TypeError, ValueError), match="tau must be > 1|surrogate_function must be"):
+        setattr(node, "tau" if attribute == "tau" else "surrogate_function", 0.5)

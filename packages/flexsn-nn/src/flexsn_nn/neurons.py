@@ -245,8 +245,19 @@ class IFNode(FlexSN):
 
     @property
     def surrogate_function(self) -> SurrogateFunction:
-        """The spike function; fixed at construction."""
+        """The spike function; settable, as SpikingJelly's is (a surrogate annealed by replacing it).
+
+        Its kind and parameters are constants of the kernels: a new one traces them again at the next call
+        (one warning), as :attr:`v_threshold` does.
+
+        Raises (setter):
+            TypeError: not a :class:`~flexsn_nn.surrogate.SurrogateFunction`.
+        """
         return self.neuron_core.surrogate_function
+
+    @surrogate_function.setter
+    def surrogate_function(self, value: SurrogateFunction) -> None:
+        self.neuron_core.surrogate_function = _check_surrogate(value)
 
     @property
     def detach_reset(self) -> bool:
@@ -332,10 +343,21 @@ class LIFNode(IFNode):
 
     @property
     def tau(self) -> float:
-        """Membrane time constant (time steps); fixed at construction."""
+        """Membrane time constant (time steps); settable, as SpikingJelly's is (a new value traces the kernels
+        again at the next call, one warning).
+
+        Raises (setter):
+            TypeError: not a Python float. ValueError: not finite, or ``<= 1``.
+        """
         core = self.neuron_core
         assert isinstance(core, LIFCore)
         return core.tau
+
+    @tau.setter
+    def tau(self, value: float) -> None:
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        core.tau = _tau(value)
 
     @property
     def decay_input(self) -> bool:

@@ -10,6 +10,7 @@ formula ``g'(x, *params)``. The concrete functions live in
 from __future__ import annotations
 
 import math
+import zlib
 from typing import Any, Callable
 
 import torch
@@ -95,7 +96,14 @@ class SurrogateFunction:
     defaults: tuple[float, ...] = (1.0,)
     nonnegative: tuple[str, ...] = ()
     _params: tuple[float, ...]
+    #: a number naming the class (CRC-32 of its qualified name), watched beside the parameters: a surrogate of
+    #: another kind with equal parameters (``Sigmoid(4.0)`` -> ``ATan(4.0)``) traces the kernels again
+    family: int = 0
     __slots__ = ("_params",)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.family = zlib.crc32(f"{cls.__module__}.{cls.__qualname__}".encode())
 
     def __init__(self, *args: float | None, **kwargs: float | None) -> None:
         name = type(self).__name__
@@ -123,9 +131,9 @@ class SurrogateFunction:
 
     @property
     def __flexsn_watched__(self) -> tuple[str, ...]:
-        """The parameters' names: the numbers ``flexsn_trace.places`` watches below a surrogate a core reads
-        (``self.sg = Sigmoid(alpha=1.0)`` after a call with ``alpha=4.0`` traces the kernels again)."""
-        return self.param_names
+        """:attr:`family` and the parameters' names: the numbers ``flexsn_trace.places`` watches below a surrogate a
+        core reads (``self.sg = Sigmoid(alpha=1.0)`` after a call with ``alpha=4.0`` traces the kernels again)."""
+        return ("family", *self.param_names)
 
     def __getattr__(self, name: str) -> float:
         """A parameter by name (``sg.alpha``, ``sg.w``), as SpikingJelly's surrogates expose them.
