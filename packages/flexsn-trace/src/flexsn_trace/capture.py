@@ -48,7 +48,8 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .places import MODULE_STATE, core_function, describe, helpers, names_of, nested, reader, replaced, roots, shadowable, slot_names
+from .kinds import MODULE_STATE, shadowable, slot_names
+from .places import core_function, describe, helpers, names_of, nested, reader, replaced, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -232,7 +233,7 @@ def _shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, st
     Set in the copy's own ``__dict__``, where they shadow its class's attributes and methods. A ``__slots__``
     instance has no ``__dict__``: its slots are set on the copy, and the rest go into the body of a subclass
     stand-in (``__slots__ = ()``, so the copy's layout fits it) that the copy is re-classed to
-    (:func:`flexsn_trace.places.shadowable` says when that is allowed).
+    (:func:`flexsn_trace.kinds.shadowable` says when that is allowed).
     """
     copied = copy.copy(owner)
     klass = type(owner)

@@ -22,9 +22,9 @@ replaced (:meth:`flexsn_trace.Captures.bind`): a class is stood in for by a
 subclass holding the new value (not a class whose metaclass or
 ``__init_subclass__`` runs code); an ``nn.Module``'s tensors are lifted as its
 parameters and buffers instead. An instance of a class with ``__slots__`` and no
-``__dict__`` is searched through its set slots (:func:`own_attributes`); a copy of it
+``__dict__`` is searched through its set slots (:func:`flexsn_trace.kinds.own_attributes`); a copy of it
 reads a new slot value through the slot, and a new class-body value through a
-subclass stand-in it is re-classed to (:func:`shadowable`).
+subclass stand-in it is re-classed to (:func:`flexsn_trace.kinds.shadowable`).
 """
 
 from __future__ import annotations
@@ -33,16 +33,19 @@ import copy
 import dis
 import functools
 import operator
-import sys
 import types
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from torch import nn
 
+from .kinds import (
+    _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
+    own_attributes, slot_names,
+)
+
 __all__ = [
     "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
-    "MODULE_STATE", "describe", "follow", "helpers", "names_of", "nested", "own_attributes", "read_default", "reader", "replaced",
-    "roots", "shadowable", "slot_names", "WATCHED",
+    "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots", "WATCHED",
 ]
 
 #: container steps a place may take below its root through any item of a list, tuple or dict
@@ -55,10 +58,6 @@ MAX_NAMED_ITEMS = 8
 MAX_ITEMS = 64
 #: one step below a value: ``("item", key)`` (``value[key]``) or ``("attr", name)`` (``getattr(value, name)``)
 Step = tuple[str, Any]
-
-#: packages whose modules and classes are not searched: their state is not a neuron's parameter
-_LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
-
 
 class Root(NamedTuple):
     """A value the core's code names directly, where :func:`nested` starts.
@@ -107,22 +106,6 @@ def names_of(func: types.FunctionType, owner: Any, reached: Sequence[types.Funct
     if owner is not None:  # our own neuron classes' methods too: they read the object's numbers
         codes += [fn.__code__ for fn in _class_functions(type(owner), users_only=False)]
     return code_names(*codes)
-
-
-def _library(module: str | None) -> bool:
-    root = (module or "").split(".")[0]
-    return root in _LIBRARIES or root in sys.stdlib_module_names
-
-
-def _user_code(module: str | None, path: str | None) -> bool:
-    """Whether code of ``module``, from file ``path``, is the user's: neither ours, torch's, the standard library's,
-    nor an installed package's."""
-    path = path or ""
-    return not _library(module) and "site-packages" not in path and "dist-packages" not in path
-
-
-def _user_module(m: types.ModuleType) -> bool:
-    return _user_code(m.__name__, getattr(m, "__file__", None))
 
 
 def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[tuple[Step, Any, bool]] | None:
@@ -176,60 +159,6 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
 #: attributes below it whatever names the core's code uses: ``flexsn_nn.surrogate``'s functions name their
 #: parameters, so a surrogate replaced by one with another ``alpha`` traces the kernels again
 WATCHED = "__flexsn_watched__"
-
-
-#: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
-MODULE_STATE = frozenset(vars(nn.Module()))
-
-
-def _opaque_module(klass: type) -> bool:
-    """Whether ``klass`` is a module class of a library whose code is not searched (torch's ``nn.LeakyReLU``, an
-    installed package's surrogate): every number it holds is taken as read (``negative_slope``, ``alpha``).
-    Not ours: FlexSN's surrogates are immutable, and its neurons' numbers are named by their cores' code."""
-    root = klass.__module__.split(".")[0]
-    return not root.startswith("flexsn_") and not _user_code(klass.__module__, getattr(sys.modules.get(klass.__module__), "__file__", None))
-
-
-def _subclassable(klass: type) -> bool:
-    """Whether :func:`replaced` may stand a subclass in for ``klass``: a plain ``type`` no base of which runs
-    code when subclassed (``__init_subclass__``: a registry would record every trace)."""
-    return type(klass) is type and not any("__init_subclass__" in vars(k) for k in klass.__mro__[:-1])
-
-
-def _user_instance(value: Any) -> bool:
-    cls = type(value)
-    return (hasattr(value, "__dict__") or bool(slot_names(cls))) and not isinstance(
-        value, (types.FunctionType, types.MethodType)
-    ) and not _library(cls.__module__)
-
-
-def slot_names(klass: type) -> tuple[str, ...]:
-    """The attribute names ``klass`` and its bases declare in ``__slots__`` (``__dict__`` and ``__weakref__`` left out)."""
-    out: dict[str, None] = {}
-    for k in klass.__mro__:
-        declared = vars(k).get("__slots__", ())
-        for name in (declared,) if isinstance(declared, str) else declared:
-            if name not in ("__dict__", "__weakref__"):
-                out[name] = None
-    return tuple(out)
-
-
-def own_attributes(value: Any) -> dict[str, Any]:
-    """``value``'s own attributes: its ``__dict__`` and the ``__slots__`` it has set (a class's ``__slots__`` instance
-    keeps no ``__dict__``; ``vars`` raises ``TypeError`` on it)."""
-    out = dict(getattr(value, "__dict__", {}))
-    for name in slot_names(type(value)):
-        try:
-            out.setdefault(name, getattr(value, name))
-        except AttributeError:  # a slot never set
-            continue
-    return out
-
-
-def shadowable(owner: Any) -> bool:
-    """Whether a copy of ``owner`` can be made to read a new value under a name its class body (or a method) holds:
-    in its own ``__dict__``, or, for a ``__slots__`` instance, through a subclass stand-in (:func:`_subclassable`)."""
-    return hasattr(owner, "__dict__") or _subclassable(type(owner))
 
 
 def nested(value: Any, names: frozenset[str], depth: int = MAX_DEPTH) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
@@ -320,16 +249,6 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
 #: calls deep that :func:`helpers` follows, and how many functions it returns at most
 HELPER_DEPTH = 3
 MAX_HELPERS = 32
-
-
-def _builtin_or_torch(klass: type) -> bool:
-    """A class of ``builtins`` or of torch: what a search of an object's class (its methods, its class body)
-    leaves out even where FlexSN's own classes count (``nn.Module``'s ``dump_patches``, ``object``'s dunders)."""
-    return klass.__module__.split(".")[0] in {"builtins", "torch"}
-
-
-def _user_function(value: Any) -> bool:
-    return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
 
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import types
 from typing import Any, NamedTuple, Sequence
 
-from .places import Root, _library, _user_function, own_attributes, shadowable
+from .kinds import _library, _user_function, own_attributes, shadowable
+from .places import Root
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers"]
 

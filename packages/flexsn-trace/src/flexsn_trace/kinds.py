@@ -1,0 +1,100 @@
+"""What kind of value the place search meets: the user's code or a library's, and what an object holds of its own.
+
+:mod:`flexsn_trace.places` follows the user's modules, classes and objects and leaves libraries' alone
+(:func:`_library`, :func:`_user_code`); it reads an object's own attributes through its ``__dict__`` or its
+set ``__slots__`` (:func:`own_attributes`), and :mod:`flexsn_trace.capture` rebuilds a copy reading a new
+value only where that cannot run the user's code (:func:`shadowable`).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from torch import nn
+
+__all__ = ["MODULE_STATE", "own_attributes", "shadowable", "slot_names"]
+
+#: packages whose modules and classes are not searched: their state is not a neuron's parameter
+_LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
+
+
+def _library(module: str | None) -> bool:
+    root = (module or "").split(".")[0]
+    return root in _LIBRARIES or root in sys.stdlib_module_names
+
+
+def _user_code(module: str | None, path: str | None) -> bool:
+    """Whether code of ``module``, from file ``path``, is the user's: neither ours, torch's, the standard library's,
+    nor an installed package's."""
+    path = path or ""
+    return not _library(module) and "site-packages" not in path and "dist-packages" not in path
+
+
+def _user_module(m: types.ModuleType) -> bool:
+    return _user_code(m.__name__, getattr(m, "__file__", None))
+
+
+#: what every ``nn.Module`` keeps in its ``__dict__`` (``training``, the parameter, buffer, module and hook dicts)
+MODULE_STATE = frozenset(vars(nn.Module()))
+
+
+def _opaque_module(klass: type) -> bool:
+    """Whether ``klass`` is a module class of a library whose code is not searched (torch's ``nn.LeakyReLU``, an
+    installed package's surrogate): every number it holds is taken as read (``negative_slope``, ``alpha``).
+    Not ours: FlexSN's surrogates are immutable, and its neurons' numbers are named by their cores' code."""
+    root = klass.__module__.split(".")[0]
+    return not root.startswith("flexsn_") and not _user_code(klass.__module__, getattr(sys.modules.get(klass.__module__), "__file__", None))
+
+
+def _subclassable(klass: type) -> bool:
+    """Whether :func:`flexsn_trace.places.replaced` may stand a subclass in for ``klass``: a plain ``type`` no base of which runs
+    code when subclassed (``__init_subclass__``: a registry would record every trace)."""
+    return type(klass) is type and not any("__init_subclass__" in vars(k) for k in klass.__mro__[:-1])
+
+
+def _user_instance(value: Any) -> bool:
+    cls = type(value)
+    return (hasattr(value, "__dict__") or bool(slot_names(cls))) and not isinstance(
+        value, (types.FunctionType, types.MethodType)
+    ) and not _library(cls.__module__)
+
+
+def slot_names(klass: type) -> tuple[str, ...]:
+    """The attribute names ``klass`` and its bases declare in ``__slots__`` (``__dict__`` and ``__weakref__`` left out)."""
+    out: dict[str, None] = {}
+    for k in klass.__mro__:
+        declared = vars(k).get("__slots__", ())
+        for name in (declared,) if isinstance(declared, str) else declared:
+            if name not in ("__dict__", "__weakref__"):
+                out[name] = None
+    return tuple(out)
+
+
+def own_attributes(value: Any) -> dict[str, Any]:
+    """``value``'s own attributes: its ``__dict__`` and the ``__slots__`` it has set (a class's ``__slots__`` instance
+    keeps no ``__dict__``; ``vars`` raises ``TypeError`` on it)."""
+    out = dict(getattr(value, "__dict__", {}))
+    for name in slot_names(type(value)):
+        try:
+            out.setdefault(name, getattr(value, name))
+        except AttributeError:  # a slot never set
+            continue
+    return out
+
+
+def shadowable(owner: Any) -> bool:
+    """Whether a copy of ``owner`` can be made to read a new value under a name its class body (or a method) holds:
+    in its own ``__dict__``, or, for a ``__slots__`` instance, through a subclass stand-in (:func:`_subclassable`)."""
+    return hasattr(owner, "__dict__") or _subclassable(type(owner))
+
+
+def _builtin_or_torch(klass: type) -> bool:
+    """A class of ``builtins`` or of torch: what a search of an object's class (its methods, its class body)
+    leaves out even where FlexSN's own classes count (``nn.Module``'s ``dump_patches``, ``object``'s dunders)."""
+    return klass.__module__.split(".")[0] in {"builtins", "torch"}
+
+
+def _user_function(value: Any) -> bool:
+    return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
