@@ -195,12 +195,7 @@ def explain(
     if isinstance(core, FlexSN):
         if (num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static) != (None, None, None, None, None, 0):
             raise TypeError("explain(neuron) reads the counts, examples, flags and static inputs from the neuron; pass only element_size")
-        neuron = core
-        statics = neuron.static_inputs
-        examples = neuron._example_inputs
-        core, num_inputs, num_states, num_outputs = neuron.core, neuron.num_inputs, neuron.num_states, neuron.num_outputs
-        example_inputs = None if examples is None else (*examples, *statics)
-        requires_grad, num_static = neuron._requires_grad, len(statics)
+        core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static = core._kernel_arguments()
     if num_inputs is None or num_states is None or num_outputs is None:
         raise TypeError(
             "explain(core, num_inputs, num_states, num_outputs): a core function needs the three counts "

@@ -254,22 +254,19 @@ class FlexSN(KeepsNoStates, nn.Module):
         Shared (not rebuilt) by deep copies.
         """
         if self._kernel is None:
-            statics = self.static_inputs
-            examples = self._example_inputs
             try:
-                self._kernel = FlexSNKernel(
-                    self.core,
-                    self.num_inputs,
-                    self.num_states,
-                    self.num_outputs,
-                    example_inputs=None if examples is None else (*examples, *statics),  # statics: their dtypes
-                    requires_grad=self._requires_grad,
-                    num_static=len(statics),
-                )
+                self._kernel = FlexSNKernel(*self._kernel_arguments())
             except AttributeError as exc:
                 # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
                 raise RuntimeError(f"building the kernels of the core failed: {type(exc).__name__}: {exc}") from exc
         return self._kernel
+
+    def _kernel_arguments(self) -> tuple[Core, int, int, int, tuple[torch.Tensor, ...] | None, tuple[bool, ...] | None, int]:
+        """``FlexSNKernel``'s positional arguments for this neuron: core, counts, examples (the static inputs
+        appended: their dtypes), ``requires_grad`` flags and the number of static inputs (also ``explain(neuron)``'s)."""
+        statics, examples = self.static_inputs, self._example_inputs
+        examples = None if examples is None else (*examples, *statics)
+        return self.core, self.num_inputs, self.num_states, self.num_outputs, examples, self._requires_grad, len(statics)
 
     @property
     def states(self) -> list[torch.Tensor | None]:
