@@ -151,17 +151,6 @@ class SurrogateFunction:
         """The parameters by name."""
         return dict(zip(self.param_names, self._params))
 
-    @property
-    def alpha(self) -> float:
-        """The steepness ``alpha`` (Python float).
-
-        Raises:
-            AttributeError: a surrogate without an ``alpha`` (e.g. :class:`~flexsn_nn.surrogate.PiecewiseLeakyReLU`).
-        """
-        if "alpha" not in self.param_names:
-            raise AttributeError(f"{type(self).__name__} has no alpha; its parameters are {list(self.param_names)}")
-        return self._params[self.param_names.index("alpha")]
-
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; create a new one instead")
 
