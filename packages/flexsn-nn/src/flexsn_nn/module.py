@@ -471,7 +471,7 @@ class FlexSN(KeepsNoStates, nn.Module):
             step = seqs[0].shape[1:]
             same = uniform and all(s.shape == step for s in init)
             return self.kernel.run(ScanContract(ni, ns, no, tuple(seqs), tuple(init), statics, not store, same))
-        # flex_sn_scan's loop keeps the core's promoted dtypes (SpikingJelly's eager_scan); the module stores as the kernels do
+        # the lowerable scans keep the core's promoted dtypes (as SpikingJelly's eager_scan); the module stores as the kernels do
         return stored_in(run_hop(
             self.core, (ni, ns, no), seqs, init, statics, store, self._output_specs,
             lambda: self._resolve_states(seqs, tuple(seqs[0].shape[1:])),
