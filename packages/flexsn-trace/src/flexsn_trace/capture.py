@@ -48,7 +48,7 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .kinds import MODULE_STATE, shadowable, slot_names
+from .kinds import MODULE_STATE, shadowable, slot_names, stand_in
 from .places import core_function, describe, helpers, names_of, nested, reader, replaced, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
@@ -250,8 +250,7 @@ def _shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, st
         else:
             body[name] = staticmethod(m) if wrap == "static" else classmethod(m) if wrap == "class" else m
     if body:
-        body.update(__slots__=(), __module__=klass.__module__, __qualname__=klass.__qualname__)
-        object.__setattr__(copied, "__class__", type(klass.__name__, (klass,), body))
+        object.__setattr__(copied, "__class__", stand_in(klass, {**body, "__slots__": ()}))
     return copied
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "own_attributes", "shadowable", "slot_names"]
+__all__ = ["MODULE_STATE", "own_attributes", "shadowable", "slot_names", "stand_in"]
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -52,6 +52,19 @@ def _subclassable(klass: type) -> bool:
     """Whether :func:`flexsn_trace.places.replaced` may stand a subclass in for ``klass``: a plain ``type`` no base of which runs
     code when subclassed (``__init_subclass__``: a registry would record every trace)."""
     return type(klass) is type and not any("__init_subclass__" in vars(k) for k in klass.__mro__[:-1])
+
+
+def stand_in(klass: type, body: dict[str, Any]) -> type:
+    """A subclass of ``klass`` named as it is, whose class body adds ``body``: what reads ``K.thr`` (or a copy
+    re-classed to it, ``self.thr``) reads the new value there, the rest is ``klass``'s.
+
+    Raises:
+        TypeError: ``klass`` runs code when subclassed (:func:`_subclassable`).
+    """
+    if not _subclassable(klass):
+        raise TypeError(f"cannot stand a subclass in for class {klass.__qualname__} (subclassing it runs code)")
+    named = {"__module__": klass.__module__, "__qualname__": klass.__qualname__, "__doc__": klass.__doc__}
+    return type(klass.__name__, (klass,), {**named, **body})
 
 
 def _user_instance(value: Any) -> bool:

@@ -40,7 +40,7 @@ from torch import nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
-    own_attributes, slot_names,
+    own_attributes, slot_names, stand_in,
 )
 
 __all__ = [
@@ -232,10 +232,7 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
         vars(out)[key] = child
         return out
     if isinstance(value, type):  # a subclass whose body holds the new value: K.thr reads it, the rest is K's
-        if not _subclassable(value):
-            raise TypeError(f"cannot rebuild class {value.__qualname__} with attribute {key!r} replaced")
-        body = {"__module__": value.__module__, "__qualname__": value.__qualname__, "__doc__": value.__doc__, key: child}
-        return type(value.__name__, (value,), body)
+        return stand_in(value, {key: child})
     out = copy.copy(value)
     if kind == "item":
         out[key] = child
