@@ -71,6 +71,16 @@ def _tau(value: object, name: str = "tau") -> float:
     return tau
 
 
+def _check_bool(name: str, value: object) -> bool:
+    """A Python bool (``detach_reset``, ``decay_input``), or the int 0 / 1; anything else (a string, a tensor) is
+    refused rather than truth-tested (``bool("False")`` is ``True``)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be a Python bool, got {type(value).__name__} {value!r}")
+
+
 def _check_surrogate(value: object) -> SurrogateFunction:
     if not isinstance(value, SurrogateFunction):
         raise TypeError(
@@ -174,6 +184,49 @@ class LIFCore(IFCore):
         return v - leak / self.tau + x
 
 
+class _DecayInput:
+    """``decay_input`` of a neuron whose core has it (mixed into :class:`LIFNode` and its kin).
+
+    Settable, as SpikingJelly's attribute is: a new value traces the kernels again at the next call (one warning),
+    as :attr:`IFNode.v_threshold` does.
+
+    Raises (setter):
+        TypeError: not a Python bool.
+    """
+
+    neuron_core: IFCore
+
+    @property
+    def decay_input(self) -> bool:
+        """Whether the input is divided by ``tau`` (``H = V + (X - (V - V_reset)) / tau``) or added undecayed."""
+        return bool(getattr(self.neuron_core, "decay_input"))
+
+    @decay_input.setter
+    def decay_input(self, value: bool) -> None:
+        setattr(self.neuron_core, "decay_input", _check_bool("decay_input", value))
+
+
+class _Leaky(_DecayInput):
+    """``tau`` and ``decay_input`` of a neuron whose core is a :class:`LIFCore` (settable, as SpikingJelly's are).
+
+    Raises (setter):
+        TypeError: not a Python float (``tau``) or bool (``decay_input``). ValueError: ``tau`` not finite or ``<= 1``.
+    """
+
+    @property
+    def tau(self) -> float:
+        """Membrane time constant (time steps, > 1); a new value traces the kernels again at the next call."""
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        return core.tau
+
+    @tau.setter
+    def tau(self, value: float) -> None:
+        core = self.neuron_core
+        assert isinstance(core, LIFCore)
+        core.tau = _tau(value)
+
+
 class IFNode(FlexSN):
     """Integrate-and-fire neuron (SpikingJelly ``neuron.IFNode``) on :class:`FlexSN`.
 
@@ -208,7 +261,7 @@ class IFNode(FlexSN):
     ) -> None:
         v_th = _check_float("v_threshold", v_threshold)
         assert v_th is not None
-        core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
+        core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
     def _init_neuron(
@@ -240,8 +293,19 @@ class IFNode(FlexSN):
 
     @property
     def v_reset(self) -> float | None:
-        """Reset potential (hard reset) or ``None`` (soft reset); fixed at construction."""
+        """Reset potential (hard reset) or ``None`` (soft reset); settable, as SpikingJelly's is.
+
+        A constant of the kernels (and the initial ``v``): a new value traces them again at the next call (one
+        warning), as :attr:`v_threshold` does; ``None`` switches to the soft reset.
+
+        Raises (setter):
+            TypeError: neither a Python float nor ``None``. ValueError: not finite.
+        """
         return self.neuron_core.v_reset
+
+    @v_reset.setter
+    def v_reset(self, value: float | None) -> None:
+        self.neuron_core.v_reset = _check_float("v_reset", value, allow_none=True)
 
     @property
     def surrogate_function(self) -> SurrogateFunction:
@@ -261,8 +325,16 @@ class IFNode(FlexSN):
 
     @property
     def detach_reset(self) -> bool:
-        """Whether the reset uses detached spikes; fixed at construction."""
+        """Whether the reset uses detached spikes; settable, as SpikingJelly's is (traces the kernels again).
+
+        Raises (setter):
+            TypeError: not a Python bool.
+        """
         return self.neuron_core.detach_reset
+
+    @detach_reset.setter
+    def detach_reset(self, value: bool) -> None:
+        self.neuron_core.detach_reset = _check_bool("detach_reset", value)
 
     @property
     def store_v_seq(self) -> bool:
@@ -299,7 +371,7 @@ class IFNode(FlexSN):
         )
 
 
-class LIFNode(IFNode):
+class LIFNode(IFNode, _Leaky):
     """Leaky integrate-and-fire neuron (SpikingJelly ``neuron.LIFNode``) on :class:`FlexSN`.
 
     Charge ``H = V + (X - (V - V_reset)) / tau`` (``decay_input=True``) or
@@ -333,38 +405,13 @@ class LIFNode(IFNode):
         assert v_th is not None
         core = LIFCore(
             tau_f,
-            bool(decay_input),
+            _check_bool("decay_input", decay_input),
             v_th,
             _check_float("v_reset", v_reset, True),
             _check_surrogate(surrogate_function),
-            bool(detach_reset),
+            _check_bool("detach_reset", detach_reset),
         )
         self._init_neuron(core, backend, step_mode, store_v_seq)
-
-    @property
-    def tau(self) -> float:
-        """Membrane time constant (time steps); settable, as SpikingJelly's is (a new value traces the kernels
-        again at the next call, one warning).
-
-        Raises (setter):
-            TypeError: not a Python float. ValueError: not finite, or ``<= 1``.
-        """
-        core = self.neuron_core
-        assert isinstance(core, LIFCore)
-        return core.tau
-
-    @tau.setter
-    def tau(self, value: float) -> None:
-        core = self.neuron_core
-        assert isinstance(core, LIFCore)
-        core.tau = _tau(value)
-
-    @property
-    def decay_input(self) -> bool:
-        """Whether the input is divided by ``tau``; fixed at construction."""
-        core = self.neuron_core
-        assert isinstance(core, LIFCore)
-        return core.decay_input
 
     def extra_repr(self) -> str:
         """``tau`` and ``decay_input``, then :meth:`IFNode.extra_repr`."""

@@ -27,7 +27,10 @@ from typing import Sequence
 import torch
 from torch import nn
 
-from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_float, _check_surrogate, _required, _tau
+from .neurons import (
+    _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_bool, _check_float, _check_surrogate, _DecayInput, _Leaky, _required,
+    _tau,
+)
 from .surrogate import SurrogateFunction
 
 __all__ = ["AdaptiveLIFNode", "CUBALIFNode", "LearnableThresholdLIFNode", "ParametricLIFNode"]
@@ -53,7 +56,7 @@ class PLIFCore(IFCore):
         return self.fire_and_reset(h)
 
 
-class ParametricLIFNode(IFNode):
+class ParametricLIFNode(IFNode, _DecayInput):
     """Parametric LIF neuron (SpikingJelly ``neuron.ParametricLIFNode``) with a learnable membrane time constant.
 
     ``tau = 1 / sigmoid(w)`` with ``w`` a scalar ``nn.Parameter`` (named ``w``,
@@ -78,8 +81,8 @@ class ParametricLIFNode(IFNode):
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         tau = _tau(init_tau, "init_tau")
-        core = PLIFCore(bool(decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
-                        _check_surrogate(surrogate_function), bool(detach_reset))
+        core = PLIFCore(_check_bool("decay_input", decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
+                        _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         w = nn.Parameter(torch.tensor(-math.log(tau - 1.0)))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"w": w})
 
@@ -89,8 +92,8 @@ class ParametricLIFNode(IFNode):
         return 1.0 / torch.sigmoid(self.get_parameter("w").detach())
 
     def extra_repr(self) -> str:
-        """``tau`` now, then :meth:`IFNode.extra_repr`."""
-        return f"tau={float(self.tau):.4g}, " + super().extra_repr()
+        """``tau`` now and ``decay_input``, then :meth:`IFNode.extra_repr`."""
+        return f"tau={float(self.tau):.4g}, decay_input={self.decay_input}, " + super().extra_repr()
 
 
 class ThresholdLIFCore(LIFCore):
@@ -103,7 +106,7 @@ class ThresholdLIFCore(LIFCore):
         return self.fire_and_reset(self.charge(x, v), v_th)
 
 
-class LearnableThresholdLIFNode(IFNode):
+class LearnableThresholdLIFNode(IFNode, _Leaky):
     """LIF neuron whose threshold is a learnable ``nn.Parameter`` ``threshold`` of any broadcasting shape.
 
     Charge as :class:`~flexsn_nn.neurons.LIFNode`, fire ``S = Θ(H - V_th)``
@@ -132,8 +135,8 @@ class LearnableThresholdLIFNode(IFNode):
         if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
             raise ValueError(f"threshold_shape must be a sequence of ints >= 1, got {threshold_shape!r}")
         th0 = _required("init_threshold", init_threshold)
-        core = ThresholdLIFCore(_tau(tau), bool(decay_input), th0, _check_float("v_reset", v_reset, True),
-                                _check_surrogate(surrogate_function), bool(detach_reset))
+        core = ThresholdLIFCore(_tau(tau), _check_bool("decay_input", decay_input), th0, _check_float("v_reset", v_reset, True),
+                                _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"threshold": nn.Parameter(torch.full(shape, th0))})
 
     @property  # type: ignore[override]
@@ -150,12 +153,6 @@ class LearnableThresholdLIFNode(IFNode):
         with torch.no_grad():
             self.get_parameter("threshold").fill_(_required("v_threshold", value))
 
-    @property
-    def tau(self) -> float:
-        """Membrane time constant (time steps); fixed at construction."""
-        core = self.neuron_core
-        assert isinstance(core, LIFCore)
-        return core.tau
 
 
 class _SecondStateFromZero(IFNode):
@@ -177,6 +174,7 @@ class AdaptiveLIFCore(LIFCore):
     def __init__(self, tau: float, tau_a: float, decay_input: bool, v_threshold: float, v_reset: float | None,
                  surrogate_function: SurrogateFunction, detach_reset: bool) -> None:
         super().__init__(tau, decay_input, v_threshold, v_reset, surrogate_function, detach_reset)
+        self.tau_a = tau_a
         self.rho = math.exp(-1.0 / tau_a)
 
     def __call__(  # type: ignore[override]
@@ -187,7 +185,7 @@ class AdaptiveLIFCore(LIFCore):
         return spike, v_next, a * self.rho + spike * (1.0 - self.rho)
 
 
-class AdaptiveLIFNode(_SecondStateFromZero):
+class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
     """Adaptive LIF neuron (LSNN's ALIF) with a learnable adaptation strength ``beta``.
 
     States: membrane potential ``v`` and adaptation ``a`` (both 0 at start,
@@ -213,10 +211,29 @@ class AdaptiveLIFNode(_SecondStateFromZero):
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
         step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
-        core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), bool(decay_input), _required("v_threshold", v_threshold),
-                               _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), bool(detach_reset))
+        core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), _check_bool("decay_input", decay_input), _required("v_threshold", v_threshold),
+                               _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         beta = nn.Parameter(torch.full(tuple(beta_shape), _required("init_beta", init_beta)))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs={"beta": beta})
+
+    @property
+    def tau_a(self) -> float:
+        """Adaptation time constant (time steps, > 1); settable (``rho = exp(-1 / tau_a)`` follows, and the kernels are
+        traced again at the next call, one warning).
+
+        Raises (setter):
+            TypeError: not a Python float. ValueError: not finite, or ``<= 1``.
+        """
+        core = self.neuron_core
+        assert isinstance(core, AdaptiveLIFCore)
+        return core.tau_a
+
+    @tau_a.setter
+    def tau_a(self, value: float) -> None:
+        core = self.neuron_core
+        assert isinstance(core, AdaptiveLIFCore)
+        core.tau_a = _tau(value, "tau_a")
+        core.rho = math.exp(-1.0 / core.tau_a)
 
     @property
     def a(self) -> torch.Tensor | None:
@@ -271,7 +288,7 @@ class CUBALIFNode(_SecondStateFromZero):
             t = torch.tensor(d)
             decays[name] = nn.Parameter(t) if requires_grad else t
         core = CUBACore(_required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
-                        _check_surrogate(surrogate_function), bool(detach_reset))
+                        _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
 
     @property

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_float, _check_surrogate, _required, _tau
+from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_bool, _check_float, _check_surrogate, _required, _tau
 from .surrogate import SurrogateFunction
 
 __all__ = ["EIFNode", "IzhikevichNode", "QIFNode"]
@@ -115,7 +115,8 @@ class QIFNode(IFNode):
         detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
-        core = QIFCore(t, _required("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function), bool(detach_reset))
+        core = QIFCore(t, _required("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function),
+                       _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -140,7 +141,7 @@ class EIFNode(IFNode):
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
         core = EIFCore(t, _positive("delta_T", delta_T), _required("theta_rh", theta_rh), rest, th, rs,
-                       _check_surrogate(surrogate_function), bool(detach_reset))
+                       _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -167,7 +168,7 @@ class IzhikevichNode(IFNode):
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset, rest_above_reset=False)
         core = IzhikevichCore(t, _required("v_c", v_c), _positive("a0", a0), rest, _required("tau_w", tau_w), _required("a", a), _required("b", b), th, rs,
-                              _check_surrogate(surrogate_function), bool(detach_reset))
+                              _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         w0 = _required("w_rest", w_rest)
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
         self.w_rest = w0

@@ -1,0 +1,97 @@
+"""The neurons' constants are settable after construction, as SpikingJelly's attributes are (``node.v_reset = None``,
+``node.detach_reset = True``, ``node.decay_input = False``, ``node.tau = 4.0``, ``node.tau_a = 5.0``), and the next
+call computes with the new value: forward, final state and dL/dx equal those of the eager loop of a node built with it.
+Bad values are refused with the argument's name."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+import torch
+
+import flexsn_nn
+from nn_reference import pick_device
+
+# (neuron, attribute, new value): one per settable attribute and per neuron family that holds it.
+CASES = [
+    ("IFNode", "v_reset", None),
+    ("IFNode", "detach_reset", True),
+    ("LIFNode", "v_reset", -0.5),
+    ("LIFNode", "v_reset", None),
+    ("LIFNode", "decay_input", False),
+    ("LIFNode", "detach_reset", True),
+    ("ParametricLIFNode", "decay_input", False),
+    ("ParametricLIFNode", "v_reset", None),
+    ("LearnableThresholdLIFNode", "tau", 4.0),
+    ("LearnableThresholdLIFNode", "decay_input", False),
+    ("AdaptiveLIFNode", "tau", 3.0),
+    ("AdaptiveLIFNode", "tau_a", 5.0),
+    ("QIFNode", "detach_reset", True),
+]
+
+
+def _run(node: Any, x: torch.Tensor, call: Any = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Spikes, final ``v`` and dL/dx of one call (through ``call``, the node or its compiled form) after a
+    ``reset()``, for a loss that weighs every output and the final membrane potential."""
+    node.reset()
+    xg = x.clone().requires_grad_()
+    out = (node if call is None else call)(xg)
+    v = node.v
+    assert isinstance(v, torch.Tensor)
+    (out * torch.linspace(0.5, 1.5, out.shape[-1], device=x.device)).sum().backward(retain_graph=True)
+    (v * 0.3).sum().backward()  # the membrane's gradient path, which detach_reset and v_reset change
+    assert xg.grad is not None
+    return out.detach(), v.detach(), xg.grad
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize(("make", "attribute", "value"), CASES, ids=[f"{m}.{a}={v}" for m, a, v in CASES])
+def test_a_set_attribute_is_what_the_next_call_computes_with(make: str, attribute: str, value: Any, compiled: bool) -> None:
+    cls = getattr(flexsn_nn, make)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(21)) * 3 - 0.5).to(pick_device())
+    node = cls().to(x.device)
+    call = torch.compile(node, fullgraph=True) if compiled else node
+    try:
+        before = _run(node, x)
+        setattr(node, attribute, value)
+        assert getattr(node, attribute) == value
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = _run(node, x, call)
+        if not compiled:  # compiled calls are re-traced through Dynamo's guards instead
+            assert any("changed since the kernels were traced" in str(w.message) for w in caught), caught
+        want = _run(cls(backend="torch", **{attribute: value}).to(x.device), x)
+        for name, g, w in zip(("spikes", "v", "dL/dx"), got, want):
+            torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5, msg=lambda m: f"{name}: {m}")
+        # The new value changes something, so this test fails where the setter is ignored.
+        assert any(not torch.allclose(b, w) for b, w in zip(before, want))
+    finally:
+        torch._dynamo.reset()
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value", "error", "message"),
+    [
+        ("v_reset", "0.0", TypeError, "v_reset must be a Python float or None"),
+        ("v_reset", float("inf"), ValueError, "v_reset must be finite"),
+        ("detach_reset", "False", TypeError, "detach_reset must be a Python bool"),
+        ("decay_input", torch.tensor(True), TypeError, "decay_input must be a Python bool"),
+        ("tau", 1.0, ValueError, "tau must be > 1"),
+    ],
+)
+def test_a_bad_value_is_refused_with_the_arguments_name(attribute: str, value: Any, error: type, message: str) -> None:
+    node = flexsn_nn.LIFNode()
+    with pytest.raises(error, match=message):
+        setattr(node, attribute, value)
+    with pytest.raises(error, match=message):
+        flexsn_nn.LIFNode(**{attribute: value})
+    assert getattr(node, attribute) == getattr(flexsn_nn.LIFNode(), attribute)  # left as it was
+
+
+def test_adaptive_tau_a_is_refused_below_one_step() -> None:
+    node = flexsn_nn.AdaptiveLIFNode()
+    with pytest.raises(ValueError, match="tau_a must be > 1"):
+        node.tau_a = 0.5
+    assert node.tau_a == 20.0
