@@ -8,12 +8,13 @@ import warnings
 from types import SimpleNamespace
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 import torch
 
 from flexsn_nn import FlexSN
-from flexsn_runtime import flexsn_kernel as flexsn_kernel_module
-from flexsn_runtime.compile_time import GUARDS_CLASS_ATTRIBUTES
+from flexsn_runtime import compile_time
+from flexsn_runtime.compile_time import guarded_by_dynamo
 from flexsn_trace import ScanContract, reference_scan
 from nn_reference import pick_device
 
@@ -132,7 +133,7 @@ def test_a_compiled_call_follows_a_number_changed_since_it_was_compiled(train: b
         for got, want in zip(after, call(reference)):
             torch.testing.assert_close(got, want)
         assert any("global V_TH (1.0 -> 0.2) changed since the kernels were traced" in str(w.message) for w in caught)
-        assert neuron.kernel.constants.traced == (0.2,)
+        assert neuron.kernel.constants.traced == (pytest.approx(0.2),)
     finally:
         V_TH = 1.0
         torch._dynamo.reset()
@@ -266,6 +267,10 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return partial_held_core, lambda value: FIRE.keywords.__setitem__("threshold", value)
     if kind == "a global partial's function's global":
         return partial_global_core, lambda value: globals().__setitem__("PARTIAL_TH", value)
+    if kind == "a NumPy float64 global":
+        return numpy_core, lambda value: globals().__setitem__("NP_TH", np.float64(value))
+    if kind == "a NumPy float32 in a config":
+        return numpy_config_core, lambda value: NP_CFG.__setitem__("thr", np.float32(value))
     assert kind == "global config"
     return config_core, lambda value: CFG.neuron.__setitem__("v_threshold", value)
 
@@ -334,10 +339,23 @@ def partial_global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor,
     return LIF_GAIN(x, v)
 
 
+NP_TH = np.float64(1.0)
+NP_CFG = {"thr": np.float32(1.0)}
+
+
+def numpy_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads a NumPy scalar (what ``np.exp(-1 / tau)`` gives; before: only exact Python numbers were watched)."""
+    return _lif_with(x, v, NP_TH)  # type: ignore[arg-type]
+
+
+def numpy_config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _lif_with(x, v, NP_CFG["thr"])  # type: ignore[arg-type]
+
+
 KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
          "class attribute read through self", "global config", "helper's global", "a global object's method",
          "config three dicts deep", "a global partial's keyword", "a global partial's function's global",
-         "a global object's property"]
+         "a global object's property", "a NumPy float64 global", "a NumPy float32 in a config"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -372,7 +390,7 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
     torch._dynamo.reset()
     compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
     # torch 2.11: raises, never a stale result
-    unguarded = kind.startswith("class attribute") and not GUARDS_CLASS_ATTRIBUTES
+    unguarded = not all(guarded_by_dynamo(c.value, c.in_class) for c in neuron.kernel.constants.items)
     try:
         for value in (1.0, 0.2):
             set_threshold(value)
@@ -382,11 +400,12 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
                 try:
                     got = compiled(x)
                 except RuntimeError as e:  # unguarded: the stale graph refuses to run, naming the place
-                    assert unguarded and value != 1.0 and re.search(r"\.thr \(1.0 -> 0.2\) changed since", str(e)), e
+                    assert unguarded and value != 1.0 and re.search(
+                        r"(\.thr|\['thr'\]) \((np\.float32\()?1\.0\)? -> (np\.float32\()?0\.2\)?\) changed since", str(e)), e
                     return
                 want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
             torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
-        assert neuron.kernel.constants.traced == (0.2,)
+        assert neuron.kernel.constants.traced == (pytest.approx(0.2),)
     finally:
         set_threshold(1.0)
         torch._dynamo.reset()
@@ -420,7 +439,7 @@ def test_a_neurons_threshold_is_settable_as_in_spikingjelly(make: str) -> None:
 
 def test_a_class_attribute_read_under_a_torch_that_does_not_guard_it_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
     """torch 2.11's Dynamo reads ``K.thr`` without a guard: compiling such a core says so once, naming the place."""
-    monkeypatch.setattr(flexsn_kernel_module, "GUARDS_CLASS_ATTRIBUTES", False)
+    monkeypatch.setattr(compile_time, "GUARDS_CLASS_ATTRIBUTES", False)
     step, _ = _place("class attribute")
     neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
     x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(13)).to(pick_device())
@@ -434,7 +453,7 @@ def test_a_class_attribute_read_under_a_torch_that_does_not_guard_it_is_told(mon
                 compiled(x)
             neuron.reset()
             compiled(x[:, :2])  # compiled again: told already
-        told = [str(w.message) for w in caught if "does not guard class attributes" in str(w.message)]
+        told = [str(w.message) for w in caught if "Dynamo does not guard" in str(w.message)]
         assert len(told) == 1 and "global _Thresholds.thr" in told[0], told
     finally:
         torch._dynamo.reset()

@@ -5,8 +5,10 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import operator
 from types import SimpleNamespace
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -339,3 +341,75 @@ def test_numbers_read_by_methods_of_objects_and_functions_in_containers_are_watc
         m.setattr(FIRING, "gain", 2.0)
         assert consts.changed() == ["global FIRING.gain (1.0 -> 2.0)"]
     assert consts.changed() == []
+
+
+NP_DECAY = np.exp(-1.0 / 4.0)  # np.float64, what NumPy's functions return on Python floats
+NP_SCALARS = {"thr": np.float32(1.0), "steps": np.int64(3), "spiking": np.bool_(True)}
+
+
+def numpy_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v * NP_DECAY + x * NP_SCALARS["steps"]
+    return (v >= NP_SCALARS["thr"]).to(x.dtype) * NP_SCALARS["spiking"], v
+
+
+def test_numpy_scalars_are_watched_and_read_as_python_numbers(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Before: only exact ``bool`` / ``int`` / ``float`` were watched, so an ``np.exp(-1 / tau)`` decay was baked in
+    and a later change to it was silently ignored."""
+    consts = find_constants(numpy_core)
+    before = NP_DECAY
+    names = [c.name for c in consts.items]
+    assert names == ["global NP_DECAY", "global NP_SCALARS['thr']", "global NP_SCALARS['steps']",
+                     "global NP_SCALARS['spiking']"], names
+    assert consts.changed() == []
+    # what traced code reads is a Python number (Dynamo guards those; see flexsn_runtime.compile_time)
+    assert [type(v) for v in consts.current()] == [float, float, int, bool]
+    assert consts.current() == consts.traced
+    monkeypatch.setitem(NP_SCALARS, "thr", np.float32(0.5))
+    monkeypatch.setitem(numpy_core.__globals__, "NP_DECAY", np.exp(-1.0 / 2.0))
+    assert consts.changed() == [
+        f"global NP_DECAY ({before!r} -> {np.exp(-1.0 / 2.0)!r})", "global NP_SCALARS['thr'] (np.float32(1.0) -> np.float32(0.5))",
+    ]
+
+
+class Config:
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+        self.v_th = 1.0
+        self.tau = 2.0
+
+
+CONFIG = Config({"thr": "v_th"})
+
+
+def computed_name_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v + (x - v) / getattr(CONFIG, "tau")  # a literal name: followed
+    return (v >= getattr(CONFIG, CONFIG.names["thr"])).to(x.dtype), v
+
+
+def test_a_read_under_a_computed_name_is_listed_with_its_place() -> None:
+    """``getattr(cfg, key)`` reads a number the search cannot name: it is listed (the runtime warns), where before it
+    was baked in without a word. A literal name is followed, and not listed."""
+    consts = find_constants(computed_name_core)
+    assert [c.name for c in consts.items] == ["global CONFIG.tau"]
+    (read,) = consts.unwatched
+    line = computed_name_core.__code__.co_firstlineno + 2
+    assert read == f"getattr(CONFIG, CONFIG.names['thr']) in computed_name_core ({__file__}:{line})", read
+    assert find_constants(global_core).unwatched == ()
+
+
+def test_reads_by_computed_name_of_every_form_are_found() -> None:
+    from flexsn_trace.computed_names import computed_name_reads
+
+    key = "v_th"
+
+    def forms(x: torch.Tensor) -> torch.Tensor:
+        a = vars(CONFIG)[key] + CONFIG.__dict__[key]
+        b = operator.attrgetter(key)(CONFIG) + getattr(CONFIG, key, 0.0)
+        c = vars(CONFIG)["tau"] + getattr(CONFIG, "tau")  # literals: not listed
+        return x * (a + b + c)
+
+    found = computed_name_reads([forms, forms])  # each function once
+    assert [r.split(" in ")[0] for r in found] == [
+        "vars(CONFIG)[key]", "CONFIG.__dict__[key]", "operator.attrgetter(key)", "getattr(CONFIG, key, 0.0)",
+    ], found
+    assert computed_name_reads([eval("lambda x: getattr(x, 'a' + 'b')")]) == []  # no source to read: nothing said

@@ -36,7 +36,8 @@ from torch.torch_version import TorchVersion
 from flexsn_trace import run_isolated
 
 __all__ = [
-    "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "settle_while_compiling", "tell_while_compiling",
+    "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "guarded_by_dynamo", "settle_while_compiling",
+    "tell_while_compiling",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -48,6 +49,22 @@ _SERIALS = itertools.count(1)
 #: whether this torch's Dynamo guards a class attribute it reads (``K.thr``): torch 2.11's did not, 2.13's does
 #: (``tools/results/gpu-2026-12-01/class_guard.py``); 2.12 is taken not to
 GUARDS_CLASS_ATTRIBUTES = TorchVersion(torch.__version__) >= "2.13"
+
+
+def guarded_by_dynamo(value: object, in_class: bool) -> bool:
+    """Whether Dynamo guards a watched number of this kind when traced code reads it (as
+    :meth:`flexsn_trace.Constants.current` does), so that a change compiles again.
+
+    Not a class attribute on a torch before 2.13 (:data:`GUARDS_CLASS_ATTRIBUTES`), nor a NumPy floating
+    scalar other than ``np.float64``: Dynamo passes ``np.float32(0.5).item()`` into the graph as an
+    unspecialised float, on which a comparison is "data-dependent" (an error under ``fullgraph=True``), where
+    it specialises and guards on an ``np.float64`` (a ``float`` subclass) and on NumPy integers
+    (``tools/results/gpu-2026-12-08/``'s probe, torch 2.13 CPU).
+    """
+    if in_class and not GUARDS_CLASS_ATTRIBUTES:
+        return False
+    numpy_float = type(value).__module__ == "numpy" and "float" in type(value).__name__
+    return not numpy_float or isinstance(value, float)
 
 
 def constant_under_compile(fn: _F) -> _F:

@@ -11,7 +11,7 @@ import torch
 from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
-from .compile_time import GUARDS_CLASS_ATTRIBUTES, enrol, settle_while_compiling, tell_while_compiling
+from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -120,6 +120,14 @@ class FlexSNKernel:
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: numbers the core reads from outside its arguments, traced into the kernels as literals
         self.constants = find_constants(core)
+        #: per watched number, whether Dynamo guards it (worked out here: what Dynamo reads from us stays a constant)
+        self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
+        if self.constants.unwatched:
+            self.tell(
+                f"FlexSN: the core reads an attribute under a computed name ({'; '.join(self.constants.unwatched)}): a "
+                "number read that way is a constant of the kernels that FlexSN cannot watch, so a later change to it "
+                "is not followed; name the attribute in the code (cfg.thr), or pass the value as a static input"
+            )
         arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))
         #: static inputs the kernels take: the call's, then the captured tensors
@@ -219,14 +227,18 @@ class FlexSNKernel:
         constants = self.constants
         if not constants.items:
             return
-        if constants.current() != constants.traced:
+        guarded = self._dynamo_guarded
+        # read only what Dynamo can guard: reading an np.float32 would make the comparison "data-dependent"
+        now = constants.current(guarded)
+        if now != tuple([v for v, g in zip(constants.traced, guarded) if g]):
             raise RuntimeError("FlexSN: a number the core reads changed while torch.compile traced this call")
-        if not GUARDS_CLASS_ATTRIBUTES and any(c.in_class for c in constants.items):
-            unguarded = ", ".join(c.name for c in constants.items if c.in_class)
+        if not all(guarded):
+            unguarded = ", ".join(c.name for c, g in zip(constants.items, guarded) if not g)
             tell_while_compiling(self._serial, (
-                f"FlexSN: this torch's Dynamo does not guard class attributes: a change to {unguarded} after compiling "
-                "makes the next compiled call raise (a CUDA-graph replay does not see it); make it an instance's attribute "
-                "or a global, or a static input"), fallback=False)
+                f"FlexSN: Dynamo does not guard {unguarded} (a class attribute on this torch, or a NumPy float32 / "
+                "float16 scalar): a change to it after compiling makes the next compiled call raise (a CUDA-graph replay "
+                "does not see it); make it a Python float held by an instance or a global, or a static input"),
+                fallback=False)
 
     def tell_fallback(self, reason: str) -> None:
         """Warn, once per reason, that a call runs the eager loop because of ``reason`` (what :func:`route` gave)."""

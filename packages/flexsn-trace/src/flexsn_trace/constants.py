@@ -5,7 +5,7 @@ Tracing turns a global ``THRESH = 1.0``, a closure's ``tau`` or an object's
 ``THRESH = 0.5`` changes what the eager loop computes but not the kernels,
 which would then disagree with the core without a word. As ``torch.compile``
 guards the globals a frame reads, :func:`find_constants` records the numbers
-(``bool``, ``int``, ``float``) a core reads where :func:`flexsn_trace.find_captures`
+(``bool``, ``int``, ``float``, and NumPy's scalars: :func:`flexsn_trace.kinds.is_number`) a core reads where :func:`flexsn_trace.find_captures`
 looks for tensors (closure cells, globals named in its code, default argument
 values, the attributes its object's methods read, a ``functools.partial``'s
 arguments, and what lists, dicts, namespaces, user objects, user modules and
@@ -17,6 +17,9 @@ The functions the core calls are searched too (:func:`flexsn_trace.places.helper
 its object's methods, user functions and user classes' functions its globals
 and closures hold, up to three calls deep): a helper's global ``THRESH`` is
 watched as ``"global THRESH (read by fire)"``. Library code is not searched.
+
+An attribute read under a computed name (``getattr(cfg, key)``) cannot be watched: :attr:`Constants.unwatched`
+lists such reads (:mod:`flexsn_trace.computed_names`) for the caller to name in a warning.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ import operator
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
+from .computed_names import computed_name_reads
+from .kinds import is_number
 from .places import Root, core_function, describe, follow, helpers, names_of, nested, read_default, reader, roots
 
 __all__ = ["Constant", "Constants", "find_constants"]
 
-_NUMBERS = (bool, int, float)
 _MISSING = object()
 #: what reading a place that no longer holds its value raises
 _GONE = (AttributeError, ValueError, KeyError, IndexError, TypeError)
@@ -62,13 +66,19 @@ class Constants:
     comparison; only a difference takes the slow path that names it.
     """
 
-    __slots__ = ("items", "_reads", "_values")
+    __slots__ = ("items", "unwatched", "_reads", "_values")
 
-    def __init__(self, items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]] = ()) -> None:  # type: ignore[assignment]
+    def __init__(
+        self, items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]] = (),  # type: ignore[assignment]
+        unwatched: Sequence[str] = (),
+    ) -> None:
         self.items = tuple(items)
+        #: reads of an attribute under a computed name (:func:`flexsn_trace.computed_names.computed_name_reads`):
+        #: a number read there is in the kernels but not watched, which the caller says once
+        self.unwatched = tuple(unwatched)
         #: (getter, what it reads from, whether it returns a tuple), in the order of ``items``
         self._reads = tuple(reads)
-        self._values = tuple(c.value for c in items)
+        self._values = tuple([_plain(c.value) for c in items])
 
     def __len__(self) -> int:
         return len(self.items)
@@ -82,7 +92,7 @@ class Constants:
         """
         if [c.name for c in found.items] != [c.name for c in self.items]:
             return None
-        return Constants([c._replace(value=v) for c, v in zip(found.items, self._values)], list(found._reads))
+        return Constants([c._replace(value=v) for c, v in zip(found.items, self._values)], list(found._reads), found.unwatched)
 
     def _snapshot(self) -> tuple[object, ...] | None:
         out: list[object] = []
@@ -98,17 +108,21 @@ class Constants:
 
     @property
     def traced(self) -> tuple[object, ...]:
-        """The values the kernels were traced with, in the order of :attr:`items`."""
+        """The values the kernels were traced with, in the order of :attr:`items` (NumPy scalars as Python numbers)."""
         return self._values
 
-    def current(self) -> tuple[object, ...]:
-        """The value at each place now, in the order of :attr:`items` (a deleted one: a sentinel unequal to any number).
+    def current(self, which: Sequence[bool] | None = None) -> tuple[object, ...]:
+        """The value at each place now, in the order of :attr:`items` (a deleted one: a sentinel unequal to any number;
+        a NumPy scalar as its Python number).
 
         Plain reads, one place at a time, so that ``torch.compile`` can trace
         them: Dynamo then guards on each place, and a later change compiles again
         (:meth:`flexsn_runtime.FlexSNKernel.run`). Eager callers ask :meth:`changed`.
+        ``which``: one flag per item; only the flagged ones are read (those Dynamo can guard).
         """
-        return tuple([_read(c.read) for c in self.items])
+        if which is None:
+            return tuple([_plain(_read(c.read)) for c in self.items])
+        return tuple([_plain(_read(c.read)) for c, w in zip(self.items, which) if w])
 
     def changed(self) -> list[str]:
         """``"<name> (<traced> -> <now>)"`` for each number whose value changed; ``[]`` when none did.
@@ -128,10 +142,21 @@ class Constants:
         elif reads and self._snapshot() == self._values:
             return []
         out: list[str] = []
-        for (name, _, value, _), now in zip(self.items, self.current()):
+        for (name, read, value, _) in self.items:
+            now = _read(read)
             if now is not value and (now is _MISSING or now != value):
                 out.append(f"{name} ({value!r} -> {'deleted' if now is _MISSING else repr(now)})")
         return out
+
+
+def _plain(value: object) -> object:
+    """A NumPy scalar as the Python number it holds (``np.float32(0.5).item()``), anything else as it is.
+
+    What :meth:`Constants.current` returns is read by code Dynamo traces: Dynamo passes a NumPy scalar into
+    the graph as an input it does not specialise on (no guard on its value, and a tuple comparison it cannot
+    decide), but guards on the Python number ``.item()`` gives.
+    """
+    return value.item() if type(value).__module__ == "numpy" else value  # type: ignore[attr-defined]
 
 
 def _read(read: Callable[[], object]) -> object:
@@ -145,10 +170,6 @@ def _defaults_now(places: list[tuple[str, Any]], func: types.FunctionType) -> tu
     """The current values of ``func``'s default arguments at ``places`` (``(kind, key)``, see
     :func:`flexsn_trace.places.default_arguments`)."""
     return tuple([read_default(func, kind, key) for kind, key in places])
-
-
-def _number(x: object) -> bool:
-    return type(x) in _NUMBERS
 
 
 def _called(read: Callable[[], object]) -> object:
@@ -175,7 +196,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
     # the common roots read in one C-level getter per kind (the check runs before every call)
     for root in found:
-        if root.kind == "cell" and _number(root.value):
+        if root.kind == "cell" and is_number(root.value):
             items.append(Constant(root.name, root.read, root.value))
             reads.append((operator.attrgetter("cell_contents"), func.__closure__[root.key], False))  # type: ignore[index]
     batched: list[tuple[str, Callable[[list[Any]], tuple[Callable[[Any], Any], Any]]]] = [
@@ -183,12 +204,12 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         ("attr", lambda keys: (operator.attrgetter(*keys), owner)),
     ]
     for kind, getter in batched:
-        picked = [r for r in found if r.kind == kind and _number(r.value)]
+        picked = [r for r in found if r.kind == kind and is_number(r.value)]
         items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
         if picked:
             get, source = getter([r.key for r in picked])
             reads.append((get, source, len(picked) > 1))
-    defaults = [r for r in found if r.kind in ("default", "kwdefault") and _number(r.value)]
+    defaults = [r for r in found if r.kind in ("default", "kwdefault") and is_number(r.value)]
     items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
@@ -205,7 +226,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
                 continue
             taken.add(_place_id(helper, root))
             _add_nested(items, reads, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
-    return Constants(items, reads)
+    return Constants(items, reads, computed_name_reads([func, *called]))
 
 
 def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
@@ -223,7 +244,7 @@ def _add_nested(
 ) -> None:
     """Watch the numbers at ``top`` (places given as ``(path, value)``) and below ``root`` (:func:`nested`), one reader each."""
     for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names))]:
-        if _number(leaf):
+        if is_number(leaf):
             read = reader(root.read, path)
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             items.append(Constant(f"{root.name}{describe(path)}{suffix}", read, leaf, in_class))

@@ -8,16 +8,29 @@ value only where that cannot run the user's code (:func:`shadowable`).
 
 from __future__ import annotations
 
+import numbers
 import sys
 import types
 from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "own_attributes", "shadowable", "slot_names", "stand_in"]
+__all__ = ["MODULE_STATE", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
+
+
+def is_number(value: Any) -> bool:
+    """Whether ``value`` is a number a core may read as a constant of its kernels: a Python ``bool`` / ``int`` /
+    ``float`` (or a subclass), or another immutable scalar registered as a :class:`numbers.Number` (NumPy's
+    ``np.float64`` — what ``np.exp(-1 / tau)`` returns —, ``np.float32``, ``np.int64``; ``Fraction``) or NumPy's
+    ``np.bool_``. Tensors and arrays are not numbers here (tensors are lifted, not watched)."""
+    if type(value) in (bool, int, float):  # the common case first: this runs over every place searched
+        return True
+    if isinstance(value, numbers.Number):
+        return True
+    return type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
 
 
 def _library(module: str | None) -> bool:

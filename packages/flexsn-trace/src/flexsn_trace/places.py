@@ -40,7 +40,7 @@ from torch import nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
-    own_attributes, slot_names, stand_in,
+    is_number, own_attributes, slot_names, stand_in,
 )
 
 __all__ = [
@@ -146,7 +146,7 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         every_number = isinstance(value, nn.Module) and _opaque_module(type(value))
         return [
             (("attr", n), v, liftable) for n, v in own_attributes(value).items()
-            if (n in names or (every_number and type(v) in (bool, int, float) and n not in MODULE_STATE))
+            if (n in names or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ]
     watched = getattr(value, WATCHED, None)
