@@ -398,7 +398,7 @@ def test_a_read_under_a_computed_name_is_listed_with_its_place() -> None:
 
 
 def test_reads_by_computed_name_of_every_form_are_found() -> None:
-    from flexsn_trace.computed_names import computed_name_reads
+    from flexsn_trace.unfollowed import unfollowed_reads
 
     key = "v_th"
 
@@ -406,10 +406,14 @@ def test_reads_by_computed_name_of_every_form_are_found() -> None:
         a = vars(CONFIG)[key] + CONFIG.__dict__[key]
         b = operator.attrgetter(key)(CONFIG) + getattr(CONFIG, key, 0.0)
         c = vars(CONFIG)["tau"] + getattr(CONFIG, "tau")  # literals: not listed
-        return x * (a + b + c)
+        from math import pi
+        import math  # a global of this module too: followed
+        import numpy.linalg as la
+        return x * (a + b + c + globals()["NP_DECAY"] + pi + math.e + la.norm([1.0]))
 
-    found = computed_name_reads([forms, forms])  # each function once
+    found = unfollowed_reads([forms, forms])  # each function once
     assert [r.split(" in ")[0] for r in found] == [
         "vars(CONFIG)[key]", "CONFIG.__dict__[key]", "operator.attrgetter(key)", "getattr(CONFIG, key, 0.0)",
+        "from math import pi", "import numpy.linalg as la", "globals()['NP_DECAY']",
     ], found
-    assert computed_name_reads([eval("lambda x: getattr(x, 'a' + 'b')")]) == []  # no source to read: nothing said
+    assert unfollowed_reads([eval("lambda x: getattr(x, 'a' + 'b')")]) == []  # no source to read: nothing said

@@ -124,9 +124,9 @@ class FlexSNKernel:
         self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
         if self.constants.unwatched:
             self.tell(
-                f"FlexSN: the core reads an attribute under a computed name ({'; '.join(self.constants.unwatched)}): a "
-                "number read that way is a constant of the kernels that FlexSN cannot watch, so a later change to it "
-                "is not followed; name the attribute in the code (cfg.thr), or pass the value as a static input"
+                f"FlexSN: the core reads values where FlexSN cannot follow them ({'; '.join(self.constants.unwatched)}): "
+                "a number read that way is a constant of the kernels that is not watched, so a later change to it is "
+                "not followed; read it by name (cfg.thr, a module-level import), or pass the value as a static input"
             )
         arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))

@@ -18,8 +18,9 @@ its object's methods, user functions and user classes' functions its globals
 and closures hold, up to three calls deep): a helper's global ``THRESH`` is
 watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 
-An attribute read under a computed name (``getattr(cfg, key)``) cannot be watched: :attr:`Constants.unwatched`
-lists such reads (:mod:`flexsn_trace.computed_names`) for the caller to name in a warning.
+A number read where the search cannot follow (an attribute under a computed name, ``getattr(cfg, key)``; a
+global through ``globals()``; an import inside the core) cannot be watched: :attr:`Constants.unwatched` lists
+such reads (:mod:`flexsn_trace.unfollowed`) for the caller to name in a warning.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import operator
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
-from .computed_names import computed_name_reads
+from .unfollowed import unfollowed_reads
 from .kinds import is_number
 from .places import Root, core_function, describe, follow, helpers, names_of, nested, read_default, reader, roots
 
@@ -73,7 +74,7 @@ class Constants:
         unwatched: Sequence[str] = (),
     ) -> None:
         self.items = tuple(items)
-        #: reads of an attribute under a computed name (:func:`flexsn_trace.computed_names.computed_name_reads`):
+        #: reads the place search cannot follow (:func:`flexsn_trace.unfollowed.unfollowed_reads`):
         #: a number read there is in the kernels but not watched, which the caller says once
         self.unwatched = tuple(unwatched)
         #: (getter, what it reads from, whether it returns a tuple), in the order of ``items``
@@ -226,7 +227,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
                 continue
             taken.add(_place_id(helper, root))
             _add_nested(items, reads, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
-    return Constants(items, reads, computed_name_reads([func, *called]))
+    return Constants(items, reads, unfollowed_reads([func, *called]))
 
 
 def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:

@@ -1,12 +1,14 @@
-"""Reads the place search cannot follow: an attribute whose name the code computes.
+"""Reads the place search cannot follow: an attribute under a computed name, a global through ``globals()``, a
+module imported inside the core.
 
 :mod:`flexsn_trace.places` follows an object's attributes under the names the code can name (an attribute it
 loads, a string constant), so that a large object costs nothing it does not read and a counter the core never
-reads cannot make every call trace again. ``getattr(cfg, cfg.names["thr"])``, ``vars(cfg)[key]`` or
-``operator.attrgetter(name)`` read an attribute under a name known only when the code runs: a number read that way
-is traced into the kernels, and a later change to it would not be followed. :func:`computed_name_reads` finds such
-reads in the source of the functions a core runs, so that the caller can say so once instead of computing with a
-stale number in silence.
+reads cannot make every call trace again; it starts from the globals, closure cells, defaults and object the
+code names. ``getattr(cfg, cfg.names["thr"])``, ``vars(cfg)[key]``, ``operator.attrgetter(name)``,
+``globals()["THR"]`` and ``from config import THR`` inside the core read a number the search never meets: it
+is traced into the kernels, and a later change to it would not be followed. :func:`unfollowed_reads` finds such
+reads in the source of the functions a core runs, so that the caller can say so once instead of computing with
+a stale number in silence.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import textwrap
 import types
 from typing import Iterable
 
-__all__ = ["computed_name_reads"]
+__all__ = ["unfollowed_reads"]
 
 #: builtins and ``operator`` functions that take an attribute name as their argument 1 (``attrgetter``: 0)
 _BY_NAME = {"getattr": 1, "hasattr": 1, "attrgetter": 0}
@@ -36,16 +38,24 @@ def _literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
-def _computed(node: ast.AST) -> bool:
-    """Whether ``node`` reads an attribute under a name that is not a string literal."""
+def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
+    """Whether ``node`` (in ``func``'s source) reads a value the place search cannot follow."""
     if isinstance(node, ast.Call):
         at = _BY_NAME.get(_name_of(node.func) or "")
         return at is not None and len(node.args) > at and not _literal(node.args[at])
-    if isinstance(node, ast.Subscript) and not _literal(node.slice):
+    if isinstance(node, ast.Subscript):
         target = node.value
+        if isinstance(target, ast.Call) and _name_of(target.func) == "globals":  # globals()["THR"]: not a root
+            return True
+        if _literal(node.slice):
+            return False
         if isinstance(target, ast.Attribute) and target.attr == "__dict__":  # obj.__dict__[key]
             return True
         return isinstance(target, ast.Call) and _name_of(target.func) == "vars"  # vars(obj)[key]
+    if isinstance(node, ast.ImportFrom):  # from config import THR: a local bound at every call
+        return True
+    if isinstance(node, ast.Import):  # import config: followed only where the module is a global too
+        return any((a.asname or a.name.split(".")[0]) not in func.__globals__ for a in node.names)
     return False
 
 
@@ -59,18 +69,19 @@ def _reads_in(func: types.FunctionType) -> list[str]:
     except SyntaxError:  # a lambda cut out of a longer line
         return []
     where = func.__code__.co_filename
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.expr) and _computed(n)]
+    found = [n for n in ast.walk(tree) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{ast.unparse(node)} in {func.__qualname__} ({where}:{first + node.lineno - 1})" for node in found]
 
 
-def computed_name_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
-    """The reads of an attribute under a computed name in ``funcs``' source, each as
+def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
+    """The reads in ``funcs``' source that the place search cannot follow, each as
     ``"<expression> in <function> (<file>:<line>)"``, in the order met (each function once).
 
-    Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal, and
-    ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one. A function without source gives
-    nothing. Python's ``ast`` module parses the source.
+    Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal,
+    ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one, ``globals()[...]``, and imports inside
+    the function (``from m import x``; ``import m`` where ``m`` is not also a global of its module). A function
+    without source gives nothing. Python's ``ast`` module parses the source.
     """
     out: list[str] = []
     seen: set[int] = set()
