@@ -95,3 +95,23 @@ def test_adaptive_tau_a_is_refused_below_one_step() -> None:
     with pytest.raises(ValueError, match="tau_a must be > 1"):
         node.tau_a = 0.5
     assert node.tau_a == 20.0
+
+
+def test_store_v_seq_is_settable_as_in_spikingjelly() -> None:
+    """``node.store_v_seq = True`` (before: "property has no setter"): the next call keeps ``v_seq``, equal to the loop's."""
+    x = (torch.rand(5, 2, 4, generator=torch.Generator().manual_seed(5)) * 2).to(pick_device())
+    node, ref = flexsn_nn.LIFNode().to(x.device), flexsn_nn.LIFNode(backend="torch", store_v_seq=True).to(x.device)
+    node(x)
+    assert node.v_seq is None
+    node.reset()
+    node.store_v_seq = True
+    node(x)
+    ref(x)
+    assert node.v_seq is not None and ref.v_seq is not None
+    torch.testing.assert_close(node.v_seq, ref.v_seq)
+    node.store_v_seq = False
+    node.reset()
+    node(x)
+    assert node.v_seq is None
+    with pytest.raises(TypeError, match="store_v_seq must be a Python bool"):
+        node.store_v_seq = "yes"  # type: ignore[assignment]

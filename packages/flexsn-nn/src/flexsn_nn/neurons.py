@@ -338,8 +338,16 @@ class IFNode(FlexSN):
 
     @property
     def store_v_seq(self) -> bool:
-        """Alias of ``store_state_seqs``."""
+        """Alias of ``store_state_seqs``; settable, as SpikingJelly's ``store_v_seq`` is (from the next call on).
+
+        Raises (setter):
+            TypeError: not a Python bool.
+        """
         return self.store_state_seqs
+
+    @store_v_seq.setter
+    def store_v_seq(self, value: bool) -> None:
+        self.store_state_seqs = _check_bool("store_v_seq", value)
 
     @property
     def v(self) -> torch.Tensor | None:
