@@ -7,6 +7,7 @@ import functools
 import math
 import operator
 from types import SimpleNamespace
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -417,3 +418,36 @@ def test_reads_by_computed_name_of_every_form_are_found() -> None:
         "from math import pi", "import numpy.linalg as la", "globals()['NP_DECAY']",
     ], found
     assert unfollowed_reads([eval("lambda x: getattr(x, 'a' + 'b')")]) == []  # no source to read: nothing said
+    namespace: dict[str, Any] = {}
+    exec(compile("def g(x):\n    return x\n", __file__, "exec"), namespace)  # this file's line 1 is not g's text
+    assert unfollowed_reads([namespace["g"]]) == []
+
+
+DEEP_TH = 1.0
+
+
+def _chain(depth: int) -> Callable[[torch.Tensor], torch.Tensor]:
+    """``depth`` user functions, each calling the next by a global name; the last reads the global ``DEEP_TH``."""
+    namespace: dict[str, Any] = {"DEEP_TH_HOLDER": globals()}
+    src = f"def f{depth}(v):\n    return (v >= DEEP_TH_HOLDER['DEEP_TH']).float()\n"
+    for i in range(depth - 1, 0, -1):
+        src += f"def f{i}(v):\n    return f{i + 1}(v)\n"
+    exec(compile(src, "<chain>", "exec"), namespace)  # source-less on purpose: only the depth is under test here
+    return namespace["f1"]  # type: ignore[no-any-return]
+
+
+def test_a_helper_deeper_than_the_search_is_told() -> None:
+    """Before: three calls deep, and a number read four calls deep was baked in without a word. Now six calls are
+    searched, and a function called past them is listed as unfollowed."""
+    from flexsn_trace.places import HELPER_DEPTH
+
+    for depth, watched in ((HELPER_DEPTH, True), (HELPER_DEPTH + 1, False)):
+        fire = _chain(depth)
+
+        def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            return fire(v), v + x
+
+        consts = find_constants(core)
+        assert bool(consts.unwatched) != watched, (depth, consts.unwatched)
+        if not watched:
+            assert consts.unwatched == (f"f{depth} (called through f{depth - 1}, past the calls searched)",)

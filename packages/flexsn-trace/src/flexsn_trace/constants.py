@@ -15,7 +15,7 @@ of them no longer hold their traced value, so the caller traces again.
 
 The functions the core calls are searched too (:func:`flexsn_trace.places.helpers`:
 its object's methods, user functions and user classes' functions its globals
-and closures hold, up to three calls deep): a helper's global ``THRESH`` is
+and closures hold, up to six calls deep): a helper's global ``THRESH`` is
 watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 
 A number read where the search cannot follow (an attribute under a computed name, ``getattr(cfg, key)``; a
@@ -190,7 +190,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     func, owner = core_function(core)
     if func is None:
         return Constants([])
-    called = helpers(func, owner)
+    beyond: list[str] = []
+    called = helpers(func, owner, beyond)
     names = names_of(func, owner, called)
     found = roots(core, names, names)
     items: list[Constant] = []
@@ -227,7 +228,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
                 continue
             taken.add(_place_id(helper, root))
             _add_nested(items, reads, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
-    return Constants(items, reads, unfollowed_reads([func, *called]))
+    return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond])
 
 
 def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:

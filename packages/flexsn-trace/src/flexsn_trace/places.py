@@ -36,7 +36,7 @@ import operator
 import types
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
-from torch import nn
+from torch import Tensor, nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
@@ -142,10 +142,12 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
                     break
         return out
     if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
-        liftable = not isinstance(value, nn.Module)  # a module's tensors are lifted as its parameters and buffers
-        every_number = isinstance(value, nn.Module) and _opaque_module(type(value))
+        # a module's own tensors are lifted as its parameters, buffers and plain tensors (functional_call swaps
+        # them); what its plain attributes hold (self.sub.cfg["w"]) through a copy of it, as any object's
+        module = isinstance(value, nn.Module)
+        every_number = module and _opaque_module(type(value))
         return [
-            (("attr", n), v, liftable) for n, v in own_attributes(value).items()
+            (("attr", n), v, not (module and isinstance(v, Tensor))) for n, v in own_attributes(value).items()
             if (n in names or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ]
@@ -244,9 +246,8 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
 
 
 #: calls deep that :func:`helpers` follows, and how many functions it returns at most
-HELPER_DEPTH = 3
-MAX_HELPERS = 32
-
+HELPER_DEPTH = 6
+MAX_HELPERS = 64
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
     """The functions ``klass`` and its bases define (methods, static and class methods, property getters), along its MRO.
@@ -287,7 +288,7 @@ def _functions_in(value: Any, names: frozenset[str]) -> list[types.FunctionType]
     return out
 
 
-def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
+def helpers(func: types.FunctionType, owner: Any, beyond: list[str] | None = None) -> list[types.FunctionType]:
     """User functions a core may call, other than ``func`` itself: each reads its own globals, closures and defaults.
 
     The methods of ``owner``'s user classes (``self.charge(x, v)``), and the user
@@ -297,6 +298,9 @@ def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
     user object such as ``HOLDER.fire``, and what their containers hold under the
     names the code loads), up to :data:`HELPER_DEPTH` calls deep and
     :data:`MAX_HELPERS` functions (library code is not followed).
+
+    ``beyond``: where given, gets ``"<function> (reached through <caller>)"`` for each user function reached
+    past those limits, whose reads are not searched (:mod:`flexsn_trace.unfollowed` tells them).
     """
     found: list[types.FunctionType] = []
     seen = {id(func)}
@@ -307,27 +311,35 @@ def helpers(func: types.FunctionType, owner: Any) -> list[types.FunctionType]:
         for sub in owner.modules():
             if sub is not owner and _user_instance(sub):
                 frontier += _class_functions(type(sub))
-    for _ in range(HELPER_DEPTH):
-        reached: list[types.FunctionType] = []
+    for level in range(HELPER_DEPTH + 1):
         for fn in frontier:
             if id(fn) not in seen:
                 seen.add(id(fn))
                 found.append(fn)
-            values: list[Any] = [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
-            values += [*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()]
-            for cell in fn.__closure__ or ():
-                try:
-                    values.append(cell.cell_contents)
-                except ValueError:  # an empty cell
-                    continue
-            names = code_names(fn.__code__)
-            for value in values:
-                reached += _functions_in(value, names)
-        frontier = list({id(fn): fn for fn in reached if id(fn) not in seen}.values())  # each once, in order met
-        if len(found) + len(frontier) > MAX_HELPERS or not frontier:
+        if level == HELPER_DEPTH or len(found) >= MAX_HELPERS:
             break
-    found += [fn for fn in frontier if id(fn) not in seen]  # the last level reached: watched, not searched
+        reached = [fn for caller in frontier for fn in _called_by(caller)]
+        frontier = list({id(fn): fn for fn in reached if id(fn) not in seen}.values())  # each once, in order met
+        if not frontier:
+            return found[:MAX_HELPERS]
+    if beyond is not None:  # what the functions kept go on to call, and those past the count: not searched
+        kept = found[:MAX_HELPERS]
+        past = {id(fn): (fn, caller) for caller in kept for fn in _called_by(caller) if fn not in kept and fn is not func}
+        beyond += [f"{fn.__qualname__} (called through {caller.__qualname__}, past the calls searched)" for fn, caller in past.values()]
     return found[:MAX_HELPERS]
+
+
+def _called_by(fn: types.FunctionType) -> list[types.FunctionType]:
+    """The user functions ``fn`` may call: those its globals, defaults and closure cells hold (:func:`_functions_in`)."""
+    values: list[Any] = [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
+    values += [*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()]
+    for cell in fn.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            continue
+    names = code_names(fn.__code__)
+    return [g for value in values for g in _functions_in(value, names)]
 
 
 def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:

@@ -68,8 +68,11 @@ def _reads_in(func: types.FunctionType) -> list[str]:
         tree = ast.parse(textwrap.dedent("".join(lines)))
     except SyntaxError:  # a lambda cut out of a longer line
         return []
+    top = tree.body[0] if tree.body else None
+    if not (isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) and top.name == func.__name__):
+        return []  # not the function's own text (code exec'd under a file's name): nothing can be said
     where = func.__code__.co_filename
-    found = [n for n in ast.walk(tree) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
+    found = [n for n in ast.walk(top) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{ast.unparse(node)} in {func.__qualname__} ({where}:{first + node.lineno - 1})" for node in found]
 
