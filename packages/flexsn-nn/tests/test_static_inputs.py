@@ -280,21 +280,29 @@ def test_a_parameter_bound_as_a_default_argument(backend: str, compiled: bool) -
 MIXED_GAIN = torch.tensor(1.0)
 
 
+class _Settings(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cfg = {"bias": torch.linspace(-0.1, 0.1, H, device=DEVICE).requires_grad_()}
+
+
 class MixedPlaces(nn.Module):
     """Tensors in the places lifted last: a class-body tensor read through ``self``, a dict held as a plain
-    attribute, and a module global read by a method ``forward`` calls (each fell back to the loop before)."""
+    attribute, a module global read by a method ``forward`` calls, and a dict held by a submodule's plain
+    attribute (each fell back to the loop before)."""
 
     th = torch.tensor(1.0)
 
     def __init__(self) -> None:
         super().__init__()
         self.p = {"decay": torch.linspace(-0.5, 0.5, H, device=DEVICE).requires_grad_()}
+        self.settings = _Settings()
 
     def fire(self, h: torch.Tensor) -> torch.Tensor:
         return spike(MIXED_GAIN * (h - self.th))
 
     def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = v + (x - v) * torch.sigmoid(self.p["decay"])
+        h = v + (x - v) * torch.sigmoid(self.p["decay"]) + self.settings.cfg["bias"]
         s = self.fire(h)
         return s, h * (1.0 - s)
 
@@ -308,13 +316,15 @@ def test_captures_of_classes_containers_and_methods(backend: str, compiled: bool
     MIXED_GAIN = torch.full((C, 1), 1.5, device=DEVICE, requires_grad=True)
     MixedPlaces.th = torch.linspace(0.8, 1.2, H, device=DEVICE).requires_grad_()
     core = MixedPlaces()
-    params = [MIXED_GAIN, MixedPlaces.th, core.p["decay"]]
+    params = [MIXED_GAIN, MixedPlaces.th, core.p["decay"], core.settings.cfg["bias"]]
     torch._dynamo.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         m = FlexSN(core, 1, 1, 1, backend=backend)
         if backend in ("triton", "inductor"):
-            assert set(m.kernel.captures.names()) == {"self.th", "self.p['decay']", "global MIXED_GAIN (read by fire)"}
+            assert set(m.kernel.captures.names()) == {
+                "self.th", "self.p['decay']", "global MIXED_GAIN (read by fire)", "self.settings.cfg['bias']",
+            }
         run = torch.compile(m, fullgraph=True, backend="aot_eager", dynamic=False) if compiled else m
         x = _x().requires_grad_()
         y = run(x)

@@ -69,6 +69,41 @@ class DictAttribute(nn.Module):
         return spike(h - self.p["th"]), h * 0.5
 
 
+class _Inner(nn.Module):
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.ws = [_leaf(N, 1, lo=0.2, hi=0.4, device=device)]
+
+
+class _Middle(nn.Module):
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.cfg = {"th": _leaf(C, device=device)}
+        self.inner = _Inner(device)
+
+
+class SubmoduleDicts(nn.Module):
+    """Containers held by plain attributes of submodules (before: a fallback, "a list or dict held by a
+    submodule's plain attribute")."""
+
+    def __init__(self, device: torch.device) -> None:
+        super().__init__()
+        self.middle = _Middle(device)
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.middle.inner.ws[0])
+        return spike(h - self.middle.cfg["th"]), h * 0.5
+
+
+NET: nn.Module = nn.Module()
+
+
+def global_module_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads a dict held by a plain attribute of a global module (before: a fallback)."""
+    h = v + (x - v) * 0.5
+    return spike(h - NET.cfg["th"]), h * 0.5
+
+
 def make_fire(th: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
     def fire(h: torch.Tensor) -> torch.Tensor:  # a helper reading its own closure cell
         return spike(h - th)
@@ -231,7 +266,13 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     Slotted.gain, SLOT_W, SLOT_CFG.th = _leaf(N, 1, lo=0.9, hi=1.1, device=device), _leaf(C, lo=0.1, hi=0.3, device=device), _leaf(C, device=device)
     slotted = Slotted(_leaf(C, device=device))
     behind_property = PropertyNeuron(_leaf(N, 1, device=device))
+    submodule_dicts = SubmoduleDicts(device)
+    NET.cfg = {"th": _leaf(C, device=device)}
     return {
+        "dicts held by submodules' attributes": (
+            submodule_dicts, [submodule_dicts.middle.cfg["th"], submodule_dicts.middle.inner.ws[0]],
+            ("self.middle.cfg['th']", "self.middle.inner.ws[0]")),
+        "a dict held by a global module's attribute": (global_module_core, [NET.cfg["th"]], ("global NET.cfg['th']",)),
         "a property": (behind_property, [behind_property._th], ("self._th",)),
         "a __slots__ object": (slotted, [slotted.th, Slotted.gain, SLOT_W], ("self.th", "self.gain", "global SLOT_W (read by charge)")),
         "a __slots__ object held by a global": (slotted_config_core, [SLOT_CFG.th], ("global SLOT_CFG.th",)),
@@ -252,7 +293,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
 @pytest.mark.parametrize(
     "case", ["class attribute", "class attribute through self", "module class attribute", "dict held by a module attribute",
              "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
-             "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property"]
+             "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property",
+             "dicts held by submodules' attributes", "a dict held by a global module's attribute"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -262,7 +304,8 @@ def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.devi
 
 @pytest.mark.parametrize("case", ["class attribute", "class attribute through self", "dict held by a module attribute",
                                   "helper closure cell", "helper defaults", "methods reading a global",
-                                  "a global object's method", "a __slots__ object", "a __slots__ object held by a global"])
+                                  "a global object's method", "a __slots__ object", "a __slots__ object held by a global",
+                                  "dicts held by submodules' attributes", "a dict held by a global module's attribute"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -278,6 +321,8 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "a global object's method": lambda: setattr(FIRING, "th", new),
         "a __slots__ object": lambda: setattr(Slotted, "gain", new),
         "a __slots__ object held by a global": lambda: setattr(SLOT_CFG, "th", new),
+        "dicts held by submodules' attributes": lambda: core.middle.cfg.__setitem__("th", new),
+        "a dict held by a global module's attribute": lambda: NET.cfg["th"].data.fill_(0.3),
     }
     follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())

@@ -30,9 +30,11 @@ binding rebuilds those helpers on the substituted values and hands the core
 the rebuilt ones (:mod:`flexsn_trace.rebind`). One tensor at two places is one
 argument, substituted at both. Only floating-point tensors are lifted; the
 caller keeps those the traced step actually reads (:func:`used_arguments`).
-A tensor read from anywhere else (a helper reached through another object or
-a class, a class whose subclassing runs code, a container held by a
-submodule's plain attribute) is recorded as a foreign constant
+A container held by a plain attribute of an ``nn.Module`` (the core's own, a
+submodule's, ``self.sub.cfg["w"]``, or a global module's) is lifted through a
+copy of each module on its path. A tensor read from anywhere else (a helper
+reached through another object or a class, a class whose subclassing runs
+code) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """
@@ -49,7 +51,7 @@ from torch import fx, nn
 
 from .info import placeholders
 from .kinds import MODULE_STATE, shadowable, slot_names, stand_in
-from .places import core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import Root, Step, core_function, describe, helpers, names_of, nested, reader, replaced, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -315,21 +317,32 @@ def find_captures(core: Callable[..., Any]) -> Captures:
             place = helper_root(r, h, func, reach)
             if place is not None:
                 found.append((place, f" (read by {h.__name__})"))
-    for root, by in found:
+    def add_nested(root: Root, by: str, value: Any, below: tuple[Step, ...] = ()) -> None:
+        """The tensors in containers below ``value`` (``root``'s value, or what ``below`` reaches from it)."""
         bare = root.name.rsplit(" ", 1)[-1]
+        for path, leaf, liftable in nested(value, names):
+            path = (*below, *path)
+            if _floating(leaf) and liftable:
+                name, read = f"{root.name}{describe(path)}{by}", reader(root.read, path)
+                add(Captured(name, read, root.kind, root.key, path, root.read), leaf)
+            elif isinstance(leaf, nn.Module):
+                add_module(leaf, f"{bare}{describe(path)}.")
+
+    for root, by in found:
         if _floating(root.value):
             add(Captured(root.name + by, root.read, root.kind, root.key), root.value)
-        elif isinstance(root.value, nn.Module):
-            add_module(root.value, f"{bare}.")
         else:
-            for path, leaf, liftable in nested(root.value, names):
-                if _floating(leaf) and liftable:
-                    name, read = f"{root.name}{describe(path)}{by}", reader(root.read, path)
-                    add(Captured(name, read, root.kind, root.key, path, root.read), leaf)
-                elif isinstance(leaf, nn.Module):
-                    add_module(leaf, f"{bare}{describe(path)}.")
+            if isinstance(root.value, nn.Module):
+                add_module(root.value, f"{root.name.rsplit(' ', 1)[-1]}.")
+            add_nested(root, by, root.value)  # a module's: what its plain attributes hold (self.sub.cfg["w"])
     if module_owner:
         add_module(owner, "self.")
+        assert isinstance(owner, nn.Module)
+        for path, sub in owner.named_modules(remove_duplicate=True):  # what its submodules' plain attributes hold
+            if sub is not owner:
+                first, *rest = path.split(".")
+                root = Root(f"self.{first}", "attr", first, functools.partial(getattr, owner, first), owner._modules[first])
+                add_nested(root, "", sub, tuple(("attr", n) for n in rest))
     return Captures(core, items, func, owner, modules, reach)
 
 
