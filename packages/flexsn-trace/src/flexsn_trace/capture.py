@@ -32,16 +32,16 @@ argument, substituted at both. Only floating-point tensors are lifted; the
 caller keeps those the traced step actually reads (:func:`used_arguments`).
 A container held by a plain attribute of an ``nn.Module`` (the core's own, a
 submodule's, ``self.sub.cfg["w"]``, or a global module's) is lifted through a
-copy of each module on its path. A tensor read from anywhere else (a helper
-reached through another object or a class, a class whose subclassing runs
-code) is recorded as a foreign constant
+copy of each module on its path; a method of a user object a global holds
+(``HOLDER.fire(h)`` reading a global) through a copy of the object holding the
+rebuilt method. A tensor read from anywhere else (a helper reached through an
+object no global names, or a class; a class whose subclassing runs code) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import types
 from typing import Any, Callable, NamedTuple, Sequence
@@ -50,9 +50,9 @@ import torch
 from torch import fx, nn
 
 from .info import placeholders
-from .kinds import MODULE_STATE, shadowable, slot_names, stand_in
+from .kinds import MODULE_STATE, shadowable
 from .places import Root, Step, core_function, describe, helpers, names_of, nested, reader, replaced, roots
-from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers
+from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers, shadowed
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
 
@@ -217,7 +217,7 @@ class Captures:
         if owner is not None:
             methods = reach.methods if rebuilt and reach is not None else ()  # rebuilt: they read what changed
             if attrs or methods:
-                copied = _shadowed(owner, attrs, [(name, wrap, rebuilt[i]) for name, wrap, i in methods])
+                copied = shadowed(owner, attrs, [(name, wrap, rebuilt[i]) for name, wrap, i in methods])
                 modules = [copied if m is owner else m for m in modules]  # functional_call swaps the copy's tensors
                 owner = copied
             bound = types.MethodType(fn, owner)
@@ -227,33 +227,6 @@ class Captures:
             return bound
         holder = _Owner(modules, bound)
         return lambda *args: torch.func.functional_call(holder, swap, args)
-
-
-def _shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, str, types.FunctionType]]) -> Any:
-    """A copy of ``owner`` that reads ``attrs`` and the rebuilt ``methods`` (``(name, wrap, function)``) instead.
-
-    Set in the copy's own ``__dict__``, where they shadow its class's attributes and methods. A ``__slots__``
-    instance has no ``__dict__``: its slots are set on the copy, and the rest go into the body of a subclass
-    stand-in (``__slots__ = ()``, so the copy's layout fits it) that the copy is re-classed to
-    (:func:`flexsn_trace.kinds.shadowable` says when that is allowed).
-    """
-    copied = copy.copy(owner)
-    klass = type(owner)
-    body: dict[str, Any] = {}
-    slots = () if hasattr(copied, "__dict__") else slot_names(klass)
-    for name, v in attrs.items():
-        if hasattr(copied, "__dict__") or name in slots:
-            object.__setattr__(copied, name, v)
-        else:
-            body[name] = v
-    for name, wrap, m in methods:
-        if hasattr(copied, "__dict__"):
-            object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, klass if wrap == "class" else copied))
-        else:
-            body[name] = staticmethod(m) if wrap == "static" else classmethod(m) if wrap == "class" else m
-    if body:
-        object.__setattr__(copied, "__class__", stand_in(klass, {**body, "__slots__": ()}))
-    return copied
 
 
 def _in_helpers(cells: dict[int, types.CellType], reach: HelperReach) -> bool:

@@ -16,18 +16,24 @@ Where a core looks a helper up:
 * a global name of the core's or of a reached helper's module (``links``);
 * a closure cell of the core (``cells``);
 * an attribute of the core's object naming a method, static or class method
-  of its class (``methods``): the rebuilt one is set on the object's copy.
+  of its class (``methods``): the rebuilt one is set on the object's copy;
+* a global naming a user object (not an ``nn.Module``) whose class defines a
+  helper reached (``objects``: ``HOLDER.fire(h)`` reading ``THRESH``): the
+  global is handed a copy of the object that holds the rebuilt methods.
 """
 
 from __future__ import annotations
 
+import copy
 import types
 from typing import Any, NamedTuple, Sequence
 
-from .kinds import _library, _user_function, own_attributes, shadowable
+from torch import nn
+
+from .kinds import _library, _user_function, own_attributes, shadowable, slot_names, stand_in
 from .places import Root
 
-__all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers"]
+__all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
 
 
 class HelperReach(NamedTuple):
@@ -42,6 +48,9 @@ class HelperReach(NamedTuple):
             index of an ``"hcell"``, ``"hdefault"`` or ``"hkwdefault"`` key.
         methods: ``(attribute name, "method" | "static" | "class", index into helpers)``: the
             functions of the core's object's class that binding sets, rebuilt, on its copy.
+        objects: ``(index into dicts, global name, methods as above)``: a global holding a user
+            object whose class defines helpers reached; binding hands the global a copy of the
+            object holding them rebuilt.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -49,6 +58,7 @@ class HelperReach(NamedTuple):
     cells: tuple[int, ...]
     helpers: tuple[types.FunctionType, ...] = ()
     methods: tuple[tuple[str, str, int], ...] = ()
+    objects: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -104,6 +114,7 @@ def helper_reach(
     cells: list[int] = []
     reached: dict[int, types.FunctionType] = {}
     methods: list[tuple[str, str, types.FunctionType]] = []
+    objects: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
 
     def index_of(d: dict[str, Any]) -> int:
         for i, known in enumerate(dicts):
@@ -131,14 +142,22 @@ def helper_reach(
             g = fn.__globals__
             for name in dict.fromkeys(fn.__code__.co_names):
                 value = g.get(name)
-                if id(value) not in wanted or value is func:
+                if id(value) in wanted and value is not func:
+                    link = (index_of(g), name)
+                    if link not in links:
+                        links.append(link)
+                    found_here = [wanted[id(value)]]
+                elif _holder(value):  # HOLDER.fire: the object's methods among the helpers
+                    held = [(n, w, f) for n, w, f in _class_methods(value) if id(f) in wanted and f is not func]
+                    if held:
+                        objects.setdefault((index_of(g), name), held)
+                    found_here = [f for _, _, f in held]
+                else:
                     continue
-                link = (index_of(g), name)
-                if link not in links:
-                    links.append(link)
-                if id(value) not in reached:
-                    reached[id(value)] = wanted[id(value)]
-                    nxt.append(wanted[id(value)])
+                for h in found_here:
+                    if id(h) not in reached:
+                        reached[id(h)] = h
+                        nxt.append(h)
         frontier = nxt
     if not reached:
         return None, []
@@ -147,8 +166,17 @@ def helper_reach(
     order = list(reached.values())
     index = {id(h): i for i, h in enumerate(order)}
     return HelperReach(
-        tuple(dicts), tuple(links), tuple(cells), tuple(order), tuple((n, w, index[id(f)]) for n, w, f in methods)
+        tuple(dicts), tuple(links), tuple(cells), tuple(order), tuple((n, w, index[id(f)]) for n, w, f in methods),
+        tuple((i, name, tuple((n, w, index[id(f)]) for n, w, f in held)) for (i, name), held in objects.items()),
     ), order
+
+
+def _holder(value: Any) -> bool:
+    """Whether ``value`` is a user object a global may hold whose methods :func:`helper_reach` follows: not a
+    function, class or module object, nor an ``nn.Module`` (a module's tensors are its parameters and buffers)."""
+    return not isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, nn.Module)) and (
+        value is not None and not _library(type(value).__module__) and shadowable(value)
+    )
 
 
 def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach) -> Root | None:
@@ -213,6 +241,36 @@ def rebind_helpers(
         if name in copies[i]:  # deleted since the search: nothing to hand over
             copies[i][name] = rebuild(copies[i][name])
     cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
+    for i, name, held in reach.objects:  # a global's object: a copy holding its rebuilt methods
+        if name in copies[i]:
+            copies[i][name] = shadowed(copies[i][name], {}, [(n, w, rebuild(reach.helpers[k])) for n, w, k in held])
     for h in reach.helpers:  # the object's methods: reached by attribute, not by name
         rebuild(h)
     return copies[0], cells, rebuilt
+
+
+def shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, str, types.FunctionType]]) -> Any:
+    """A copy of ``owner`` that reads ``attrs`` and the rebuilt ``methods`` (``(name, wrap, function)``) instead.
+
+    Set in the copy's own ``__dict__``, where they shadow its class's attributes and methods. A ``__slots__``
+    instance has no ``__dict__``: its slots are set on the copy, and the rest go into the body of a subclass
+    stand-in (``__slots__ = ()``, so the copy's layout fits it) that the copy is re-classed to
+    (:func:`flexsn_trace.kinds.shadowable` says when that is allowed).
+    """
+    copied = copy.copy(owner)
+    klass = type(owner)
+    body: dict[str, Any] = {}
+    slots = () if hasattr(copied, "__dict__") else slot_names(klass)
+    for name, v in attrs.items():
+        if hasattr(copied, "__dict__") or name in slots:
+            object.__setattr__(copied, name, v)
+        else:
+            body[name] = v
+    for name, wrap, m in methods:
+        if hasattr(copied, "__dict__"):
+            object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, klass if wrap == "class" else copied))
+        else:
+            body[name] = staticmethod(m) if wrap == "static" else classmethod(m) if wrap == "class" else m
+    if body:
+        object.__setattr__(copied, "__class__", stand_in(klass, {**body, "__slots__": ()}))
+    return copied
