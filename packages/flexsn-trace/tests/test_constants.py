@@ -6,6 +6,8 @@ import copy
 import functools
 import math
 import operator
+import sys
+import types
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -407,15 +409,24 @@ def test_reads_by_computed_name_of_every_form_are_found() -> None:
         a = vars(CONFIG)[key] + CONFIG.__dict__[key]
         b = operator.attrgetter(key)(CONFIG) + getattr(CONFIG, key, 0.0)
         c = vars(CONFIG)["tau"] + getattr(CONFIG, "tau")  # literals: not listed
-        from math import pi
+        from math import pi  # a number
         import math  # a global of this module too: followed
-        import numpy.linalg as la
-        return x * (a + b + c + globals()["NP_DECAY"] + pi + math.e + la.norm([1.0]))
+        import numpy.linalg as la  # library code: not listed
+        from flexsn_trace.testing import Spike  # library code: not listed
+        import user_settings  # a user module no global names
+        return x * (a + b + c + globals()["NP_DECAY"] + pi + math.e + la.norm([1.0]) + user_settings.TH) + 0 * Spike.apply(x)
 
-    found = unfollowed_reads([forms, forms])  # each function once
+    user_settings = types.ModuleType("user_settings")
+    user_settings.__file__ = "/home/me/project/user_settings.py"
+    user_settings.TH = 1.0  # type: ignore[attr-defined]
+    sys.modules["user_settings"] = user_settings
+    try:
+        found = unfollowed_reads([forms, forms])  # each function once
+    finally:
+        del sys.modules["user_settings"]
     assert [r.split(" in ")[0] for r in found] == [
         "vars(CONFIG)[key]", "CONFIG.__dict__[key]", "operator.attrgetter(key)", "getattr(CONFIG, key, 0.0)",
-        "from math import pi", "import numpy.linalg as la", "globals()['NP_DECAY']",
+        "from math import pi", "import user_settings", "globals()['NP_DECAY']",
     ], found
     assert unfollowed_reads([eval("lambda x: getattr(x, 'a' + 'b')")]) == []  # no source to read: nothing said
     namespace: dict[str, Any] = {}

@@ -14,10 +14,15 @@ a stale number in silence.
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import inspect
+import sys
 import textwrap
 import types
 from typing import Iterable
+
+from .kinds import _library, _user_module, is_number
 
 __all__ = ["unfollowed_reads"]
 
@@ -53,10 +58,46 @@ def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
             return True
         return isinstance(target, ast.Call) and _name_of(target.func) == "vars"  # vars(obj)[key]
     if isinstance(node, ast.ImportFrom):  # from config import THR: a local bound at every call
-        return True
+        module = _module(node.module or "", node.level, func)
+        return any(_may_hold_numbers(_imported(module, node.module or "", node.level, a.name, func)) for a in node.names)
     if isinstance(node, ast.Import):  # import config: followed only where the module is a global too
-        return any((a.asname or a.name.split(".")[0]) not in func.__globals__ for a in node.names)
+        return any(
+            (a.asname or a.name.split(".")[0]) not in func.__globals__ and _may_hold_numbers(_module(a.name, 0, func))
+            for a in node.names
+        )
     return False
+
+
+def _module(name: str, level: int, func: types.FunctionType) -> types.ModuleType | None:
+    """The module ``import`` would bind (``level``: leading dots), imported if it is not yet; ``None`` if it fails."""
+    try:
+        full = importlib.util.resolve_name("." * level + name, func.__globals__.get("__package__") or "") if level else name
+        return sys.modules.get(full) or importlib.import_module(full)
+    except Exception:  # noqa: BLE001 - whatever importing it raises, the core raises too when it runs
+        return None
+
+
+def _imported(module: types.ModuleType | None, name: str, level: int, attr: str, func: types.FunctionType) -> object:
+    """What ``from <module> import <attr>`` binds (a submodule included), or ``None`` when it cannot be found."""
+    if module is None:
+        return None
+    if hasattr(module, attr):
+        return getattr(module, attr)
+    return _module(f"{name}.{attr}", level, func)
+
+
+def _may_hold_numbers(value: object) -> bool:
+    """Whether a value a core imports inside its body can bring a number the search does not watch: anything but
+    library code (a function, class or module of torch, NumPy, the standard library, an installed package, ours),
+    so a user module, function or class, a number, a container, or what could not be found."""
+    if value is None:
+        return True
+    if isinstance(value, types.ModuleType):
+        return _user_module(value)
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
+        module = sys.modules.get(getattr(value, "__module__", "") or "")
+        return module is not None and _user_module(module)
+    return is_number(value) or isinstance(value, (list, tuple, dict, types.SimpleNamespace)) or not _library(type(value).__module__)
 
 
 def _reads_in(func: types.FunctionType) -> list[str]:
@@ -83,8 +124,8 @@ def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
 
     Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal,
     ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one, ``globals()[...]``, and imports inside
-    the function (``from m import x``; ``import m`` where ``m`` is not also a global of its module). A function
-    without source gives nothing. Python's ``ast`` module parses the source.
+    the function that can bring a number (``from m import x``; ``import m`` where ``m`` is not also a global of its
+    module; not library code: ``from torch.nn import functional`` is silent). A function without source gives nothing. Python's ``ast`` module parses the source.
     """
     out: list[str] = []
     seen: set[int] = set()
