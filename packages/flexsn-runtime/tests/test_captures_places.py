@@ -7,6 +7,8 @@ lifted falls back with a warning naming the tensor."""
 
 from __future__ import annotations
 
+import functools
+
 import warnings
 from typing import Any, Callable
 
@@ -96,6 +98,22 @@ class SubmoduleDicts(nn.Module):
 
 
 NET: nn.Module = nn.Module()
+
+
+P_BIAS = torch.tensor(0.0)
+
+
+def _fire_with(h: torch.Tensor, th: torch.Tensor, gain: torch.Tensor) -> torch.Tensor:
+    return spike(gain * (h - th) + P_BIAS)  # a global of the partial's function too
+
+
+FIRE_P = functools.partial(_fire_with, gain=torch.tensor(1.0))
+
+
+def partial_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Calls a global ``functools.partial`` binding tensors (before: read, never rebuilt, a fallback)."""
+    h = v + (x - v) * 0.5
+    return FIRE_P(h), h * 0.5
 
 
 def global_module_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -268,7 +286,13 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     behind_property = PropertyNeuron(_leaf(N, 1, device=device))
     submodule_dicts = SubmoduleDicts(device)
     NET.cfg = {"th": _leaf(C, device=device)}
+    global FIRE_P, P_BIAS
+    P_BIAS = _leaf(C, lo=-0.1, hi=0.1, device=device)
+    FIRE_P = functools.partial(_fire_with, _leaf(C, device=device), gain=_leaf(N, 1, lo=0.5, hi=1.5, device=device))
     return {
+        "a global partial's argument and keyword": (
+            partial_core, [FIRE_P.args[0], FIRE_P.keywords["gain"], P_BIAS],
+            ("global FIRE_P.args[0]", "global FIRE_P.keywords['gain']", "global P_BIAS (read by _fire_with)")),
         "a global object's method reading a global": (held_method_core, [METHOD_TH], ("global METHOD_TH (read by fire)",)),
         "dicts held by submodules' attributes": (
             submodule_dicts, [submodule_dicts.middle.cfg["th"], submodule_dicts.middle.inner.ws[0]],
@@ -296,7 +320,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
              "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
              "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property",
              "dicts held by submodules' attributes", "a dict held by a global module's attribute",
-             "a global object's method reading a global"]
+             "a global object's method reading a global", "a global partial's argument and keyword"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -308,7 +332,7 @@ def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.devi
                                   "helper closure cell", "helper defaults", "methods reading a global",
                                   "a global object's method", "a __slots__ object", "a __slots__ object held by a global",
                                   "dicts held by submodules' attributes", "a dict held by a global module's attribute",
-                                  "a global object's method reading a global"])
+                                  "a global object's method reading a global", "a global partial's argument and keyword"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -327,6 +351,7 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "dicts held by submodules' attributes": lambda: core.middle.cfg.__setitem__("th", new),
         "a dict held by a global module's attribute": lambda: NET.cfg["th"].data.fill_(0.3),
         "a global object's method reading a global": lambda: globals().__setitem__("METHOD_TH", new),
+        "a global partial's argument and keyword": lambda: FIRE_P.keywords.__setitem__("gain", new),
     }
     follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())

@@ -9,7 +9,7 @@ guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
 :data:`MAX_ITEMS` entries), attributes of namespaces, of instances of user
 classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
 (``K.thr``), and the arguments and keywords a ``functools.partial`` held
-there binds, at most :data:`MAX_DEPTH` steps deep through any item, and
+there binds (a tensor there is lifted through a new partial binding the substituted value), at most :data:`MAX_DEPTH` steps deep through any item, and
 :data:`MAX_NAMED_DEPTH` steps further along named ones (dict keys the code
 names, short sequences). Attributes are followed
 only where the code can name them (an attribute it loads, or a string
@@ -124,8 +124,8 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
             (("item", k), v, True) for k, v in value.items()
             if isinstance(k, (str, int)) and not (named_only and not (isinstance(k, str) and k in names))
         ]
-    if isinstance(value, functools.partial):  # a helper bound with its numbers: read again, never rebuilt
-        return [(("attr", "args"), value.args, False), (("attr", "keywords"), value.keywords, False)]
+    if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
+        return [(("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
     if isinstance(value, types.ModuleType):
         if not _user_module(value):
             return []
@@ -235,6 +235,9 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
         return out
     if isinstance(value, type):  # a subclass whose body holds the new value: K.thr reads it, the rest is K's
         return stand_in(value, {key: child})
+    if isinstance(value, functools.partial):  # its args and keywords are read-only: a new partial binding them
+        args, keywords = (child, value.keywords) if key == "args" else (value.args, child)
+        return functools.partial(value.func, *args, **keywords)
     out = copy.copy(value)
     if kind == "item":
         out[key] = child

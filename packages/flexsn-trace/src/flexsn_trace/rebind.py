@@ -13,7 +13,8 @@ core falls back with a warning rather than freezing the value.
 
 Where a core looks a helper up:
 
-* a global name of the core's or of a reached helper's module (``links``);
+* a global name of the core's or of a reached helper's module (``links``),
+  holding the helper or a ``functools.partial`` of it (rebound to the rebuilt one);
 * a closure cell of the core (``cells``);
 * an attribute of the core's object naming a method, static or class method
   of its class (``methods``): the rebuilt one is set on the object's copy;
@@ -25,6 +26,7 @@ Where a core looks a helper up:
 from __future__ import annotations
 
 import copy
+import functools
 import types
 from typing import Any, NamedTuple, Sequence
 
@@ -142,6 +144,8 @@ def helper_reach(
             g = fn.__globals__
             for name in dict.fromkeys(fn.__code__.co_names):
                 value = g.get(name)
+                while isinstance(value, functools.partial):  # FIRE = partial(fire, ...): fire is rebuilt, rebound
+                    value = value.func
                 if id(value) in wanted and value is not func:
                     link = (index_of(g), name)
                     if link not in links:
@@ -221,6 +225,9 @@ def rebind_helpers(
     rebuilt: dict[int, types.FunctionType] = {}
 
     def rebuild(value: Any) -> Any:
+        if isinstance(value, functools.partial):  # a new partial binding the same values to the rebuilt function
+            inner = rebuild(value.func)
+            return value if inner is value.func else functools.partial(inner, *value.args, **value.keywords)
         new = by_dict.get(id(getattr(value, "__globals__", None)))
         if not isinstance(value, types.FunctionType) or new is None or id(value) not in at:
             return value  # reassigned since the search: left to read where it reads
