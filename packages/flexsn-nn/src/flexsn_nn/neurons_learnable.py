@@ -154,7 +154,6 @@ class LearnableThresholdLIFNode(IFNode, _Leaky):
             self.get_parameter("threshold").fill_(_required("v_threshold", value))
 
 
-
 class _SecondStateFromZero(IFNode):
     """A neuron with a second state (adaptation, synaptic current) that starts at 0; ``v`` starts as :class:`IFNode`'s."""
 

@@ -252,6 +252,7 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
 HELPER_DEPTH = 6
 MAX_HELPERS = 64
 
+
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
     """The functions ``klass`` and its bases define (methods, static and class methods, property getters), along its MRO.
 
@@ -302,8 +303,9 @@ def helpers(func: types.FunctionType, owner: Any, beyond: list[str] | None = Non
     names the code loads), up to :data:`HELPER_DEPTH` calls deep and
     :data:`MAX_HELPERS` functions (library code is not followed).
 
-    ``beyond``: where given, gets ``"<function> (reached through <caller>)"`` for each user function reached
-    past those limits, whose reads are not searched (:mod:`flexsn_trace.unfollowed` tells them).
+    ``beyond``: where given, gets ``"<function> (called through <caller>, past the calls searched)"`` for each
+    user function reached past those limits, whose reads are not searched (the caller tells them, as it tells
+    :mod:`flexsn_trace.unfollowed`'s reads).
     """
     found: list[types.FunctionType] = []
     seen = {id(func)}
@@ -314,6 +316,7 @@ def helpers(func: types.FunctionType, owner: Any, beyond: list[str] | None = Non
         for sub in owner.modules():
             if sub is not owner and _user_instance(sub):
                 frontier += _class_functions(type(sub))
+    caller_of: dict[int, types.FunctionType] = {}  # id of a function reached -> the first function calling it
     for level in range(HELPER_DEPTH + 1):
         for fn in frontier:
             if id(fn) not in seen:
@@ -321,15 +324,23 @@ def helpers(func: types.FunctionType, owner: Any, beyond: list[str] | None = Non
                 found.append(fn)
         if level == HELPER_DEPTH or len(found) >= MAX_HELPERS:
             break
-        reached = [fn for caller in frontier for fn in _called_by(caller)]
+        reached = []
+        for caller in frontier:
+            for fn in _called_by(caller):
+                caller_of.setdefault(id(fn), caller)
+                reached.append(fn)
         frontier = list({id(fn): fn for fn in reached if id(fn) not in seen}.values())  # each once, in order met
         if not frontier:
-            return found[:MAX_HELPERS]
-    if beyond is not None:  # what the functions kept go on to call, and those past the count: not searched
-        kept = found[:MAX_HELPERS]
-        past = {id(fn): (fn, caller) for caller in kept for fn in _called_by(caller) if fn not in kept and fn is not func}
+            return found
+    kept = found[:MAX_HELPERS]
+    if beyond is not None:  # those past the count, and what the last level kept calls: not searched
+        cut = {id(k) for k in kept}
+        past = {id(fn): (fn, caller_of[id(fn)]) for fn in found[MAX_HELPERS:] if id(fn) in caller_of}
+        for caller in frontier:
+            if id(caller) in cut:
+                past.update((id(fn), (fn, caller)) for fn in _called_by(caller) if id(fn) not in seen and id(fn) not in past)
         beyond += [f"{fn.__qualname__} (called through {caller.__qualname__}, past the calls searched)" for fn, caller in past.values()]
-    return found[:MAX_HELPERS]
+    return kept
 
 
 def _called_by(fn: types.FunctionType) -> list[types.FunctionType]:

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, Sequence
 
 from torch import nn
 
-from .kinds import _library, _user_function, own_attributes, shadowable, slot_names, stand_in
+from .kinds import _library, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in
 from .places import Root
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
@@ -176,11 +176,10 @@ def helper_reach(
 
 
 def _holder(value: Any) -> bool:
-    """Whether ``value`` is a user object a global may hold whose methods :func:`helper_reach` follows: not a
-    function, class or module object, nor an ``nn.Module`` (a module's tensors are its parameters and buffers)."""
-    return not isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, nn.Module)) and (
-        value is not None and not _library(type(value).__module__) and shadowable(value)
-    )
+    """Whether ``value`` is a user object a global may hold whose methods :func:`helper_reach` follows
+    (:func:`flexsn_trace.kinds._user_instance`), but not an ``nn.Module`` (a module's tensors are its parameters and
+    buffers); :func:`_class_methods` leaves out what a copy cannot shadow."""
+    return _user_instance(value) and not isinstance(value, nn.Module)
 
 
 def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach) -> Root | None:
