@@ -271,6 +271,10 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return numpy_core, lambda value: globals().__setitem__("NP_TH", np.float64(value))
     if kind == "a NumPy float32 in a config":
         return numpy_config_core, lambda value: NP_CFG.__setitem__("thr", np.float32(value))
+    if kind == "a NumPy array's element":
+        return array_core, lambda value: NP_ARRAY.__setitem__(0, value)
+    if kind == "a dict item under a tuple key":
+        return tuple_key_core, lambda value: BY_PAIR.__setitem__(("lif", "thr"), value)
     assert kind == "global config"
     return config_core, lambda value: CFG.neuron.__setitem__("v_threshold", value)
 
@@ -352,10 +356,25 @@ def numpy_config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, t
     return _lif_with(x, v, NP_CFG["thr"])  # type: ignore[arg-type]
 
 
+NP_ARRAY = np.array([1.0, 2.0])
+BY_PAIR = {("lif", "thr"): 1.0}
+
+
+def array_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads an element of a NumPy array, changed in place (before: arrays were not watched, a silent stale result)."""
+    return _lif_with(x, v, float(NP_ARRAY[0]))
+
+
+def tuple_key_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads a dict item under a tuple key (before: only str and int keys were followed, a silent stale result)."""
+    return _lif_with(x, v, BY_PAIR[("lif", "thr")])
+
+
 KINDS = ["closure", "default", "keyword-only default", "partial keyword", "object attribute", "class attribute",
          "class attribute read through self", "global config", "helper's global", "a global object's method",
          "config three dicts deep", "a global partial's keyword", "a global partial's function's global",
-         "a global object's property", "a NumPy float64 global", "a NumPy float32 in a config"]
+         "a global object's property", "a NumPy float64 global", "a NumPy float32 in a config", "a NumPy array's element",
+         "a dict item under a tuple key"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -401,7 +420,8 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
                     got = compiled(x)
                 except RuntimeError as e:  # unguarded: the stale graph refuses to run, naming the place
                     assert unguarded and value != 1.0 and re.search(
-                        r"(\.thr|\['thr'\]) \((np\.float32\()?1\.0\)? -> (np\.float32\()?0\.2\)?\) changed since", str(e)), e
+                        r"(\.thr|\['thr'\]) \((np\.float32\()?1\.0\)? -> (np\.float32\()?0\.2\)?\) changed since"
+                        r"|NP_ARRAY \(\[1\. 2\.\] -> \[0\.2 2\. \]\) changed since", str(e)), e
                     return
                 want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
             torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")

@@ -1,14 +1,19 @@
-"""A core reading a number under a computed attribute name (``getattr(cfg, key)``) is told at construction: FlexSN
-cannot watch that number, and before this warning a later change to it was silently ignored by the kernels."""
+"""A core reading a number FlexSN cannot watch is told at construction: under a computed attribute name
+(``getattr(cfg, key)``, in a ``def`` or a ``lambda``), below the search's depth, in a NumPy array too large to
+compare at every call. Before these warnings a later change to it was silently ignored by the kernels."""
 
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
+import numpy as np
 import torch
 
 from flexsn_nn import FlexSN
 from flexsn_trace import ScanContract, reference_scan
+from flexsn_trace.constants import MAX_ARRAY_ELEMENTS
+from flexsn_trace.unfollowed import unfollowed_reads
 from nn_reference import pick_device
 
 
@@ -66,3 +71,48 @@ def test_a_literal_name_is_followed_and_not_told() -> None:
     torch.testing.assert_close(got, want)
     assert not [w for w in caught if "cannot follow" in str(w.message)]
     assert [w for w in caught if "CFG.v_th (1.0 -> 0.3) changed" in str(w.message)]
+
+
+def _told(core: Any, x: torch.Tensor) -> list[str]:
+    """The "cannot follow" warnings building ``core``'s neuron and calling it twice gives."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(core, 1, 1, 1)
+        neuron(x)
+        neuron.reset()
+        neuron(x)
+    return [str(w.message) for w in caught if "cannot follow" in str(w.message)]
+
+
+def test_a_lambda_core_reading_under_a_computed_name_is_told() -> None:
+    """Before: only a ``def``'s text was read, so a lambda core's ``getattr(cfg, key)`` was silently stale."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5)) * 3).to(pick_device())
+    fire, plain = (lambda x, v: _lif(x, v, getattr(CFG, CFG.names["thr"]))), (lambda x, v: _lif(x, v, CFG.v_th))
+    told = _told(fire, x)
+    assert len(told) == 1 and "getattr(CFG, CFG.names['thr']) in " in told[0] and "<lambda>" in told[0], told
+    assert unfollowed_reads([plain]) == []  # the other lambda on the line reads by name: told apart by positions
+
+
+DEEP = {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"v_th": 1.0}}}}}}}}}
+BIG = np.ones(MAX_ARRAY_ELEMENTS + 1)
+
+
+def test_a_number_below_the_search_depth_is_told() -> None:
+    """Nine steps below a global (the search takes eight): before, silently stale; now told, naming the place."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(6)) * 3).to(pick_device())
+    told = _told(lambda x, v: _lif(x, v, DEEP["a"]["b"]["c"]["d"]["e"]["f"]["g"]["h"]["v_th"]), x)
+    assert len(told) == 1 and "global DEEP['a']['b']['c']['d']['e']['f']['g']['h'] (what it holds lies deeper" in told[0]
+
+
+def test_a_numpy_array_too_large_to_compare_is_told() -> None:
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(7)) * 3).to(pick_device())
+    told = _told(lambda x, v: _lif(x, v, float(BIG[0])), x)
+    assert len(told) == 1 and f"global BIG (a NumPy array of {BIG.size} elements" in told[0], told
+    small = np.array([1.0])
+    assert _told(lambda x, v: _lif(x, v, float(small[0])), x) == []  # watched by its contents instead
+
+
+def _lif(x: torch.Tensor, v: torch.Tensor, v_th: float) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v + (x - v) / 2.0
+    s = (v >= v_th).to(x.dtype)
+    return s, v * (1.0 - s)

@@ -8,7 +8,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 from .__about__ import __version__
 from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
-from .constants import Constant, Constants, find_constants
+from .constants import ArrayContents, Constant, Constants, find_constants
 from .hoist import SplitGraph, split_invariants
 from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
 from .graphs import (
@@ -24,6 +24,7 @@ from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, pla
 
 __all__ = [
     "FOREIGN_PREFIX",
+    "ArrayContents",
     "CarrierGraphs",
     "Constant",
     "Constants",

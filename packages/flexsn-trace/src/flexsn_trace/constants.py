@@ -18,9 +18,15 @@ its object's methods, user functions and user classes' functions its globals
 and closures hold, up to six calls deep): a helper's global ``THRESH`` is
 watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 
+A NumPy array the search meets (``TH = np.array([1.0])``, read as ``TH[0]``, ``float(TH)`` or
+``torch.from_numpy(TH)``) holds numbers the trace bakes in as well, and can change in place (``TH[0] = 0.3``):
+it is watched by its contents (:class:`ArrayContents`), up to :data:`MAX_ARRAY_ELEMENTS` elements.
+
 A number read where the search cannot follow (an attribute under a computed name, ``getattr(cfg, key)``; a
-global through ``globals()``; an import inside the core) cannot be watched: :attr:`Constants.unwatched` lists
-such reads (:mod:`flexsn_trace.unfollowed`) for the caller to name in a warning.
+global through ``globals()``; an import inside the core), below the search's depth
+(:data:`flexsn_trace.places.MAX_DEPTH` + :data:`flexsn_trace.places.MAX_NAMED_DEPTH` steps), or in a larger
+array cannot be watched: :attr:`Constants.unwatched` lists such reads (:mod:`flexsn_trace.unfollowed`) for the
+caller to name in a warning.
 """
 
 from __future__ import annotations
@@ -31,10 +37,17 @@ import types
 from typing import Any, Callable, NamedTuple, Sequence
 
 from .unfollowed import unfollowed_reads
-from .kinds import is_number
-from .places import Root, core_function, describe, follow, helpers, names_of, nested, read_default, reader, roots
+from .kinds import is_array, is_number
+from .places import (
+    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, helpers, names_of, nested, read_default, reader,
+    roots,
+)
 
-__all__ = ["Constant", "Constants", "find_constants"]
+__all__ = ["ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "find_constants"]
+
+#: NumPy arrays of up to this many elements are watched by their contents (a copy compared before every call); a
+#: larger one is named in :attr:`Constants.unwatched` instead
+MAX_ARRAY_ELEMENTS = 4096
 
 _MISSING = object()
 #: what reading a place that no longer holds its value raises
@@ -56,6 +69,41 @@ class Constant(NamedTuple):
     read: Callable[[], object]
     value: object
     in_class: bool = False
+
+
+class ArrayContents(NamedTuple):
+    """A NumPy array's contents as a value ``==`` compares (dtype, shape and bytes): what reading a watched array
+    place gives, so that an in-place change (``TH[0] = 0.3``) is a change, as a rebinding is.
+
+    Attributes:
+        dtype: the array's ``numpy.dtype``.
+        shape: its shape.
+        data: its elements in C order (``ndarray.tobytes``).
+    """
+
+    dtype: Any
+    shape: tuple[int, ...]
+    data: bytes
+
+    def __repr__(self) -> str:
+        import numpy as np  # an ArrayContents exists only once NumPy is imported
+
+        try:
+            return np.array2string(np.frombuffer(self.data, dtype=self.dtype).reshape(self.shape), threshold=8)
+        except (TypeError, ValueError):  # an object array's bytes are references: name it only
+            return f"<array of shape {self.shape} and dtype {self.dtype}>"
+
+
+def _compared(value: Any) -> object:
+    """``value`` as a watched place compares it: a NumPy array as its :class:`ArrayContents`, anything else as it is."""
+    if is_array(value):
+        return ArrayContents(value.dtype, tuple(value.shape), value.tobytes())
+    return value
+
+
+def _contents(read: Callable[[], Any]) -> object:
+    """What ``read`` gives, as :func:`_compared` (a place rebound from an array to a number: the number)."""
+    return _compared(read())
 
 
 class Constants:
@@ -215,10 +263,11 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
-    # the rest one by one: a partial's arguments, and what the roots hold (P["thr"], cfg.thr, K.thr)
+    # the rest one by one: a partial's arguments, an array, and what the roots hold (P["thr"], cfg.thr, K.thr)
+    unwatched: list[str] = []
     for root in found:
-        top = [((), root.value)] if root.kind in ("parg", "pkw") else []
-        _add_nested(items, reads, root, names, top, "")
+        top = [((), root.value)] if root.kind in ("parg", "pkw") or is_array(root.value) else []
+        _add_nested(items, reads, unwatched, root, names, top, "")
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
     for helper in called:
@@ -227,8 +276,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
             if _place_id(helper, root) in taken:
                 continue
             taken.add(_place_id(helper, root))
-            _add_nested(items, reads, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
-    return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond])
+            _add_nested(items, reads, unwatched, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
+    return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond, *unwatched])
 
 
 def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
@@ -241,13 +290,24 @@ def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
 
 
 def _add_nested(
-    items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], root: Root, names: frozenset[str],
-    top: Sequence[tuple[tuple[tuple[str, Any], ...], Any]], suffix: str,
+    items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], unwatched: list[str], root: Root,
+    names: frozenset[str], top: Sequence[tuple[tuple[Step, ...], Any]], suffix: str,
 ) -> None:
-    """Watch the numbers at ``top`` (places given as ``(path, value)``) and below ``root`` (:func:`nested`), one reader each."""
-    for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names))]:
-        if is_number(leaf):
+    """Watch the numbers and arrays at ``top`` (places given as ``(path, value)``) and below ``root`` (:func:`nested`),
+    one reader each; name in ``unwatched`` what cannot be watched (a larger array, a place the search's depth cuts)."""
+    cut: list[tuple[Step, ...]] = []
+    for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut))]:
+        where = f"{root.name}{describe(path)}{suffix}"
+        if is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
+            unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
+        elif is_number(leaf) or is_array(leaf):
             read = reader(root.read, path)
+            if is_array(leaf):
+                read, leaf = functools.partial(_contents, read), _compared(leaf)
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
-            items.append(Constant(f"{root.name}{describe(path)}{suffix}", read, leaf, in_class))
+            items.append(Constant(where, read, leaf, in_class))
             reads.append((_called, read, False))
+    unwatched += [
+        f"{root.name}{describe(path)}{suffix} (what it holds lies deeper than the "
+        f"{MAX_DEPTH + MAX_NAMED_DEPTH} steps searched)" for path in cut
+    ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
+__all__ = ["MODULE_STATE", "is_array", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -31,6 +31,15 @@ def is_number(value: Any) -> bool:
     if isinstance(value, numbers.Number):
         return True
     return type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
+
+
+def is_array(value: Any) -> bool:
+    """Whether ``value`` is a NumPy array (``np.ndarray`` or a subclass): a mutable container of numbers that a core
+    may read into its kernels as constants (``TH[0]``, ``float(TH)``, ``torch.from_numpy(TH)``), watched by its
+    contents (:class:`flexsn_trace.constants.ArrayContents`). NumPy is not imported here: an array exists only
+    once it is."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.ndarray)
 
 
 def _library(module: str | None) -> bool:

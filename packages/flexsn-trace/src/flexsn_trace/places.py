@@ -51,7 +51,8 @@ __all__ = [
 #: container steps a place may take below its root through any item of a list, tuple or dict
 MAX_DEPTH = 2
 #: steps it may take below that along named steps only (``CFG["a"]["b"]["th"]``): dict keys and attributes the
-#: code names, items of sequences of at most :data:`MAX_NAMED_ITEMS`; a number deeper still would be baked in
+#: code names, items of sequences of at most :data:`MAX_NAMED_ITEMS`; a number deeper still is baked in
+#: unwatched, which :func:`nested`'s ``cut`` reports
 MAX_NAMED_DEPTH = 6
 MAX_NAMED_ITEMS = 8
 #: lists, tuples and dicts with more entries are not searched (a dataset is no parameter)
@@ -120,10 +121,8 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
     if isinstance(value, dict):
         if len(value) > MAX_ITEMS:
             return []
-        return [
-            (("item", k), v, True) for k, v in value.items()
-            if isinstance(k, (str, int)) and not (named_only and not (isinstance(k, str) and k in names))
-        ]
+        # below MAX_DEPTH only under the keys the code names: a dict there may hold a training loop's counters
+        return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (not named_only or k in names)]
     if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
         return [(("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
     if isinstance(value, types.ModuleType):
@@ -157,23 +156,36 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
     return None
 
 
+def _plain_key(key: Any) -> bool:
+    """Whether a dict key is a value the search may read the item under again (``P[("a", 1)]``): a ``str``, ``int``,
+    ``float``, ``bool``, ``bytes`` or ``None``, or a tuple of them; not an object whose ``==`` or hash runs code."""
+    if type(key) in (str, int, float, bool, bytes, type(None)):
+        return True
+    return type(key) is tuple and all(_plain_key(k) for k in key)
+
+
 #: an attribute a library object may define (a tuple of attribute names) to have the place search read those
 #: attributes below it whatever names the core's code uses: ``flexsn_nn.surrogate``'s functions name their
 #: parameters, so a surrogate replaced by one with another ``alpha`` traces the kernels again
 WATCHED = "__flexsn_watched__"
 
 
-def nested(value: Any, names: frozenset[str], depth: int = MAX_DEPTH) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
+def nested(
+    value: Any, names: frozenset[str], depth: int = MAX_DEPTH, cut: list[tuple[Step, ...]] | None = None,
+) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
     """``(path, leaf, liftable)`` for each value reachable from ``value`` through containers (``value`` excluded).
 
     Leaves are what the search does not go into (tensors, numbers, ``nn.Module``\\ s,
     functions); containers on the way are yielded too (a module in a list is one).
+    ``cut``: receives the path of each container the search's depth stops at with more below it.
     """
     seen = {id(value)}
     deepest = depth + MAX_NAMED_DEPTH
 
     def walk(v: Any, path: tuple[Step, ...], liftable: bool) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
         if len(path) >= deepest:
+            if cut is not None and _steps(v, names, named_only=True):
+                cut.append(path)
             return
         steps = _steps(v, names, named_only=len(path) >= depth)
         for step, child, ok in steps or ():

@@ -7,22 +7,22 @@ reads cannot make every call trace again; it starts from the globals, closure ce
 code names. ``getattr(cfg, cfg.names["thr"])``, ``vars(cfg)[key]``, ``operator.attrgetter(name)``,
 ``globals()["THR"]`` and ``from config import THR`` inside the core read a number the search never meets: it
 is traced into the kernels, and a later change to it would not be followed. :func:`unfollowed_reads` finds such
-reads in the source of the functions a core runs, so that the caller can say so once instead of computing with
-a stale number in silence.
+reads in the text of the functions a core runs (a ``def``'s or a ``lambda``'s), so that the caller can say so
+once instead of computing with a stale number in silence.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import importlib.util
-import inspect
+import linecache
 import sys
-import textwrap
 import types
 from typing import Iterable
 
-from .kinds import _library, _user_module, is_number
+from .kinds import _library, _user_module, is_array, is_number
 
 __all__ = ["unfollowed_reads"]
 
@@ -97,25 +97,64 @@ def _may_hold_numbers(value: object) -> bool:
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
         module = sys.modules.get(getattr(value, "__module__", "") or "")
         return module is not None and _user_module(module)
-    return is_number(value) or isinstance(value, (list, tuple, dict, types.SimpleNamespace)) or not _library(type(value).__module__)
+    return is_number(value) or is_array(value) or isinstance(value, (list, tuple, dict, types.SimpleNamespace)) or not _library(type(value).__module__)
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(source: str) -> ast.Module | None:
+    """``source`` (a whole file's text) parsed; ``None`` when it does not parse. Cached: one file holds many cores."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _span(node: ast.AST) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
+
+
+def _own_node(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+    """The ``def`` or ``lambda`` of ``func`` in its file's text (``linecache``: a notebook cell's too), or ``None``.
+
+    A ``def`` is the one of ``func``'s name starting (at its first decorator) on its code's first line; a
+    ``lambda`` the innermost one on that line whose text holds every position its code's instructions carry
+    (``co_positions``: two lambdas on one line are told apart). A function whose file's text is not its own (made
+    by ``exec`` under a file's name, a file edited since) matches nothing, or the node its positions point at.
+    """
+    code = func.__code__
+    tree = _parsed("".join(linecache.getlines(code.co_filename, func.__globals__)))
+    if tree is None:
+        return None
+    first = code.co_firstlineno
+    if func.__name__ != "<lambda>":
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == func.__name__:
+                if min([node.lineno, *(d.lineno for d in node.decorator_list)]) == first:
+                    return node
+        return None
+    # the text each instruction comes from; zero-width positions are the interpreter's own (RESUME at column 0)
+    spans = {
+        ((line, col), (end_line, end_col)) for line, end_line, col, end_col in code.co_positions()
+        if line is not None and end_line is not None and col is not None and end_col is not None
+        and (end_line, end_col) > (line, col)
+    }
+    best: ast.Lambda | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and node.lineno == first:
+            start, end = _span(node)
+            if all(start <= a and b <= end for a, b in spans) and (best is None or _span(best)[0] < start):
+                best = node
+    return best
 
 
 def _reads_in(func: types.FunctionType) -> list[str]:
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError):  # no source to read (a function made by exec, a REPL's): nothing can be said
+    node = _own_node(func)
+    if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
-    try:
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except SyntaxError:  # a lambda cut out of a longer line
-        return []
-    top = tree.body[0] if tree.body else None
-    if not (isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) and top.name == func.__name__):
-        return []  # not the function's own text (code exec'd under a file's name): nothing can be said
     where = func.__code__.co_filename
-    found = [n for n in ast.walk(top) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
+    found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
-    return [f"{ast.unparse(node)} in {func.__qualname__} ({where}:{first + node.lineno - 1})" for node in found]
+    return [f"{ast.unparse(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
 
 
 def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
@@ -125,7 +164,8 @@ def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
     Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal,
     ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one, ``globals()[...]``, and imports inside
     the function that can bring a number (``from m import x``; ``import m`` where ``m`` is not also a global of its
-    module; not library code: ``from torch.nn import functional`` is silent). A function without source gives nothing. Python's ``ast`` module parses the source.
+    module; not library code: ``from torch.nn import functional`` is silent). A function without source text gives
+    nothing; the same read twice is named once. Python's ``ast`` module parses the text.
     """
     out: list[str] = []
     seen: set[int] = set()
@@ -133,4 +173,4 @@ def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
         if id(fn.__code__) not in seen:
             seen.add(id(fn.__code__))
             out += _reads_in(fn)
-    return out
+    return list(dict.fromkeys(out))
