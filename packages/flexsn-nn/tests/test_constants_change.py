@@ -273,6 +273,8 @@ def _place(kind: str) -> tuple[Any, Callable[[float], None]]:
         return numpy_config_core, lambda value: NP_CFG.__setitem__("thr", np.float32(value))
     if kind == "a NumPy array's element":
         return array_core, lambda value: NP_ARRAY.__setitem__(0, value)
+    if kind == "a set of numbers":
+        return set_core, lambda value: (LEVELS.clear(), LEVELS.add(value))  # type: ignore[func-returns-value]
     if kind == "a dict item under a tuple key":
         return tuple_key_core, lambda value: BY_PAIR.__setitem__(("lif", "thr"), value)
     assert kind == "global config"
@@ -358,6 +360,12 @@ def numpy_config_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, t
 
 NP_ARRAY = np.array([1.0, 2.0])
 BY_PAIR = {("lif", "thr"): 1.0}
+LEVELS = {1.0}
+
+
+def set_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads the largest of a set of numbers (before: a set was not searched, a silent stale result)."""
+    return _lif_with(x, v, max(LEVELS))
 
 
 def array_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -374,7 +382,7 @@ KINDS = ["closure", "default", "keyword-only default", "partial keyword", "objec
          "class attribute read through self", "global config", "helper's global", "a global object's method",
          "config three dicts deep", "a global partial's keyword", "a global partial's function's global",
          "a global object's property", "a NumPy float64 global", "a NumPy float32 in a config", "a NumPy array's element",
-         "a dict item under a tuple key"]
+         "a dict item under a tuple key", "a set of numbers"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -421,7 +429,8 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
                 except RuntimeError as e:  # unguarded: the stale graph refuses to run, naming the place
                     assert unguarded and value != 1.0 and re.search(
                         r"(\.thr|\['thr'\]) \((np\.float32\()?1\.0\)? -> (np\.float32\()?0\.2\)?\) changed since"
-                        r"|NP_ARRAY \(\[1\. 2\.\] -> \[0\.2 2\. \]\) changed since", str(e)), e
+                        r"|NP_ARRAY \(\[1\. 2\.\] -> \[0\.2 2\. \]\) changed since"
+                        r"|LEVELS \(frozenset\(\{1\.0\}\) -> frozenset\(\{0\.2\}\)\) changed since", str(e)), e
                     return
                 want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
             torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")

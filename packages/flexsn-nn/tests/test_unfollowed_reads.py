@@ -1,13 +1,16 @@
 """A core reading a number FlexSN cannot watch is told at construction: under a computed attribute name
 (``getattr(cfg, key)``, in a ``def`` or a ``lambda``), below the search's depth, in a NumPy array too large to
-compare at every call. Before these warnings a later change to it was silently ignored by the kernels."""
+compare at every call, in the process environment. Before these warnings a later change to it was silently ignored by the kernels."""
 
 from __future__ import annotations
 
+import os
+import random
 import warnings
 from typing import Any
 
 import numpy as np
+import pytest
 import torch
 
 from flexsn_nn import FlexSN
@@ -110,6 +113,30 @@ def test_a_numpy_array_too_large_to_compare_is_told() -> None:
     assert len(told) == 1 and f"global BIG (a NumPy array of {BIG.size} elements" in told[0], told
     small = np.array([1.0])
     assert _told(lambda x, v: _lif(x, v, float(small[0])), x) == []  # watched by its contents instead
+
+
+def test_a_number_read_from_the_environment_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``float(os.environ["TH"])`` in a core is baked into its kernels: before, a later change was silently ignored."""
+    monkeypatch.setenv("FLEXSN_TEST_TH", "1.0")
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(8)) * 3).to(pick_device())
+    for core, read in [
+        (lambda x, v: _lif(x, v, float(os.environ["FLEXSN_TEST_TH"])), "os.environ['FLEXSN_TEST_TH']"),
+        (lambda x, v: _lif(x, v, float(os.getenv("FLEXSN_TEST_TH", "1.0"))), "os.getenv('FLEXSN_TEST_TH', '1.0')"),
+        (lambda x, v: _lif(x, v, float(os.environ.get("FLEXSN_TEST_TH", "1.0"))), "os.environ.get('FLEXSN_TEST_TH', '1.0')"),
+    ]:
+        told = _told(core, x)
+        assert len(told) == 1 and f"{read} in " in told[0], told
+
+
+def test_a_python_random_number_in_a_core_runs_the_loop_and_says_why() -> None:
+    """A trace would bake one draw of ``random.random()`` into the kernels; the eager loop draws at every step."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(9)) * 3).to(pick_device())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(lambda x, v: _lif(x, v, 0.5 + random.random()), 1, 1, 1)
+        neuron(x)
+    assert neuron.kernel.handle is None
+    assert any("draws a Python random number" in str(w.message) for w in caught), [str(w.message) for w in caught]
 
 
 def _lif(x: torch.Tensor, v: torch.Tensor, v_th: float) -> tuple[torch.Tensor, torch.Tensor]:

@@ -187,7 +187,8 @@ def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor,
         raise UnsupportedOpError(
             "a shape-dependent step",
             f"traced at per-step shapes {shapes} and one larger, the core computes different values "
-            "(it reads a tensor's shape, e.g. x.shape[-1]); the fused kernels run one traced step at every shape",
+            "(it reads a tensor's shape, e.g. x.shape[-1], or draws a Python random number, e.g. random.random(), "
+            "which a trace would bake in); the fused kernels run one traced step at every shape and call",
         )
 
 

@@ -60,10 +60,10 @@ def guarded_by_dynamo(value: object, in_class: bool) -> bool:
     unspecialised float, on which a comparison is "data-dependent" (an error under ``fullgraph=True``), where
     it specialises and guards on an ``np.float64`` (a ``float`` subclass) and on NumPy integers
     (``tools/results/gpu-2026-12-08/``'s probe, torch 2.13 CPU). Nor a NumPy array's contents
-    (:class:`flexsn_trace.ArrayContents`): Dynamo would trace the read of its bytes, not guard it.
+    (:class:`flexsn_trace.ArrayContents`; Dynamo would trace the read of its bytes, not guard it), nor a set's.
     """
-    if in_class and not GUARDS_CLASS_ATTRIBUTES or isinstance(value, ArrayContents):
-        return False  # an array's contents are compared outside the graph (check_traced_constants), not guarded
+    if in_class and not GUARDS_CLASS_ATTRIBUTES or isinstance(value, (ArrayContents, frozenset)):
+        return False  # an array's or a set's contents are compared outside the graph (check_traced_constants)
     numpy_float = type(value).__module__ == "numpy" and "float" in type(value).__name__
     return not numpy_float or isinstance(value, float)
 

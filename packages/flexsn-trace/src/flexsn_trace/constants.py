@@ -20,7 +20,8 @@ watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 
 A NumPy array the search meets (``TH = np.array([1.0])``, read as ``TH[0]``, ``float(TH)`` or
 ``torch.from_numpy(TH)``) holds numbers the trace bakes in as well, and can change in place (``TH[0] = 0.3``):
-it is watched by its contents (:class:`ArrayContents`), up to :data:`MAX_ARRAY_ELEMENTS` elements.
+it is watched by its contents (:class:`ArrayContents`), up to :data:`MAX_ARRAY_ELEMENTS` elements; so is a set
+of numbers (:func:`by_contents`).
 
 A number read where the search cannot follow (an attribute under a computed name, ``getattr(cfg, key)``; a
 global through ``globals()``; an import inside the core), below the search's depth
@@ -43,9 +44,9 @@ from .places import (
     roots,
 )
 
-__all__ = ["ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "find_constants"]
+__all__ = ["ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "by_contents", "find_constants"]
 
-#: NumPy arrays of up to this many elements are watched by their contents (a copy compared before every call); a
+#: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before every call); a
 #: larger one is named in :attr:`Constants.unwatched` instead
 MAX_ARRAY_ELEMENTS = 4096
 
@@ -95,10 +96,21 @@ class ArrayContents(NamedTuple):
 
 
 def _compared(value: Any) -> object:
-    """``value`` as a watched place compares it: a NumPy array as its :class:`ArrayContents`, anything else as it is."""
+    """``value`` as a watched place compares it: a NumPy array as its :class:`ArrayContents`, a set as a
+    ``frozenset`` of what it holds now, anything else as it is."""
     if is_array(value):
         return ArrayContents(value.dtype, tuple(value.shape), value.tobytes())
+    if isinstance(value, (set, frozenset)):
+        return frozenset(value)
     return value
+
+
+def by_contents(value: Any) -> bool:
+    """Whether ``value`` is a container of numbers watched as one value, by its contents (:func:`_compared`): a
+    NumPy array, or a set of numbers (``max(LEVELS)``: a set has no item to follow, and changes in place)."""
+    if is_array(value):
+        return True
+    return isinstance(value, (set, frozenset)) and len(value) <= MAX_ARRAY_ELEMENTS and all(is_number(v) for v in value)
 
 
 def _contents(read: Callable[[], Any]) -> object:
@@ -266,7 +278,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     # the rest one by one: a partial's arguments, an array, and what the roots hold (P["thr"], cfg.thr, K.thr)
     unwatched: list[str] = []
     for root in found:
-        top = [((), root.value)] if root.kind in ("parg", "pkw") or is_array(root.value) else []
+        top = [((), root.value)] if root.kind in ("parg", "pkw") or by_contents(root.value) else []
         _add_nested(items, reads, unwatched, root, names, top, "")
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
@@ -300,9 +312,9 @@ def _add_nested(
         where = f"{root.name}{describe(path)}{suffix}"
         if is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
-        elif is_number(leaf) or is_array(leaf):
+        elif is_number(leaf) or by_contents(leaf):
             read = reader(root.read, path)
-            if is_array(leaf):
+            if by_contents(leaf):
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             items.append(Constant(where, read, leaf, in_class))
