@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import sys
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -87,8 +88,7 @@ class ArrayContents(NamedTuple):
     data: bytes
 
     def __repr__(self) -> str:
-        import numpy as np  # an ArrayContents exists only once NumPy is imported
-
+        np = sys.modules["numpy"]  # an ArrayContents exists only once NumPy is imported (not a dependency of ours)
         try:
             return np.array2string(np.frombuffer(self.data, dtype=self.dtype).reshape(self.shape), threshold=8)
         except (TypeError, ValueError):  # an object array's bytes are references: name it only

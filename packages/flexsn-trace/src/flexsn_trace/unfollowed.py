@@ -5,7 +5,7 @@ module imported inside the core, the process environment.
 loads, a string constant), so that a large object costs nothing it does not read and a counter the core never
 reads cannot make every call trace again; it starts from the globals, closure cells, defaults and object the
 code names. ``getattr(cfg, cfg.names["thr"])``, ``vars(cfg)[key]``, ``operator.attrgetter(name)``,
-``globals()["THR"]``, ``from config import THR`` inside the core and ``os.environ["THR"]`` read a number the
+``globals()["THR"]``, ``from config import THR`` inside the core and ``environ["THR"]`` of ``os`` read a number the
 search never meets: it is traced into the kernels, and a later change to it would not be followed.
 :func:`unfollowed_reads` finds such
 reads in the text of the functions a core runs (a ``def``'s or a ``lambda``'s), so that the caller can say so
@@ -45,22 +45,22 @@ def _literal(node: ast.expr) -> bool:
 
 
 def _environment(node: ast.expr) -> bool:
-    """Whether ``node`` is ``os.environ`` (or ``environ`` imported from ``os``)."""
+    """Whether ``node`` is the ``environ`` mapping of ``os`` (named through the module or imported from it)."""
     return _name_of(node) == "environ"
 
 
 def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
     """Whether ``node`` (in ``func``'s source) reads a value the place search cannot follow."""
     if isinstance(node, ast.Call):
-        if _name_of(node.func) == "getenv":  # os.getenv("TH"): a string the trace turns into a constant
+        if _name_of(node.func) == "getenv":  # a string the trace turns into a constant
             return True
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and _environment(node.func.value):
-            return True  # os.environ.get("TH")
+            return True  # environ.get("TH")
         at = _BY_NAME.get(_name_of(node.func) or "")
         return at is not None and len(node.args) > at and not _literal(node.args[at])
     if isinstance(node, ast.Subscript):
         target = node.value
-        if _environment(target):  # os.environ["TH"]
+        if _environment(target):  # environ["TH"]
             return True
         if isinstance(target, ast.Call) and _name_of(target.func) == "globals":  # globals()["THR"]: not a root
             return True
@@ -175,7 +175,7 @@ def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
 
     Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal,
     ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one, ``globals()[...]``, the process
-    environment (``os.environ[...]``, ``os.environ.get``, ``os.getenv``), and imports inside
+    environment (``os``'s ``environ[...]``, ``environ.get`` and ``getenv``), and imports inside
     the function that can bring a number (``from m import x``; ``import m`` where ``m`` is not also a global of its
     module; not library code: ``from torch.nn import functional`` is silent). A function without source text gives
     nothing; the same read twice is named once. Python's ``ast`` module parses the text.
