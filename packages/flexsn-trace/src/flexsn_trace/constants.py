@@ -90,7 +90,7 @@ class ArrayContents(NamedTuple):
     def __repr__(self) -> str:
         np = sys.modules["numpy"]  # an ArrayContents exists only once NumPy is imported (not a dependency of ours)
         try:
-            return np.array2string(np.frombuffer(self.data, dtype=self.dtype).reshape(self.shape), threshold=8)
+            return str(np.array2string(np.frombuffer(self.data, dtype=self.dtype).reshape(self.shape), threshold=8))
         except (TypeError, ValueError):  # an object array's bytes are references: name it only
             return f"<array of shape {self.shape} and dtype {self.dtype}>"
 
