@@ -12,6 +12,7 @@ import pytest
 import torch
 
 import flexsn_nn
+from flexsn_trace import ScanContract, reference_scan
 from nn_reference import pick_device
 
 # (neuron, attribute, new value): one per settable attribute and per neuron family that holds it.
@@ -115,3 +116,67 @@ def test_store_v_seq_is_settable_as_in_spikingjelly() -> None:
     assert node.v_seq is None
     with pytest.raises(TypeError, match="store_v_seq must be a Python bool"):
         node.store_v_seq = "yes"  # type: ignore[assignment]
+
+
+# (neuron, state attribute, its index in the core's states): SpikingJelly's memories, settable before a call.
+STATES = [
+    ("LIFNode", "v", 0), ("IFNode", "v", 0), ("ParametricLIFNode", "v", 0), ("AdaptiveLIFNode", "v", 0),
+    ("AdaptiveLIFNode", "a", 1), ("CUBALIFNode", "current", 1), ("IzhikevichNode", "v", 0),
+]
+
+
+@pytest.mark.parametrize("kind", ["float", "tensor"])
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize(("make", "attribute", "index"), STATES, ids=[f"{m}.{a}" for m, a, _ in STATES])
+def test_a_set_state_is_where_the_next_call_starts(make: str, attribute: str, index: int, compiled: bool, kind: str) -> None:
+    """``node.v = 0.3`` (a float, as SpikingJelly's ``v`` after ``reset()`` is one) or ``node.v = tensor``: the next
+    call starts from it, forward and dL/dx equal to the eager loop of the core from those initial states; it reads
+    back as set until the call, and ``reset()`` forgets it. Before: ``v`` had no setter."""
+    cls = getattr(flexsn_nn, make)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 2).to(pick_device())
+    node = cls().to(x.device)
+    call = torch.compile(node, fullgraph=True) if compiled else node
+    start = 0.3 if kind == "float" else torch.linspace(-0.2, 0.6, 8, device=x.device).expand(3, 8).contiguous()
+    try:
+        node.reset()
+        setattr(node, attribute, start)
+        assert getattr(node, attribute) is start
+        xg = x.clone().requires_grad_()
+        got = call(xg)
+        got.sum().backward()
+        init = [torch.as_tensor(s).to(x).expand(3, 8) for s in node.init_states(x)]  # the neuron's own start
+        init[index] = torch.full((3, 8), start, device=x.device) if isinstance(start, float) else start
+        xr = x.clone().requires_grad_()
+        want = reference_scan(node.core, ScanContract(1, len(init), 1, (xr,), tuple(init), node.static_inputs))[0]
+        want.sum().backward()
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-5, atol=1e-5)
+        setattr(node, attribute, start)
+        node.reset()  # forgets the start: the next call is a plain one
+        assert getattr(node, attribute) is None
+        torch.testing.assert_close(call(x).detach(), cls(backend="torch").to(x.device)(x))
+    finally:
+        torch._dynamo.reset()
+
+
+@pytest.mark.parametrize(("value", "error", "message"), [
+    ("0.3", TypeError, "v must be a torch.Tensor, a Python float or None, got str"),
+    (True, TypeError, "v must be a torch.Tensor, a Python float or None, got bool"),
+    (float("nan"), ValueError, "v must be finite"),
+])
+def test_a_bad_state_value_is_refused(value: Any, error: type[Exception], message: str) -> None:
+    node = flexsn_nn.LIFNode()
+    with pytest.raises(error, match=message):
+        node.v = value
+
+
+def test_a_float_state_survives_a_deep_copy_and_not_a_pickle() -> None:
+    """A deep copy keeps a set float ``v`` (before the fix it raised on it: a float has no ``is_leaf``); a pickle
+    keeps no states at all, as for tensors (``flexsn_nn.persistence``)."""
+    import copy
+    import pickle
+
+    node = flexsn_nn.LIFNode()
+    node.v = 0.3
+    assert copy.deepcopy(node).v == 0.3
+    assert pickle.loads(pickle.dumps(node)).v is None

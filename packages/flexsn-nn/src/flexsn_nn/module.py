@@ -226,7 +226,7 @@ class FlexSN(KeepsNoStates, nn.Module):
                 self.register_buffer(name, w)
         self._static_names = tuple(name for name, _ in named)
         self._kernel: FlexSNKernel | None = None
-        self._states: list[torch.Tensor | None] = []
+        self._states: list[torch.Tensor | float | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
         if self._backend in KERNEL_BACKENDS:
             _ = self.kernel  # build now: tracing errors surface here (training kernels: on first need)
@@ -269,8 +269,9 @@ class FlexSN(KeepsNoStates, nn.Module):
         return self.core, self.num_inputs, self.num_states, self.num_outputs, examples, self._requires_grad, len(statics)
 
     @property
-    def states(self) -> list[torch.Tensor | None]:
-        """Current states: ``num_states`` tensors ``[*shape]``, or ``[]`` before the first call / after reset.
+    def states(self) -> list[torch.Tensor | float | None]:
+        """Current states: ``num_states`` tensors ``[*shape]``, or ``[]`` before the first call / after reset
+        (a neuron's ``v = 0.3`` leaves a Python float, filled like the inputs at the next call, as SpikingJelly's).
 
         Settable with a list/tuple of ``num_states`` entries, each a tensor
         or ``None`` ("initialize this one"), or with ``[]``. Shapes, dtype and
@@ -345,7 +346,7 @@ class FlexSN(KeepsNoStates, nn.Module):
             current = [d if s is None else s for s, d in zip(current, defaults)]
         x0 = seqs[0]
         states: TensorList = []
-        for j, s in enumerate(current):
+        for j, s in enumerate(x0.new_full(step_shape, s) if type(s) is float else s for s in current):
             if not isinstance(s, torch.Tensor):
                 raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
             if s.device != x0.device:
@@ -411,8 +412,8 @@ class FlexSN(KeepsNoStates, nn.Module):
             init: Sequence[Any] | None = current
             if not current or all(s is None for s in current):
                 init = () if self._init_states_are_zeros() else None
-            elif any(s is None for s in current):
-                init = None  # partly set: init_states fills the rest on the checked path
+            elif any(not isinstance(s, torch.Tensor) for s in current):
+                init = None  # partly set, or a float to fill: init_states and _resolve_states on the checked path
             if init is not None:
                 res = kernel.run_cached(inputs, init, self.static_inputs, not self.store_state_seqs)
                 if res is not None:

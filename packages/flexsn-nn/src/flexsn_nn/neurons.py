@@ -350,9 +350,32 @@ class IFNode(FlexSN):
         self.store_state_seqs = _check_bool("store_v_seq", value)
 
     @property
-    def v(self) -> torch.Tensor | None:
-        """Membrane potential ``[*shape]`` after the last call (``None`` before the first / after reset)."""
+    def v(self) -> torch.Tensor | float | None:
+        """Membrane potential ``[*shape]`` after the last call (``None`` before the first / after reset).
+
+        Settable, as SpikingJelly's memory ``v`` is: a tensor (broadcasting with the next call's per-step shape, of
+        its dtype and device), a Python float (the whole membrane at that value at the next call, made like its
+        inputs as SpikingJelly's ``v_float_to_tensor`` does; read back as the float until then), or ``None`` (start
+        from :meth:`init_states`). The next call starts from it; :meth:`reset` forgets it.
+
+        Raises (setter):
+            TypeError: another kind of value. ValueError: a float that is not finite.
+        """
         return self.states[0] if self.states else None
+
+    @v.setter
+    def v(self, value: torch.Tensor | float | None) -> None:
+        self._set_state(0, "v", value)
+
+    def _set_state(self, index: int, name: str, value: object) -> None:
+        """Set state ``index`` (called ``name``) to a tensor, a Python float or ``None``; the others stay."""
+        if not (value is None or isinstance(value, torch.Tensor)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{name} must be a torch.Tensor, a Python float or None, got {type(value).__name__}")
+            value = _required(name, value)
+        states = list(self._states) or [None] * self.num_states
+        states[index] = value
+        object.__setattr__(self, "_states", states)
 
     @property
     def v_seq(self) -> torch.Tensor | None:

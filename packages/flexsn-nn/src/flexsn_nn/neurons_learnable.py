@@ -235,9 +235,14 @@ class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
         core.rho = math.exp(-1.0 / core.tau_a)
 
     @property
-    def a(self) -> torch.Tensor | None:
-        """The adaptation state after the last call (``None`` before the first / after reset)."""
+    def a(self) -> torch.Tensor | float | None:
+        """The adaptation state after the last call (``None`` before the first / after reset); settable as
+        :attr:`v` is (a tensor, a Python float or ``None``)."""
         return self.states[1] if self.states else None
+
+    @a.setter
+    def a(self, value: torch.Tensor | float | None) -> None:
+        self._set_state(1, "a", value)
 
 
 class CUBACore(IFCore):
@@ -291,6 +296,11 @@ class CUBALIFNode(_SecondStateFromZero):
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
 
     @property
-    def current(self) -> torch.Tensor | None:
-        """The synaptic current after the last call (``None`` before the first / after reset)."""
+    def current(self) -> torch.Tensor | float | None:
+        """The synaptic current after the last call (``None`` before the first / after reset); settable as
+        :attr:`v` is (a tensor, a Python float or ``None``)."""
         return self.states[1] if self.states else None
+
+    @current.setter
+    def current(self, value: torch.Tensor | float | None) -> None:
+        self._set_state(1, "current", value)

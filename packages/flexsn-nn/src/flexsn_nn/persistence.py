@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import torch
+
 __all__ = ["KeepsNoStates"]
 
 
@@ -27,7 +29,7 @@ class KeepsNoStates:
         memo[id(self)] = new
         for key, value in self.__dict__.items():
             if key in ("_states", "_state_seqs") and value is not None:
-                value = [t if t is None or t.is_leaf else t.detach() for t in value]
+                value = [t.detach() if isinstance(t, torch.Tensor) and not t.is_leaf else t for t in value]
             new.__dict__[key] = copy.deepcopy(value, memo)
         return new
 

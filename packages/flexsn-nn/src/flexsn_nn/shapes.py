@@ -58,7 +58,7 @@ def check_example_outputs(specs: Sequence[OutputSpec], example_inputs: Sequence[
             )
 
 
-def check_states_value(value: object, num_states: int) -> list[torch.Tensor | None]:
+def check_states_value(value: object, num_states: int) -> list[torch.Tensor | float | None]:
     """A value assigned to ``FlexSN.states``: ``None`` / ``[]``, or ``num_states`` entries, each a tensor or ``None``.
 
     Raises:
