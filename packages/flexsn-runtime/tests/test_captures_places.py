@@ -285,6 +285,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     slotted = Slotted(_leaf(C, device=device))
     behind_property = PropertyNeuron(_leaf(N, 1, device=device))
     submodule_dicts = SubmoduleDicts(device)
+    gained = Gained(_leaf(N, 1, lo=0.5, hi=1.5, device=device))
     NET.cfg = {"th": _leaf(C, device=device)}
     global FIRE_P, P_BIAS
     P_BIAS = _leaf(C, lo=-0.1, hi=0.1, device=device)
@@ -294,6 +295,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
             partial_core, [FIRE_P.args[0], FIRE_P.keywords["gain"], P_BIAS],
             ("global FIRE_P.args[0]", "global FIRE_P.keywords['gain']", "global P_BIAS (read by _fire_with)")),
         "a global object's method reading a global": (held_method_core, [METHOD_TH], ("global METHOD_TH (read by fire)",)),
+        "a closure's object's method": (
+            make_closure_object_core(gained), [gained.gain, METHOD_TH], ("closure obj.gain", "global METHOD_TH (read by fire)")),
         "dicts held by submodules' attributes": (
             submodule_dicts, [submodule_dicts.middle.cfg["th"], submodule_dicts.middle.inner.ws[0]],
             ("self.middle.cfg['th']", "self.middle.inner.ws[0]")),
@@ -320,7 +323,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
              "helper closure cell", "helper defaults", "shared cell", "methods reading a global", "one tensor at two places",
              "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property",
              "dicts held by submodules' attributes", "a dict held by a global module's attribute",
-             "a global object's method reading a global", "a global partial's argument and keyword"]
+             "a global object's method reading a global", "a global partial's argument and keyword",
+             "a closure's object's method"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -332,7 +336,8 @@ def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.devi
                                   "helper closure cell", "helper defaults", "methods reading a global",
                                   "a global object's method", "a __slots__ object", "a __slots__ object held by a global",
                                   "dicts held by submodules' attributes", "a dict held by a global module's attribute",
-                                  "a global object's method reading a global", "a global partial's argument and keyword"])
+                                  "a global object's method reading a global", "a global partial's argument and keyword",
+                                  "a closure's object's method"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -352,6 +357,7 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "a dict held by a global module's attribute": lambda: NET.cfg["th"].data.fill_(0.3),
         "a global object's method reading a global": lambda: globals().__setitem__("METHOD_TH", new),
         "a global partial's argument and keyword": lambda: FIRE_P.keywords.__setitem__("gain", new),
+        "a closure's object's method": lambda: setattr(core.__closure__[0].cell_contents, "gain", new),  # type: ignore[attr-defined]
     }
     follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
@@ -403,6 +409,25 @@ HOLDER = Holder()
 def held_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * 0.5
     return HOLDER.fire(h), h * 0.5
+
+
+class Gained:
+    """A plain object a factory's closure holds, whose method reads its own tensor and a global (before: reached
+    through an object no global names, so not rebuilt: a fallback; now the core takes a cell holding a copy)."""
+
+    def __init__(self, gain: torch.Tensor) -> None:
+        self.gain = gain
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return spike(self.gain * (h - METHOD_TH))
+
+
+def make_closure_object_core(obj: Gained) -> Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]:
+    def closure_object_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return obj.fire(h), h * 0.5
+
+    return closure_object_core
 
 
 @pytest.mark.parametrize("case", ["class that runs code when subclassed", "__slots__ object of a class that runs code when subclassed"])

@@ -20,7 +20,9 @@ Where a core looks a helper up:
   of its class (``methods``): the rebuilt one is set on the object's copy;
 * a global naming a user object (not an ``nn.Module``) whose class defines a
   helper reached (``objects``: ``HOLDER.fire(h)`` reading ``THRESH``): the
-  global is handed a copy of the object that holds the rebuilt methods.
+  global is handed a copy of the object that holds the rebuilt methods;
+* a closure cell of the core holding such an object (``cell_objects``: a factory's
+  ``obj.fire(h)``): the rebuilt core takes a new cell holding the copy.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ class HelperReach(NamedTuple):
         objects: ``(index into dicts, global name, methods as above)``: a global holding a user
             object whose class defines helpers reached; binding hands the global a copy of the
             object holding them rebuilt.
+        cell_objects: ``(closure cell index, methods as above)``: the same for an object a closure
+            cell of the core holds; binding gives the core a new cell holding the copy.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -61,6 +65,7 @@ class HelperReach(NamedTuple):
     helpers: tuple[types.FunctionType, ...] = ()
     methods: tuple[tuple[str, str, int], ...] = ()
     objects: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
+    cell_objects: tuple[tuple[int, tuple[tuple[str, str, int], ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -117,6 +122,7 @@ def helper_reach(
     reached: dict[int, types.FunctionType] = {}
     methods: list[tuple[str, str, types.FunctionType]] = []
     objects: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
+    cell_objects: list[tuple[int, list[tuple[str, str, types.FunctionType]]]] = []
 
     def index_of(d: dict[str, Any]) -> int:
         for i, known in enumerate(dicts):
@@ -133,6 +139,12 @@ def helper_reach(
         if id(value) in wanted:
             cells.append(i)
             reached.setdefault(id(value), value)
+        elif _holder(value):  # obj.fire, obj a factory's local: the object's methods among the helpers
+            held = [(n, w, f) for n, w, f in _class_methods(value) if id(f) in wanted and f is not func]
+            if held:
+                cell_objects.append((i, held))
+            for _, _, f in held:
+                reached.setdefault(id(f), f)
     for name, wrap, fn in _class_methods(owner):
         if id(fn) in wanted and fn is not func:
             methods.append((name, wrap, fn))
@@ -169,9 +181,14 @@ def helper_reach(
         index_of(h.__globals__)
     order = list(reached.values())
     index = {id(h): i for i, h in enumerate(order)}
+
+    def indexed(held: list[tuple[str, str, types.FunctionType]]) -> tuple[tuple[str, str, int], ...]:
+        return tuple((n, w, index[id(f)]) for n, w, f in held)
+
     return HelperReach(
-        tuple(dicts), tuple(links), tuple(cells), tuple(order), tuple((n, w, index[id(f)]) for n, w, f in methods),
-        tuple((i, name, tuple((n, w, index[id(f)]) for n, w, f in held)) for (i, name), held in objects.items()),
+        tuple(dicts), tuple(links), tuple(cells), tuple(order), indexed(methods),
+        tuple((i, name, indexed(held)) for (i, name), held in objects.items()),
+        tuple((i, indexed(held)) for i, held in cell_objects),
     ), order
 
 
@@ -250,6 +267,9 @@ def rebind_helpers(
     for i, name, held in reach.objects:  # a global's object: a copy holding its rebuilt methods
         if name in copies[i]:
             copies[i][name] = shadowed(copies[i][name], {}, [(n, w, rebuild(reach.helpers[k])) for n, w, k in held])
+    for i, held in reach.cell_objects:  # a closure's object (a copy already, if one of its tensors was lifted)
+        methods = [(n, w, rebuild(reach.helpers[k])) for n, w, k in held]
+        cells[i] = types.CellType(shadowed(closure[i].cell_contents, {}, methods))
     for h in reach.helpers:  # the object's methods: reached by attribute, not by name
         rebuild(h)
     return copies[0], cells, rebuilt
