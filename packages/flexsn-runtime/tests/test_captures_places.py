@@ -286,6 +286,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
     behind_property = PropertyNeuron(_leaf(N, 1, device=device))
     submodule_dicts = SubmoduleDicts(device)
     gained = Gained(_leaf(N, 1, lo=0.5, hi=1.5, device=device))
+    StaticFire.gain = _leaf(C, lo=0.8, hi=1.6, device=device)
     NET.cfg = {"th": _leaf(C, device=device)}
     global FIRE_P, P_BIAS
     P_BIAS = _leaf(C, lo=-0.1, hi=0.1, device=device)
@@ -297,6 +298,8 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
         "a global object's method reading a global": (held_method_core, [METHOD_TH], ("global METHOD_TH (read by fire)",)),
         "a closure's object's method": (
             make_closure_object_core(gained), [gained.gain, METHOD_TH], ("closure obj.gain", "global METHOD_TH (read by fire)")),
+        "a global class's static and class methods": (
+            class_helper_core, [StaticFire.gain, METHOD_TH], ("global StaticFire.gain", "global METHOD_TH (read by fire)")),
         "dicts held by submodules' attributes": (
             submodule_dicts, [submodule_dicts.middle.cfg["th"], submodule_dicts.middle.inner.ws[0]],
             ("self.middle.cfg['th']", "self.middle.inner.ws[0]")),
@@ -324,7 +327,7 @@ def _cases(device: torch.device) -> dict[str, tuple[Callable[..., Any], list[tor
              "a global object's method", "a __slots__ object", "a __slots__ object held by a global", "a property",
              "dicts held by submodules' attributes", "a dict held by a global module's attribute",
              "a global object's method reading a global", "a global partial's argument and keyword",
-             "a closure's object's method"]
+             "a closure's object's method", "a global class's static and class methods"]
 )
 def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.device, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: each fell back to the eager loop with a warning (or froze nothing but never ran fused)."""
@@ -337,7 +340,7 @@ def test_captured_tensors_run_fused_with_gradients(case: str, device: torch.devi
                                   "a global object's method", "a __slots__ object", "a __slots__ object held by a global",
                                   "dicts held by submodules' attributes", "a dict held by a global module's attribute",
                                   "a global object's method reading a global", "a global partial's argument and keyword",
-                                  "a closure's object's method"])
+                                  "a closure's object's method", "a global class's static and class methods"])
 def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None:
     """A reassignment (or an in-place change) where the tensor lives is what the next call reads; binding for the
     trace left the user's classes, objects and functions as they were."""
@@ -358,6 +361,7 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
         "a global object's method reading a global": lambda: globals().__setitem__("METHOD_TH", new),
         "a global partial's argument and keyword": lambda: FIRE_P.keywords.__setitem__("gain", new),
         "a closure's object's method": lambda: setattr(core.__closure__[0].cell_contents, "gain", new),  # type: ignore[attr-defined]
+        "a global class's static and class methods": lambda: setattr(StaticFire, "gain", new),
     }
     follows_a_change(core, changes[case], device)
     assert Params.__bases__ == (object,) and "th" in vars(Params) and "th" not in vars(ClassBody())
@@ -366,6 +370,7 @@ def test_a_change_between_calls_is_read(case: str, device: torch.device) -> None
     assert type(core) is not Slotted or (type(core) is Slotted and not hasattr(core, "__dict__"))
     assert type(SLOT_CFG) is SlottedConfig and globals()["SLOT_CFG"] is SLOT_CFG
     assert globals()["HOLDER"] is HOLDER and type(HOLDER) is Holder and "fire" not in vars(HOLDER)
+    assert StaticFire.__bases__ == (object,) and isinstance(vars(StaticFire)["fire"], staticmethod)  # left as it was
 
 
 class Registered:
@@ -428,6 +433,27 @@ def make_closure_object_core(obj: Gained) -> Callable[[torch.Tensor, torch.Tenso
         return obj.fire(h), h * 0.5
 
     return closure_object_core
+
+
+class StaticFire:
+    """A user class whose static method reads a global and whose class method reads a class-body tensor, called by
+    the class's name (before: a helper reached through a class was not rebuilt, a fallback; now the global is handed
+    a subclass stand-in holding the rebuilt functions)."""
+
+    gain = torch.tensor(1.0)
+
+    @staticmethod
+    def fire(h: torch.Tensor) -> torch.Tensor:
+        return spike(h - METHOD_TH)
+
+    @classmethod
+    def scale(cls, h: torch.Tensor) -> torch.Tensor:
+        return cls.gain * h
+
+
+def class_helper_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return StaticFire.fire(StaticFire.scale(h)), h * 0.5
 
 
 @pytest.mark.parametrize("case", ["class that runs code when subclassed", "__slots__ object of a class that runs code when subclassed"])

@@ -71,8 +71,8 @@ def _constant_value(graph: fx.Graph, node: fx.Node) -> float | int | bool:
         what = f"{list(value.shape)} {str(value.dtype).removeprefix('torch.')}" + (", requires grad" if value.requires_grad else "")
         where = (
             "at a place the kernels cannot read it from at every call (e.g. the global of a helper function reached "
-            "through an object neither a global nor the core's closure holds, or a class, a class whose subclassing runs "
-            "code, a helper called past the "
+            "through an object neither a global nor the core's closure holds, or through a class no global names, a "
+            "class whose subclassing runs code, a helper called past the "
             "calls searched)"
             if value.is_floating_point()
             else "and the kernels read floating-point tensors only (a bool or integer mask: keep it as float)"

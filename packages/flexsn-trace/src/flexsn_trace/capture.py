@@ -34,8 +34,10 @@ A container held by a plain attribute of an ``nn.Module`` (the core's own, a
 submodule's, ``self.sub.cfg["w"]``, or a global module's) is lifted through a
 copy of each module on its path; a method of a user object a global holds
 (``HOLDER.fire(h)`` reading a global), or of one a closure cell of the core holds (``obj.fire(h)``), through a
-copy of the object holding the rebuilt method. A tensor read from anywhere else (a helper reached through an
-object neither names, or a class; a class whose subclassing runs code) is recorded as a foreign constant
+copy of the object holding the rebuilt method; a static or class method of a user class a global names
+(``LIF.fire(h)``) through a subclass stand-in holding the rebuilt function. A tensor read from anywhere else (a
+helper reached through an object neither holds, or a class no global names; a class whose subclassing runs
+code) is recorded as a foreign constant
 (:data:`flexsn_trace.FOREIGN_PREFIX`), which codegen refuses: that core
 falls back with a warning instead of freezing the tensor's value.
 """

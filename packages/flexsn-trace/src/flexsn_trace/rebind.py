@@ -22,7 +22,10 @@ Where a core looks a helper up:
   helper reached (``objects``: ``HOLDER.fire(h)`` reading ``THRESH``): the
   global is handed a copy of the object that holds the rebuilt methods;
 * a closure cell of the core holding such an object (``cell_objects``: a factory's
-  ``obj.fire(h)``): the rebuilt core takes a new cell holding the copy.
+  ``obj.fire(h)``): the rebuilt core takes a new cell holding the copy;
+* a global naming a user class whose body defines a helper reached (``classes``:
+  ``LIF.fire(h)``, a static or class method): the global is handed a subclass stand-in
+  whose body holds the rebuilt functions (not a class whose subclassing runs code).
 """
 
 from __future__ import annotations
@@ -34,7 +37,9 @@ from typing import Any, NamedTuple, Sequence
 
 from torch import nn
 
-from .kinds import _library, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in
+from .kinds import (
+    _library, _subclassable, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in,
+)
 from .places import Root
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
@@ -57,6 +62,8 @@ class HelperReach(NamedTuple):
             object holding them rebuilt.
         cell_objects: ``(closure cell index, methods as above)``: the same for an object a closure
             cell of the core holds; binding gives the core a new cell holding the copy.
+        classes: ``(index into dicts, global name, methods as above)``: a global holding a user
+            class whose body defines helpers reached; binding hands the global a subclass stand-in.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -66,6 +73,7 @@ class HelperReach(NamedTuple):
     methods: tuple[tuple[str, str, int], ...] = ()
     objects: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
     cell_objects: tuple[tuple[int, tuple[tuple[str, str, int], ...]], ...] = ()
+    classes: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -87,10 +95,16 @@ def _class_methods(owner: Any) -> list[tuple[str, str, types.FunctionType]]:
     """``(name, wrap, function)`` for the user functions ``owner``'s class defines (first along the MRO wins)."""
     if owner is None or isinstance(owner, type) or not shadowable(owner):
         return []
-    own = own_attributes(owner)
+    return _defined(type(owner), own_attributes(owner))
+
+
+def _defined(cls: type, own: dict[str, Any] | None = None) -> list[tuple[str, str, types.FunctionType]]:
+    """``(name, wrap, function)`` for the user functions ``cls`` and its bases define, first along the MRO winning,
+    but for names in ``own`` (what an instance's own attributes shadow)."""
+    own = own or {}
     out: list[tuple[str, str, types.FunctionType]] = []
     seen: set[str] = set()
-    for klass in type(owner).__mro__:
+    for klass in cls.__mro__:
         for name, value in vars(klass).items():
             if name in seen:
                 continue
@@ -123,6 +137,7 @@ def helper_reach(
     methods: list[tuple[str, str, types.FunctionType]] = []
     objects: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
     cell_objects: list[tuple[int, list[tuple[str, str, types.FunctionType]]]] = []
+    classes: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
 
     def index_of(d: dict[str, Any]) -> int:
         for i, known in enumerate(dicts):
@@ -163,10 +178,11 @@ def helper_reach(
                     if link not in links:
                         links.append(link)
                     found_here = [wanted[id(value)]]
-                elif _holder(value):  # HOLDER.fire: the object's methods among the helpers
-                    held = [(n, w, f) for n, w, f in _class_methods(value) if id(f) in wanted and f is not func]
+                elif _holder(value) or _user_class(value):  # HOLDER.fire, LIF.fire: its functions among the helpers
+                    defined = _defined(value) if isinstance(value, type) else _class_methods(value)
+                    held = [(n, w, f) for n, w, f in defined if id(f) in wanted and f is not func]
                     if held:
-                        objects.setdefault((index_of(g), name), held)
+                        (classes if isinstance(value, type) else objects).setdefault((index_of(g), name), held)
                     found_here = [f for _, _, f in held]
                 else:
                     continue
@@ -189,6 +205,7 @@ def helper_reach(
         tuple(dicts), tuple(links), tuple(cells), tuple(order), indexed(methods),
         tuple((i, name, indexed(held)) for (i, name), held in objects.items()),
         tuple((i, indexed(held)) for i, held in cell_objects),
+        tuple((i, name, indexed(held)) for (i, name), held in classes.items()),
     ), order
 
 
@@ -197,6 +214,12 @@ def _holder(value: Any) -> bool:
     (:func:`flexsn_trace.kinds._user_instance`), but not an ``nn.Module`` (a module's tensors are its parameters and
     buffers); :func:`_class_methods` leaves out what a copy cannot shadow."""
     return _user_instance(value) and not isinstance(value, nn.Module)
+
+
+def _user_class(value: Any) -> bool:
+    """Whether ``value`` is a user class a subclass can stand in for (:func:`flexsn_trace.kinds.stand_in`), so that a
+    global naming it can be handed one whose body holds rebuilt functions."""
+    return isinstance(value, type) and not _library(value.__module__) and _subclassable(value)
 
 
 def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach) -> Root | None:
@@ -267,12 +290,21 @@ def rebind_helpers(
     for i, name, held in reach.objects:  # a global's object: a copy holding its rebuilt methods
         if name in copies[i]:
             copies[i][name] = shadowed(copies[i][name], {}, [(n, w, rebuild(reach.helpers[k])) for n, w, k in held])
+    for i, name, held in reach.classes:  # a global's class (a stand-in already, if one of its tensors was lifted)
+        if name in copies[i]:
+            wrapped = {n: _wrapped(w, rebuild(reach.helpers[k])) for n, w, k in held}
+            copies[i][name] = stand_in(copies[i][name], wrapped)
     for i, held in reach.cell_objects:  # a closure's object (a copy already, if one of its tensors was lifted)
         methods = [(n, w, rebuild(reach.helpers[k])) for n, w, k in held]
         cells[i] = types.CellType(shadowed(closure[i].cell_contents, {}, methods))
     for h in reach.helpers:  # the object's methods: reached by attribute, not by name
         rebuild(h)
     return copies[0], cells, rebuilt
+
+
+def _wrapped(wrap: str, fn: types.FunctionType) -> Any:
+    """``fn`` as a class body holds it: a ``staticmethod``, a ``classmethod`` or the plain function."""
+    return staticmethod(fn) if wrap == "static" else classmethod(fn) if wrap == "class" else fn
 
 
 def shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, str, types.FunctionType]]) -> Any:
@@ -296,7 +328,7 @@ def shadowed(owner: Any, attrs: dict[str, Any], methods: Sequence[tuple[str, str
         if hasattr(copied, "__dict__"):
             object.__setattr__(copied, name, m if wrap == "static" else types.MethodType(m, klass if wrap == "class" else copied))
         else:
-            body[name] = staticmethod(m) if wrap == "static" else classmethod(m) if wrap == "class" else m
+            body[name] = _wrapped(wrap, m)
     if body:
         object.__setattr__(copied, "__class__", stand_in(klass, {**body, "__slots__": ()}))
     return copied
