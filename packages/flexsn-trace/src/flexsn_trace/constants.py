@@ -47,8 +47,8 @@ from .places import (
 
 __all__ = ["ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "by_contents", "find_constants"]
 
-#: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before every call); a
-#: larger one is named in :attr:`Constants.unwatched` instead
+#: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before
+#: every call); a larger one is named in :attr:`Constants.unwatched` instead
 MAX_ARRAY_ELEMENTS = 4096
 
 _MISSING = object()
