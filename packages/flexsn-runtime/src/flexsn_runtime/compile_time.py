@@ -33,7 +33,7 @@ from typing import Any, Callable, TypeVar
 import torch
 from torch.torch_version import TorchVersion
 
-from flexsn_trace import ArrayContents, run_isolated
+from flexsn_trace import is_contents, run_isolated
 
 __all__ = [
     "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "guarded_by_dynamo", "settle_while_compiling",
@@ -60,9 +60,9 @@ def guarded_by_dynamo(value: object, in_class: bool) -> bool:
     unspecialised float, on which a comparison is "data-dependent" (an error under ``fullgraph=True``), where
     it specialises and guards on an ``np.float64`` (a ``float`` subclass) and on NumPy integers
     (``tools/results/gpu-2026-12-08/``'s probe, torch 2.13 CPU). Nor a NumPy array's contents
-    (:class:`flexsn_trace.ArrayContents`; Dynamo would trace the read of its bytes, not guard it), nor a set's.
+    (:func:`flexsn_trace.is_contents`; Dynamo would trace the read of its bytes, not guard it), nor a set's.
     """
-    if in_class and not GUARDS_CLASS_ATTRIBUTES or isinstance(value, (ArrayContents, frozenset)):
+    if in_class and not GUARDS_CLASS_ATTRIBUTES or is_contents(value):
         return False  # an array's or a set's contents are compared outside the graph (check_traced_constants)
     numpy_float = type(value).__module__ == "numpy" and "float" in type(value).__name__
     return not numpy_float or isinstance(value, float)

@@ -8,7 +8,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 from .__about__ import __version__
 from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
-from .constants import ArrayContents, Constant, Constants, find_constants
+from .constants import ArrayContents, Constant, Constants, find_constants, is_contents
 from .hoist import SplitGraph, split_invariants
 from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
 from .graphs import (
@@ -35,6 +35,7 @@ __all__ = [
     "find_captures",
     "find_carrier",
     "find_constants",
+    "is_contents",
     "used_arguments",
     "FlexSNInfo",
     "ScanContract",

@@ -45,7 +45,9 @@ from .places import (
     roots,
 )
 
-__all__ = ["ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "by_contents", "find_constants"]
+__all__ = [
+    "ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "by_contents", "find_constants", "is_contents",
+]
 
 #: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before
 #: every call); a larger one is named in :attr:`Constants.unwatched` instead
@@ -111,6 +113,13 @@ def by_contents(value: Any) -> bool:
     if is_array(value):
         return True
     return isinstance(value, (set, frozenset)) and len(value) <= MAX_ARRAY_ELEMENTS and all(is_number(v) for v in value)
+
+
+def is_contents(value: object) -> bool:
+    """Whether ``value`` (a :class:`Constant`'s value) is a container's contents as :func:`_compared` gives them
+    (an :class:`ArrayContents` or a ``frozenset``), not a number: what a caller compares but cannot have Dynamo
+    guard."""
+    return isinstance(value, (ArrayContents, frozenset))
 
 
 def _contents(read: Callable[[], Any]) -> object:
@@ -309,12 +318,12 @@ def _add_nested(
     one reader each; name in ``unwatched`` what cannot be watched (a larger array, a place the search's depth cuts)."""
     cut: list[tuple[Step, ...]] = []
     for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut))]:
-        where = f"{root.name}{describe(path)}{suffix}"
-        if is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
+        where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
+        if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
-        elif is_number(leaf) or by_contents(leaf):
+        elif whole or is_number(leaf):
             read = reader(root.read, path)
-            if by_contents(leaf):
+            if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             items.append(Constant(where, read, leaf, in_class))

@@ -134,7 +134,6 @@ def helper_reach(
     links: list[tuple[int, str]] = []
     cells: list[int] = []
     reached: dict[int, types.FunctionType] = {}
-    methods: list[tuple[str, str, types.FunctionType]] = []
     objects: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
     cell_objects: list[tuple[int, list[tuple[str, str, types.FunctionType]]]] = []
     classes: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
@@ -146,6 +145,10 @@ def helper_reach(
         dicts.append(d)
         return len(dicts) - 1
 
+    def sought(defined: list[tuple[str, str, types.FunctionType]]) -> list[tuple[str, str, types.FunctionType]]:
+        """The helpers among ``defined`` (a class's functions, :func:`_defined`), ``func`` itself left out."""
+        return [(n, w, f) for n, w, f in defined if id(f) in wanted and f is not func]
+
     for i, cell in enumerate(func.__closure__ or ()):
         try:
             value = cell.cell_contents
@@ -154,16 +157,13 @@ def helper_reach(
         if id(value) in wanted:
             cells.append(i)
             reached.setdefault(id(value), value)
-        elif _holder(value):  # obj.fire, obj a factory's local: the object's methods among the helpers
-            held = [(n, w, f) for n, w, f in _class_methods(value) if id(f) in wanted and f is not func]
-            if held:
-                cell_objects.append((i, held))
+        elif _holder(value) and (held := sought(_class_methods(value))):  # obj.fire, obj a factory's local
+            cell_objects.append((i, held))
             for _, _, f in held:
                 reached.setdefault(id(f), f)
-    for name, wrap, fn in _class_methods(owner):
-        if id(fn) in wanted and fn is not func:
-            methods.append((name, wrap, fn))
-            reached.setdefault(id(fn), fn)
+    methods = sought(_class_methods(owner))
+    for _, _, fn in methods:
+        reached.setdefault(id(fn), fn)
     frontier = [func, *reached.values()]
     while frontier:
         nxt: list[types.FunctionType] = []
@@ -179,8 +179,7 @@ def helper_reach(
                         links.append(link)
                     found_here = [wanted[id(value)]]
                 elif _holder(value) or _user_class(value):  # HOLDER.fire, LIF.fire: its functions among the helpers
-                    defined = _defined(value) if isinstance(value, type) else _class_methods(value)
-                    held = [(n, w, f) for n, w, f in defined if id(f) in wanted and f is not func]
+                    held = sought(_defined(value) if isinstance(value, type) else _class_methods(value))
                     if held:
                         (classes if isinstance(value, type) else objects).setdefault((index_of(g), name), held)
                     found_here = [f for _, _, f in held]

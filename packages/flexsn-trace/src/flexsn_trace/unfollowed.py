@@ -7,9 +7,8 @@ reads cannot make every call trace again; it starts from the globals, closure ce
 code names. ``getattr(cfg, cfg.names["thr"])``, ``vars(cfg)[key]``, ``operator.attrgetter(name)``,
 ``globals()["THR"]``, ``from config import THR`` inside the core and ``environ["THR"]`` of ``os`` read a number the
 search never meets: it is traced into the kernels, and a later change to it would not be followed.
-:func:`unfollowed_reads` finds such
-reads in the text of the functions a core runs (a ``def``'s or a ``lambda``'s), so that the caller can say so
-once instead of computing with a stale number in silence.
+:func:`unfollowed_reads` finds such reads in the text of the functions a core runs (a ``def``'s or a
+``lambda``'s), so that the caller can say so once instead of computing with a stale number in silence.
 """
 
 from __future__ import annotations
@@ -112,20 +111,32 @@ def _may_hold_numbers(value: object) -> bool:
     return is_number(value) or is_array(value) or isinstance(value, (list, tuple, dict, types.SimpleNamespace)) or not _library(type(value).__module__)
 
 
+_Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
 @functools.lru_cache(maxsize=8)
-def _parsed(source: str) -> ast.Module | None:
-    """``source`` (a whole file's text) parsed; ``None`` when it does not parse. Cached: one file holds many cores."""
+def _functions_by_line(source: str) -> dict[int, list[_Function]]:
+    """The ``def``\\ s and ``lambda``\\ s of ``source`` (a whole file's text) by the line their code starts on (a
+    ``def``'s first decorator, a lambda's keyword); empty when it does not parse. Cached, and walked once: one file
+    holds many cores and helpers."""
     try:
-        return ast.parse(source)
+        tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return None
+        return {}
+    out: dict[int, list[_Function]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.setdefault(min([node.lineno, *(d.lineno for d in node.decorator_list)]), []).append(node)
+        elif isinstance(node, ast.Lambda):
+            out.setdefault(node.lineno, []).append(node)
+    return out
 
 
 def _span(node: ast.AST) -> tuple[tuple[int, int], tuple[int, int]]:
     return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
 
 
-def _own_node(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | None:
+def _own_node(func: types.FunctionType) -> _Function | None:
     """The ``def`` or ``lambda`` of ``func`` in its file's text (``linecache``: a notebook cell's too), or ``None``.
 
     A ``def`` is the one of ``func``'s name starting (at its first decorator) on its code's first line; a
@@ -134,16 +145,10 @@ def _own_node(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDe
     by ``exec`` under a file's name, a file edited since) matches nothing, or the node its positions point at.
     """
     code = func.__code__
-    tree = _parsed("".join(linecache.getlines(code.co_filename, func.__globals__)))
-    if tree is None:
-        return None
-    first = code.co_firstlineno
+    text = "".join(linecache.getlines(code.co_filename, func.__globals__))
+    here = _functions_by_line(text).get(code.co_firstlineno, [])
     if func.__name__ != "<lambda>":
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == func.__name__:
-                if min([node.lineno, *(d.lineno for d in node.decorator_list)]) == first:
-                    return node
-        return None
+        return next((n for n in here if not isinstance(n, ast.Lambda) and n.name == func.__name__), None)
     # the text each instruction comes from; zero-width positions are the interpreter's own (RESUME at column 0)
     spans = {
         ((line, col), (end_line, end_col)) for line, end_line, col, end_col in code.co_positions()
@@ -151,8 +156,8 @@ def _own_node(func: types.FunctionType) -> ast.FunctionDef | ast.AsyncFunctionDe
         and (end_line, end_col) > (line, col)
     }
     best: ast.Lambda | None = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Lambda) and node.lineno == first:
+    for node in here:
+        if isinstance(node, ast.Lambda):
             start, end = _span(node)
             if all(start <= a and b <= end for a, b in spans) and (best is None or _span(best)[0] < start):
                 best = node
