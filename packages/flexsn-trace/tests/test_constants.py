@@ -44,7 +44,8 @@ def test_closure_numbers_and_their_changes() -> None:
         return (v >= 1.0).to(x.dtype) if flag else v, v if name else v
 
     consts = find_constants(core)
-    assert sorted(c.name for c in consts.items) == ["closure flag", "closure tau"]
+    # a str is a flag the core may branch on (``if name``): watched as the numbers are
+    assert sorted(c.name for c in consts.items) == ["closure flag", "closure name", "closure tau"]
     tau = 2  # equal: traces alike
     assert consts.changed() == []
     tau = 3.0
@@ -53,6 +54,8 @@ def test_closure_numbers_and_their_changes() -> None:
     assert consts.changed() == []
     flag = False
     assert consts.changed() == ["closure flag (True -> False)"]
+    flag, name = True, ""
+    assert consts.changed() == ["closure name ('not a number' -> '')"]
 
 
 def test_a_nan_never_reassigned_is_unchanged() -> None:
@@ -153,7 +156,8 @@ def test_default_numbers_and_their_changes() -> None:
         return (v >= 1.0).to(x.dtype), v * 0.0 + reset
 
     consts = find_constants(core)
-    assert [c.name for c in consts.items] == ["default tau", "default reset"] and consts.changed() == []
+    # the str default too: a flag the core could branch on
+    assert [c.name for c in consts.items] == ["default tau", "default reset", "default name"] and consts.changed() == []
     core.__defaults__ = (4.0,)
     assert consts.changed() == ["default tau (2.0 -> 4.0)"]
     core.__defaults__ = (2.0,)
@@ -393,7 +397,8 @@ def test_a_read_under_a_computed_name_is_listed_with_its_place() -> None:
     """``getattr(cfg, key)`` reads a number the search cannot name: it is listed (the runtime warns), where before it
     was baked in without a word. A literal name is followed, and not listed."""
     consts = find_constants(computed_name_core)
-    assert [c.name for c in consts.items] == ["global CONFIG.tau"]
+    # the name it computes from is a str the search reaches: watched (a new name traces again), the read not
+    assert [c.name for c in consts.items] == ["global CONFIG.names['thr']", "global CONFIG.tau"]
     (read,) = consts.unwatched
     line = computed_name_core.__code__.co_firstlineno + 2
     assert read == f"getattr(CONFIG, CONFIG.names['thr']) in computed_name_core ({__file__}:{line})", read

@@ -183,7 +183,7 @@ class FlexSNKernel:
         return None if self.handle is None else training_reason(self._serial)
 
     def retrace_if_constants_changed(self) -> bool:
-        """Trace the kernels again when a number the core reads (:attr:`constants`) changed since; warns once per change.
+        """Trace the kernels again when a number or flag the core reads (:attr:`constants`) changed since; warns once per change.
 
         Called by :meth:`run` (not under ``torch.compile``, where the compiled
         graph keeps the kernels it was compiled with). Returns whether it retraced.
@@ -193,8 +193,9 @@ class FlexSNKernel:
             return False
         warn_fallback(
             self._warned,
-            f"FlexSN: {', '.join(changed)} changed since the kernels were traced; tracing them again (a number the core "
-            "reads is a constant of its kernels: pass a value that changes as a static input instead)",
+            f"FlexSN: {', '.join(changed)} changed since the kernels were traced; tracing them again (a number or flag "
+            "(a str, None, an enum member) the core reads is a constant of its kernels: pass a number that changes as a "
+            "static input instead)",
             stacklevel=4,
         )
         self._rebuild()
@@ -231,7 +232,7 @@ class FlexSNKernel:
         # read only what Dynamo can guard: reading an np.float32 would make the comparison "data-dependent"
         now = constants.current(guarded)
         if now != tuple([v for v, g in zip(constants.traced, guarded) if g]):
-            raise RuntimeError("FlexSN: a number the core reads changed while torch.compile traced this call")
+            raise RuntimeError("FlexSN: a number or flag the core reads changed while torch.compile traced this call")
         if not all(guarded):
             unguarded = ", ".join(c.name for c, g in zip(constants.items, guarded) if not g)
             tell_while_compiling(self._serial, (

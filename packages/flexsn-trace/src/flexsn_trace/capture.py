@@ -53,7 +53,7 @@ from torch import fx, nn
 
 from .info import placeholders
 from .kinds import MODULE_STATE, shadowable
-from .places import Root, Step, core_function, describe, helpers, names_of, nested, reader, replaced, roots
+from .places import Root, Step, core_function, describe, held_names, helpers, names_of, nested, reader, replaced, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers, shadowed
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -292,6 +292,7 @@ def find_captures(core: Callable[..., Any]) -> Captures:
             place = helper_root(r, h, func, reach)
             if place is not None:
                 found.append((place, f" (read by {h.__name__})"))
+    names |= held_names(r for r, _ in found)  # P["a"]["b"][KEY] with a global KEY = "w"
     def add_nested(root: Root, by: str, value: Any, below: tuple[Step, ...] = ()) -> None:
         """The tensors in containers below ``value`` (``root``'s value, or what ``below`` reaches from it)."""
         bare = root.name.rsplit(" ", 1)[-1]

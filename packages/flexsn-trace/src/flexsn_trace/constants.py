@@ -18,6 +18,10 @@ its object's methods, user functions and user classes' functions its globals
 and closures hold, up to six calls deep): a helper's global ``THRESH`` is
 watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 
+A *flag* the core may branch on (a ``str``, ``bytes``, ``None`` or an enum member: ``if MODE == "soft"``) is
+watched as a number is (:func:`flexsn_trace.kinds.is_constant`): the trace keeps only the branch taken. A ``str`` a
+root holds is followed as a key or attribute name (:func:`flexsn_trace.places.held_names`: ``CFG["a"]["b"][KEY]``).
+
 A NumPy array the search meets (``TH = np.array([1.0])``, read as ``TH[0]``, ``float(TH)`` or
 ``torch.from_numpy(TH)``) holds numbers the trace bakes in as well, and can change in place (``TH[0] = 0.3``):
 it is watched by its contents (:class:`ArrayContents`), up to :data:`MAX_ARRAY_ELEMENTS` elements; so is a set
@@ -39,9 +43,9 @@ import types
 from typing import Any, Callable, NamedTuple, Sequence
 
 from .unfollowed import unfollowed_reads
-from .kinds import is_array, is_number
+from .kinds import is_array, is_constant, is_number
 from .places import (
-    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, helpers, names_of, nested, read_default, reader,
+    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, held_names, helpers, names_of, nested, read_default, reader,
     roots,
 )
 
@@ -263,11 +267,12 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     called = helpers(func, owner, beyond)
     names = names_of(func, owner, called)
     found = roots(core, names, names)
+    names |= held_names(found)  # CFG["a"]["b"][KEY] with a global KEY = "thr"
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
     # the common roots read in one C-level getter per kind (the check runs before every call)
     for root in found:
-        if root.kind == "cell" and is_number(root.value):
+        if root.kind == "cell" and is_constant(root.value):
             items.append(Constant(root.name, root.read, root.value))
             reads.append((operator.attrgetter("cell_contents"), func.__closure__[root.key], False))  # type: ignore[index]
     batched: list[tuple[str, Callable[[list[Any]], tuple[Callable[[Any], Any], Any]]]] = [
@@ -275,12 +280,12 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         ("attr", lambda keys: (operator.attrgetter(*keys), owner)),
     ]
     for kind, getter in batched:
-        picked = [r for r in found if r.kind == kind and is_number(r.value)]
+        picked = [r for r in found if r.kind == kind and is_constant(r.value)]
         items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
         if picked:
             get, source = getter([r.key for r in picked])
             reads.append((get, source, len(picked) > 1))
-    defaults = [r for r in found if r.kind in ("default", "kwdefault") and is_number(r.value)]
+    defaults = [r for r in found if r.kind in ("default", "kwdefault") and is_constant(r.value)]
     items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
@@ -292,8 +297,9 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
     for helper in called:
-        helper_names = names_of(helper, None)
-        for root in roots(helper, frozenset()):
+        helper_roots = roots(helper, frozenset())
+        helper_names = names_of(helper, None) | held_names(helper_roots)
+        for root in helper_roots:
             if _place_id(helper, root) in taken:
                 continue
             taken.add(_place_id(helper, root))
@@ -321,7 +327,7 @@ def _add_nested(
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
-        elif whole or is_number(leaf):
+        elif whole or is_constant(leaf):
             read = reader(root.read, path)
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)

@@ -8,6 +8,7 @@ value only where that cannot run the user's code (:func:`shadowable`).
 
 from __future__ import annotations
 
+import enum
 import numbers
 import sys
 import types
@@ -15,7 +16,7 @@ from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "is_array", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
+__all__ = ["MODULE_STATE", "is_array", "is_constant", "is_flag", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -31,6 +32,20 @@ def is_number(value: Any) -> bool:
     if isinstance(value, numbers.Number):
         return True
     return type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool")
+
+
+def is_flag(value: Any) -> bool:
+    """Whether ``value`` is a scalar other than a number that a core may branch on while it is traced: a ``str``,
+    ``bytes``, ``None`` or an :class:`enum.Enum` member (``if MODE == "soft"``, ``if V_RESET is None``,
+    ``if kind is Reset.HARD``). The trace keeps only the branch taken, so such a value is as much a constant of the
+    kernels as a number is; ``torch.compile`` guards these reads too (Dynamo's constant guards)."""
+    return value is None or isinstance(value, (str, bytes, enum.Enum))
+
+
+def is_constant(value: Any) -> bool:
+    """Whether ``value`` is what a trace bakes into the kernels when a core reads it: a number (:func:`is_number`)
+    or a flag (:func:`is_flag`). :func:`flexsn_trace.find_constants` watches such places for changes."""
+    return is_number(value) or is_flag(value)
 
 
 def is_array(value: Any) -> bool:

@@ -34,7 +34,7 @@ import dis
 import functools
 import operator
 import types
-from typing import Any, Callable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from torch import Tensor, nn
 
@@ -45,7 +45,7 @@ from .kinds import (
 
 __all__ = [
     "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
-    "describe", "follow", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots", "WATCHED",
+    "describe", "follow", "held_names", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots", "WATCHED",
 ]
 
 #: container steps a place may take below its root through any item of a list, tuple or dict
@@ -107,6 +107,14 @@ def names_of(func: types.FunctionType, owner: Any, reached: Sequence[types.Funct
     if owner is not None:  # our own neuron classes' methods too: they read the object's numbers
         codes += [fn.__code__ for fn in _class_functions(type(owner), users_only=False)]
     return code_names(*codes)
+
+
+def held_names(found: Iterable[Root]) -> frozenset[str]:
+    """The strings ``found``'s roots hold: names a core may compute a key or an attribute from (``KEY = "thr"``
+    read as ``CFG["a"]["b"][KEY]``, ``getattr(cfg, NAME)``). The search follows them below :data:`MAX_DEPTH` as it
+    follows the names the code spells (:func:`code_names` sees only literals); the roots themselves are watched
+    (:func:`flexsn_trace.kinds.is_flag`), so a new key traces again and is followed then."""
+    return frozenset([r.value for r in found if type(r.value) is str])
 
 
 def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[tuple[Step, Any, bool]] | None:

@@ -1,0 +1,192 @@
+"""``FlexSN`` follows a *flag* its core branches on (a ``str``, ``None``, an enum member) when it changes.
+
+A trace keeps only the branch the core took (``if MODE == "hard"``), so a flag is as much a constant of the
+kernels as a number is. Before these were watched, each case here gave the old branch's result with no
+warning; ``torch.compile`` guards the same reads (Dynamo's constant guards). Also: a dict item under a key a
+``str`` global names (``CFG["a"]["b"][KEY]``), which the place search did not follow below two dict steps.
+"""
+
+from __future__ import annotations
+
+import enum
+import warnings
+from typing import Any, Callable
+
+import pytest
+import torch
+
+from flexsn_nn import FlexSN, LIFNode
+from flexsn_trace import ScanContract, reference_scan
+from flexsn_trace.kinds import is_constant, is_flag
+from nn_reference import pick_device
+
+MODE = "hard"
+
+
+def mode_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Hard threshold 1.0, or a low threshold 0.3 when ``MODE`` is anything else."""
+    h = v + (x - v) / 2.0
+    if MODE == "hard":
+        s = torch.sigmoid(4.0 * (h - 1.0))
+    else:
+        s = torch.sigmoid(4.0 * (h - 0.3))
+    return s, h * (1.0 - s)
+
+
+class Reset(enum.Enum):
+    HARD = "hard"
+    SOFT = "soft"
+
+
+RESET = Reset.HARD
+
+
+def reset_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A hard reset to 0, or a soft one (subtract the threshold), as the enum global says."""
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - 1.0))
+    return s, (h * (1.0 - s) if RESET is Reset.HARD else h - s)
+
+
+CFG = {"neurons": {"lif": {"thr": 1.0, "low": 0.3}}}
+KEY = "thr"
+
+
+def keyed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Reads its threshold three dicts deep under a key a global names (not a literal the code spells)."""
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - CFG["neurons"]["lif"][KEY]))
+    return s, h * (1.0 - s)
+
+
+def _set_global(name: str, value: Any) -> None:
+    globals()[name] = value
+
+
+def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[], None], str]:
+    """A core, a change to make and how to undo it, and the place the warning names."""
+    if kind == "a str global":
+        return mode_core, lambda: _set_global("MODE", "low"), lambda: _set_global("MODE", "hard"), "global MODE ('hard' -> 'low')"
+    if kind == "an enum global":
+        return (
+            reset_core, lambda: _set_global("RESET", Reset.SOFT), lambda: _set_global("RESET", Reset.HARD),
+            "global RESET (<Reset.HARD: 'hard'> -> <Reset.SOFT: 'soft'>)",
+        )
+    if kind == "an item under a key a global names":
+        lif = CFG["neurons"]["lif"]
+        return (
+            keyed_core, lambda: lif.__setitem__("thr", 0.3), lambda: lif.__setitem__("thr", 1.0),
+            "global CFG['neurons']['lif']['thr'] (1.0 -> 0.3)",
+        )
+    assert kind == "the global naming the key"
+    return keyed_core, lambda: _set_global("KEY", "low"), lambda: _set_global("KEY", "thr"), "global KEY ('thr' -> 'low')"
+
+
+KINDS = ["a str global", "an enum global", "an item under a key a global names", "the global naming the key"]
+
+
+def _loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    xg = x.clone().requires_grad_()
+    out = module(xg)
+    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
+    assert xg.grad is not None
+    return out.detach(), xg.grad
+
+
+def _reference(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Output and dL/dx of the eager loop (:func:`flexsn_trace.reference_scan`, autograd through it)."""
+    return _loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_changed_flag_is_followed(kind: str, compiled: bool) -> None:
+    """Forward and dL/dx after the change equal the eager loop's with the new value; eagerly, one warning names the
+    place and both values. Compiled (``fullgraph=True``), the change fails a Dynamo guard and compiles again."""
+    core, change, undo, told = _case(kind)
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(21)) * 3).to(pick_device())
+    neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+    assert neuron.uses_kernels(x)
+    torch._dynamo.reset()
+    run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
+    try:
+        before = _loss_and_grad(run, x)
+        for got, want in zip(before, _reference(core, x)):
+            torch.testing.assert_close(got, want)
+        change()
+        neuron.reset()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            after = _loss_and_grad(run, x)
+        want_after = _reference(core, x)
+        assert not torch.allclose(want_after[0], before[0])  # the change matters: a stale result would fail below
+        for got, want in zip(after, want_after):
+            torch.testing.assert_close(got, want)
+        messages = [str(w.message) for w in caught]
+        assert any(f"{told} changed since the kernels were traced" in m for m in messages), messages
+    finally:
+        undo()
+        torch._dynamo.reset()
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_a_neuron_built_with_soft_reset_follows_a_hard_reset_set_later(compiled: bool) -> None:
+    """``LIFNode(v_reset=None)`` then ``node.v_reset = 0.0`` (SpikingJelly's switch from soft to hard reset): the next
+    call resets hard, as a node built with ``v_reset=0.0`` does (before: the soft-reset kernels ran on, silently)."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 3).to(pick_device())
+    node, hard = LIFNode(v_reset=None), LIFNode(v_reset=0.0)
+    run = torch.compile(node, backend="aot_eager", fullgraph=True) if compiled else node
+    torch._dynamo.reset()
+    try:
+        _loss_and_grad(run, x)
+        node.reset()
+        node.v_reset = 0.0
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = _loss_and_grad(run, x)
+        want = _loss_and_grad(hard, x)
+        for g, w in zip(got, want):
+            torch.testing.assert_close(g, w)
+        assert any("self.v_reset (None -> 0.0) changed" in str(w.message) for w in caught)
+    finally:
+        torch._dynamo.reset()
+
+
+_DEVICE = pick_device()
+P = {"layers": {"lif": {"w": torch.nn.Parameter(torch.full((8,), 0.7, device=_DEVICE)), "other": torch.nn.Parameter(torch.ones(8, device=_DEVICE))}}}
+W_KEY = "w"
+
+
+def weighted_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * P["layers"]["lif"][W_KEY]
+    s = torch.sigmoid(4.0 * (h - 1.0))
+    return s, h * (1.0 - s)
+
+
+def test_a_parameter_under_a_key_a_global_names_is_lifted_with_its_gradient() -> None:
+    """``P["layers"]["lif"][W_KEY]``: the parameter runs fused as a static input, dL/dw equal to autograd through the
+    eager loop (before: the search stopped above it, and the call fell back to the loop with a warning)."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(23)) * 3).to(pick_device())
+    w = P["layers"]["lif"]["w"]
+    with torch.no_grad():
+        w.copy_(torch.linspace(0.3, 0.9, 8, device=w.device))
+    neuron = FlexSN(weighted_core, 1, 1, 1, step_mode="m", backend="triton")
+    assert neuron.uses_kernels(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback
+        out = neuron(x)
+    (got,) = torch.autograd.grad(out.sum(), w)
+    want_out, _ = reference_scan(weighted_core, ScanContract(1, 1, 1, (x,), ()))
+    (want,) = torch.autograd.grad(want_out.sum(), w)
+    torch.testing.assert_close(out, want_out)
+    torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "value, flag",
+    [("a", True), (b"a", True), (None, True), (Reset.HARD, True), (1.0, False), (True, False), ([1], False), (object(), False)],
+)
+def test_flags_are_str_bytes_none_and_enum_members(value: object, flag: bool) -> None:
+    """What is watched as a flag, and that every number or flag is a constant of the kernels."""
+    assert is_flag(value) is flag
+    assert is_constant(value) is (flag or type(value) in (float, bool))
