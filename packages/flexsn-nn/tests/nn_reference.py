@@ -73,3 +73,11 @@ def python_loop(
     out_seqs = [torch.stack(o) if o else x0.new_empty(x0.shape) for o in outs]
     state_seqs = [torch.stack(q) if q else s.new_empty((0, *s.shape)) for q, s in zip(seqs, init_states)]
     return out_seqs, state_seqs, states
+
+
+def traced_numbers(constants: Any) -> list[object]:
+    """The values a :class:`flexsn_trace.Constants` traced its numbers (and arrays, sets) with, leaving out the flags
+    and the code it watches too."""
+    from flexsn_trace.kinds import is_code, is_flag
+
+    return [v for c, v in zip(constants.items, constants.traced) if not (is_flag(c.value) or is_code(c.value))]

@@ -16,8 +16,7 @@ from flexsn_nn import FlexSN
 from flexsn_runtime import compile_time
 from flexsn_runtime.compile_time import guarded_by_dynamo
 from flexsn_trace import ScanContract, reference_scan
-from flexsn_trace.kinds import is_flag
-from nn_reference import pick_device
+from nn_reference import pick_device, traced_numbers
 
 V_TH = 1.0
 
@@ -134,7 +133,7 @@ def test_a_compiled_call_follows_a_number_changed_since_it_was_compiled(train: b
         for got, want in zip(after, call(reference)):
             torch.testing.assert_close(got, want)
         assert any("global V_TH (1.0 -> 0.2) changed since the kernels were traced" in str(w.message) for w in caught)
-        assert neuron.kernel.constants.traced == (pytest.approx(0.2),)
+        assert traced_numbers(neuron.kernel.constants) == [pytest.approx(0.2)]
     finally:
         V_TH = 1.0
         torch._dynamo.reset()
@@ -414,8 +413,8 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
     step, set_threshold = _place(kind)
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(11)) * 3).to(pick_device())
     neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
-    # the threshold, and flags the core branches on (LIF_GAIN's reset="hard"), which this change leaves alone
-    assert [is_flag(c.value) for c in neuron.kernel.constants.items].count(False) == 1
+    # the threshold, beside flags and code the core reads (LIF_GAIN's reset="hard", _lif_with), which it leaves alone
+    assert len(traced_numbers(neuron.kernel.constants)) == 1
     torch._dynamo.reset()
     compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
     # torch 2.11: raises, never a stale result
@@ -436,7 +435,7 @@ def test_every_kind_of_watched_place_is_guarded_under_compile(kind: str) -> None
                     return
                 want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
             torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
-        assert [v for v in neuron.kernel.constants.traced if not is_flag(v)] == [pytest.approx(0.2)]
+        assert traced_numbers(neuron.kernel.constants) == [pytest.approx(0.2)]
     finally:
         set_threshold(1.0)
         torch._dynamo.reset()

@@ -21,6 +21,8 @@ watched as ``"global THRESH (read by fire)"``. Library code is not searched.
 A *flag* the core may branch on (a ``str``, ``bytes``, ``None`` or an enum member: ``if MODE == "soft"``) is
 watched as a number is (:func:`flexsn_trace.kinds.is_constant`): the trace keeps only the branch taken. A ``str`` a
 root holds is followed as a key or attribute name (:func:`flexsn_trace.places.held_names`: ``CFG["a"]["b"][KEY]``).
+So is code the core calls, which the trace inlines (:func:`flexsn_trace.kinds.is_code`: ``ACT = torch.tanh``
+after ``torch.sigmoid``), compared by identity.
 
 A NumPy array the search meets (``TH = np.array([1.0])``, read as ``TH[0]``, ``float(TH)`` or
 ``torch.from_numpy(TH)``) holds numbers the trace bakes in as well, and can change in place (``TH[0] = 0.3``):
@@ -43,7 +45,7 @@ import types
 from typing import Any, Callable, NamedTuple, Sequence
 
 from .unfollowed import unfollowed_reads
-from .kinds import is_array, is_constant, is_number
+from .kinds import is_array, is_code, is_constant, is_number
 from .places import (
     MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, held_names, helpers, names_of, nested, read_default, reader,
     roots,
@@ -109,6 +111,13 @@ def _compared(value: Any) -> object:
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
     return value
+
+
+def _watched(value: Any) -> bool:
+    """Whether a place holding ``value`` is watched as one value: a number or a flag (what the trace bakes in,
+    :func:`flexsn_trace.kinds.is_constant`), or code the core calls (what the trace inlines,
+    :func:`flexsn_trace.kinds.is_code`)."""
+    return is_constant(value) or is_code(value)
 
 
 def by_contents(value: Any) -> bool:
@@ -182,8 +191,9 @@ class Constants:
 
     @property
     def traced(self) -> tuple[object, ...]:
-        """The values the kernels were traced with, in the order of :attr:`items` (NumPy scalars as Python numbers)."""
-        return self._values
+        """The values the kernels were traced with, in the order of :attr:`items`, in :meth:`current`'s form (NumPy
+        scalars as Python numbers, code as its ``id``)."""
+        return tuple([_guarded(v) for v in self._values])
 
     def current(self, which: Sequence[bool] | None = None) -> tuple[object, ...]:
         """The value at each place now, in the order of :attr:`items` (a deleted one: a sentinel unequal to any number;
@@ -193,10 +203,12 @@ class Constants:
         them: Dynamo then guards on each place, and a later change compiles again
         (:meth:`flexsn_runtime.FlexSNKernel.run`). Eager callers ask :meth:`changed`.
         ``which``: one flag per item; only the flagged ones are read (those Dynamo can guard).
+        Code comes as its ``id``: Dynamo compares the ids of any code it reads, where ``==`` on some
+        (an ``autograd.Function`` class) is a graph break.
         """
         if which is None:
-            return tuple([_plain(_read(c.read)) for c in self.items])
-        return tuple([_plain(_read(c.read)) for c, w in zip(self.items, which) if w])
+            return tuple([_guarded(_read(c.read)) for c in self.items])
+        return tuple([_guarded(_read(c.read)) for c, w in zip(self.items, which) if w])
 
     def changed(self) -> list[str]:
         """``"<name> (<traced> -> <now>)"`` for each number whose value changed; ``[]`` when none did.
@@ -219,8 +231,27 @@ class Constants:
         for (name, read, value, _) in self.items:
             now = _read(read)
             if now is not value and (now is _MISSING or now != value):
-                out.append(f"{name} ({value!r} -> {'deleted' if now is _MISSING else repr(now)})")
+                out.append(f"{name} ({_shown(value)} -> {'deleted' if now is _MISSING else _shown(now)})")
         return out
+
+
+def _guarded(value: object) -> object:
+    """``value`` as :meth:`Constants.current` gives it: code as its ``id``, anything else as :func:`_plain`."""
+    return id(value) if is_code(value) else _plain(value)
+
+
+def _shown(value: object) -> str:
+    """``value`` as a change message names it: code by its qualified name (``torch.sigmoid``, ``cfg.fire_hard``, a
+    bound method with its object's class), anything else as ``repr`` gives it."""
+    if isinstance(value, types.MethodType):
+        return f"{_shown(value.__func__)} of a {type(value.__self__).__name__}"
+    if is_code(value):
+        # a builtin's __qualname__ names the C class holding it (torch._VariableFunctionsClass.sigmoid)
+        attr = "__name__" if isinstance(value, types.BuiltinFunctionType) else "__qualname__"
+        module, name = getattr(value, "__module__", None), getattr(value, attr, None)
+        if isinstance(name, str):
+            return f"{module}.{name}" if isinstance(module, str) else name
+    return repr(value)
 
 
 def _plain(value: object) -> object:
@@ -266,13 +297,13 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     beyond: list[str] = []
     called = helpers(func, owner, beyond)
     names = names_of(func, owner, called)
-    found = roots(core, names, names)
+    found = _searched(roots(core, names, names))
     names |= held_names(found)  # CFG["a"]["b"][KEY] with a global KEY = "thr"
     items: list[Constant] = []
     reads: list[tuple[Callable[[Any], Any], Any, bool]] = []
     # the common roots read in one C-level getter per kind (the check runs before every call)
     for root in found:
-        if root.kind == "cell" and is_constant(root.value):
+        if root.kind == "cell" and _watched(root.value):
             items.append(Constant(root.name, root.read, root.value))
             reads.append((operator.attrgetter("cell_contents"), func.__closure__[root.key], False))  # type: ignore[index]
     batched: list[tuple[str, Callable[[list[Any]], tuple[Callable[[Any], Any], Any]]]] = [
@@ -280,12 +311,12 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         ("attr", lambda keys: (operator.attrgetter(*keys), owner)),
     ]
     for kind, getter in batched:
-        picked = [r for r in found if r.kind == kind and is_constant(r.value)]
+        picked = [r for r in found if r.kind == kind and _watched(r.value)]
         items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
         if picked:
             get, source = getter([r.key for r in picked])
             reads.append((get, source, len(picked) > 1))
-    defaults = [r for r in found if r.kind in ("default", "kwdefault") and is_constant(r.value)]
+    defaults = [r for r in found if r.kind in ("default", "kwdefault") and _watched(r.value)]
     items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
@@ -297,7 +328,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
     for helper in called:
-        helper_roots = roots(helper, frozenset())
+        helper_roots = _searched(roots(helper, frozenset()))
         helper_names = names_of(helper, None) | held_names(helper_roots)
         for root in helper_roots:
             if _place_id(helper, root) in taken:
@@ -305,6 +336,11 @@ def find_constants(core: Callable[..., Any]) -> Constants:
             taken.add(_place_id(helper, root))
             _add_nested(items, reads, unwatched, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
     return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond, *unwatched])
+
+
+def _searched(found: list[Root]) -> list[Root]:
+    """``found`` without the ``__class__`` cell ``super()`` gives a method: Python sets it once, to the class."""
+    return [r for r in found if not (r.kind == "cell" and r.name == "closure __class__")]
 
 
 def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
@@ -327,7 +363,7 @@ def _add_nested(
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
-        elif whole or is_constant(leaf):
+        elif whole or _watched(leaf):
             read = reader(root.read, path)
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)

@@ -16,7 +16,7 @@ from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "is_array", "is_constant", "is_flag", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
+__all__ = ["MODULE_STATE", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -46,6 +46,14 @@ def is_constant(value: Any) -> bool:
     """Whether ``value`` is what a trace bakes into the kernels when a core reads it: a number (:func:`is_number`)
     or a flag (:func:`is_flag`). :func:`flexsn_trace.find_constants` watches such places for changes."""
     return is_number(value) or is_flag(value)
+
+
+def is_code(value: Any) -> bool:
+    """Whether ``value`` is code a core may call, which its trace inlines: a function (``FIRE = fire_hard``, a
+    ``lambda`` in a config), a builtin (``ACT = torch.sigmoid``), a bound method, or a class. A place holding one
+    is watched by identity (a bound method: its function and its object, as ``==`` compares them), so that
+    ``ACT = torch.tanh`` traces the kernels again as a changed number does."""
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type))
 
 
 def is_array(value: Any) -> bool:

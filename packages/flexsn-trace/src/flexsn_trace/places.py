@@ -132,7 +132,8 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         # below MAX_DEPTH only under the keys the code names: a dict there may hold a training loop's counters
         return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (not named_only or k in names)]
     if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
-        return [(("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
+        # its function too, read again (watched by identity) but never rebuilt: a new partial keeps it
+        return [(("attr", "func"), value.func, False), (("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
     if isinstance(value, types.ModuleType):
         if not _user_module(value):
             return []

@@ -1,14 +1,16 @@
-"""``FlexSN`` follows a *flag* its core branches on (a ``str``, ``None``, an enum member) when it changes.
+"""``FlexSN`` follows a *flag* its core branches on (a ``str``, ``None``, an enum member) and the *code* it calls
+(a function a global, a closure, a config or a partial holds) when either changes.
 
-A trace keeps only the branch the core took (``if MODE == "hard"``), so a flag is as much a constant of the
-kernels as a number is. Before these were watched, each case here gave the old branch's result with no
-warning; ``torch.compile`` guards the same reads (Dynamo's constant guards). Also: a dict item under a key a
-``str`` global names (``CFG["a"]["b"][KEY]``), which the place search did not follow below two dict steps.
+A trace keeps only the branch the core took (``if MODE == "hard"``) and inlines the functions it called
+(``ACT(h)``), so both are as much constants of the kernels as a number is. Before these were watched, each case
+here gave the old result with no warning; ``torch.compile`` guards the same reads. Also: a dict item under a key
+a ``str`` global names (``CFG["a"]["b"][KEY]``), which the place search did not follow below two dict steps.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import warnings
 from typing import Any, Callable
 
@@ -17,7 +19,7 @@ import torch
 
 from flexsn_nn import FlexSN, LIFNode
 from flexsn_trace import ScanContract, reference_scan
-from flexsn_trace.kinds import is_constant, is_flag
+from flexsn_trace.kinds import is_code, is_constant, is_flag
 from nn_reference import pick_device
 
 MODE = "hard"
@@ -59,6 +61,60 @@ def keyed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Te
     return s, h * (1.0 - s)
 
 
+def fire_hard(h: torch.Tensor, threshold: float = 1.0) -> torch.Tensor:
+    return torch.sigmoid(4.0 * (h - threshold))
+
+
+def fire_low(h: torch.Tensor, threshold: float = 1.0) -> torch.Tensor:
+    return torch.sigmoid(4.0 * (h - 0.3 * threshold))
+
+
+ACT = torch.sigmoid
+FIRE = fire_hard
+FIRE_WITH = functools.partial(fire_hard, threshold=1.0)
+FIRE_CFG = {"fire": fire_hard}
+
+
+def act_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Calls a torch function a global holds (``ACT = torch.sigmoid``; a user swaps in ``torch.tanh``)."""
+    h = v + (x - v) / 2.0
+    s = ACT(4.0 * (h - 1.0))
+    return s, h * (1.0 - s)
+
+
+def fire_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = FIRE(h)
+    return s, h * (1.0 - s)
+
+
+def partial_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = FIRE_WITH(h)
+    return s, h * (1.0 - s)
+
+
+def config_fire_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = FIRE_CFG["fire"](h)
+    return s, h * (1.0 - s)
+
+
+def _closure_fire() -> tuple[Callable[..., Any], Callable[[Callable[..., Any]], None]]:
+    fire = fire_hard
+
+    def closure_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = fire(h)
+        return s, h * (1.0 - s)
+
+    def set_fire(f: Callable[..., Any]) -> None:
+        nonlocal fire
+        fire = f
+
+    return closure_core, set_fire
+
+
 def _set_global(name: str, value: Any) -> None:
     globals()[name] = value
 
@@ -78,11 +134,33 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
             keyed_core, lambda: lif.__setitem__("thr", 0.3), lambda: lif.__setitem__("thr", 1.0),
             "global CFG['neurons']['lif']['thr'] (1.0 -> 0.3)",
         )
-    assert kind == "the global naming the key"
-    return keyed_core, lambda: _set_global("KEY", "low"), lambda: _set_global("KEY", "thr"), "global KEY ('thr' -> 'low')"
+    if kind == "the global naming the key":
+        return keyed_core, lambda: _set_global("KEY", "low"), lambda: _set_global("KEY", "thr"), "global KEY ('thr' -> 'low')"
+    if kind == "a torch function a global holds":
+        return act_core, lambda: _set_global("ACT", torch.tanh), lambda: _set_global("ACT", torch.sigmoid), "global ACT (torch.sigmoid -> torch.tanh)"
+    name = f"{__name__}.fire_hard -> {__name__}.fire_low"
+    if kind == "a user function a global holds":
+        return fire_core, lambda: _set_global("FIRE", fire_low), lambda: _set_global("FIRE", fire_hard), f"global FIRE ({name})"
+    if kind == "a global partial's function":
+        return (
+            partial_core, lambda: _set_global("FIRE_WITH", functools.partial(fire_low, threshold=1.0)),
+            lambda: _set_global("FIRE_WITH", functools.partial(fire_hard, threshold=1.0)), f"global FIRE_WITH.func ({name})",
+        )
+    if kind == "a function in a config":
+        return (
+            config_fire_core, lambda: FIRE_CFG.__setitem__("fire", fire_low), lambda: FIRE_CFG.__setitem__("fire", fire_hard),
+            f"global FIRE_CFG['fire'] ({name})",
+        )
+    assert kind == "a closure's function"
+    closure_core, set_fire = _closure_fire()
+    return closure_core, lambda: set_fire(fire_low), lambda: set_fire(fire_hard), f"closure fire ({name})"
 
 
-KINDS = ["a str global", "an enum global", "an item under a key a global names", "the global naming the key"]
+KINDS = [
+    "a str global", "an enum global", "an item under a key a global names", "the global naming the key",
+    "a torch function a global holds", "a user function a global holds", "a global partial's function",
+    "a function in a config", "a closure's function",
+]
 
 
 def _loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -190,3 +268,10 @@ def test_flags_are_str_bytes_none_and_enum_members(value: object, flag: bool) ->
     """What is watched as a flag, and that every number or flag is a constant of the kernels."""
     assert is_flag(value) is flag
     assert is_constant(value) is (flag or type(value) in (float, bool))
+
+
+@pytest.mark.parametrize("value, code", [(fire_hard, True), (torch.sigmoid, True), (Reset, True), ("a".upper, True),
+                                         (FIRE_WITH, False), (Reset.HARD, False), (torch.nn.Sigmoid(), False)])
+def test_code_is_functions_builtins_methods_and_classes(value: object, code: bool) -> None:
+    """What is watched by identity as code (a partial is followed into instead: its function, arguments, keywords)."""
+    assert is_code(value) is code
