@@ -115,6 +115,19 @@ def _closure_fire() -> tuple[Callable[..., Any], Callable[[Callable[..., Any]], 
     return closure_core, set_fire
 
 
+class ActCore(torch.nn.Module):
+    """A module core calling a submodule: ``self.act = nn.Tanh()`` swaps the function the trace inlined."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.act: torch.nn.Module = torch.nn.Sigmoid()
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = self.act(4.0 * (h - 1.0))
+        return s, h * (1.0 - s)
+
+
 def _set_global(name: str, value: Any) -> None:
     globals()[name] = value
 
@@ -151,6 +164,13 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
             config_fire_core, lambda: FIRE_CFG.__setitem__("fire", fire_low), lambda: FIRE_CFG.__setitem__("fire", fire_hard),
             f"global FIRE_CFG['fire'] ({name})",
         )
+    if kind == "a submodule's class":
+        module_core = ActCore()
+        return (
+            module_core, lambda: setattr(module_core, "act", torch.nn.Tanh()),
+            lambda: setattr(module_core, "act", torch.nn.Sigmoid()),
+            "type(self.act) (torch.nn.modules.activation.Sigmoid -> torch.nn.modules.activation.Tanh)",
+        )
     assert kind == "a closure's function"
     closure_core, set_fire = _closure_fire()
     return closure_core, lambda: set_fire(fire_low), lambda: set_fire(fire_hard), f"closure fire ({name})"
@@ -159,7 +179,7 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
 KINDS = [
     "a str global", "an enum global", "an item under a key a global names", "the global naming the key",
     "a torch function a global holds", "a user function a global holds", "a global partial's function",
-    "a function in a config", "a closure's function",
+    "a function in a config", "a closure's function", "a submodule's class",
 ]
 
 

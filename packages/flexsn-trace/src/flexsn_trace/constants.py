@@ -44,6 +44,8 @@ import sys
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
+from torch import nn
+
 from .unfollowed import unfollowed_reads
 from .kinds import is_array, is_code, is_constant, is_number
 from .places import (
@@ -281,6 +283,11 @@ def _called(read: Callable[[], object]) -> object:
     return read()
 
 
+def _class_of(read: Callable[[], object]) -> type:
+    """The class of what ``read`` gives: how an ``nn.Module`` place is compared (``self.act = nn.Tanh()``)."""
+    return type(read())
+
+
 def find_constants(core: Callable[..., Any]) -> Constants:
     """Find the numbers ``core`` reads from outside its arguments (see the module docstring).
 
@@ -323,7 +330,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     # the rest one by one: a partial's arguments, an array, and what the roots hold (P["thr"], cfg.thr, K.thr)
     unwatched: list[str] = []
     for root in found:
-        top = [((), root.value)] if root.kind in ("parg", "pkw") or by_contents(root.value) else []
+        whole = root.kind in ("parg", "pkw") or by_contents(root.value) or isinstance(root.value, nn.Module)
+        top = [((), root.value)] if whole else []
         _add_nested(items, reads, unwatched, root, names, top, "")
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
@@ -363,10 +371,13 @@ def _add_nested(
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
-        elif whole or _watched(leaf):
+        elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
             read = reader(root.read, path)
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
+            elif isinstance(leaf, nn.Module):  # its class: the forward the trace inlined (its numbers and tensors are
+                read, leaf = functools.partial(_class_of, read), type(leaf)  # read through it, so an equal copy is no change)
+                where = f"type({where})"
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             items.append(Constant(where, read, leaf, in_class))
             reads.append((_called, read, False))
