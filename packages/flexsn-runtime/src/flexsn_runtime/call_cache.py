@@ -67,6 +67,12 @@ def call_key(
     """
     if _compiling() or not seqs:
         return None
+    if len(seqs) == 1 and not states and not statics:  # the usual neuron call, as the general path keys it, inline
+        x = seqs[0]
+        if type(x) not in _PLAIN:
+            return None
+        device = x.device  # type: ignore[attr-defined]
+        return (final_state, _grad_enabled(), interpreted(device), ((x.shape, x.dtype, device, x.requires_grad),), (), ())  # type: ignore[attr-defined]
     s_seqs = tensor_signature(seqs)
     # no states (zeros made inside the op) and no statics are the usual call: no loop for them
     s_states = tensor_signature(states) if states else ()

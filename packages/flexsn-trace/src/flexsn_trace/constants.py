@@ -49,8 +49,8 @@ from torch import nn
 from .unfollowed import unfollowed_reads
 from .kinds import is_array, is_code, is_constant, is_number
 from .places import (
-    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, held_names, helpers, names_of, nested, read_default, reader,
-    roots,
+    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, held_names, helpers, names_of, nested, read_default,
+    reader, roots,
 )
 
 __all__ = [
@@ -313,26 +313,22 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         if root.kind == "cell" and _watched(root.value):
             items.append(Constant(root.name, root.read, root.value))
             reads.append((operator.attrgetter("cell_contents"), func.__closure__[root.key], False))  # type: ignore[index]
-    batched: list[tuple[str, Callable[[list[Any]], tuple[Callable[[Any], Any], Any]]]] = [
-        ("global", lambda keys: (operator.itemgetter(*keys), func.__globals__)),
-        ("attr", lambda keys: (operator.attrgetter(*keys), owner)),
-    ]
-    for kind, getter in batched:
-        picked = [r for r in found if r.kind == kind and _watched(r.value)]
-        items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
-        if picked:
-            get, source = getter([r.key for r in picked])
-            reads.append((get, source, len(picked) > 1))
+    picked = [r for r in found if r.kind == "global" and _watched(r.value)]
+    items += [Constant(r.name, r.read, r.value, r.in_class) for r in picked]
+    if picked:
+        reads.append((operator.itemgetter(*[r.key for r in picked]), func.__globals__, len(picked) > 1))
     defaults = [r for r in found if r.kind in ("default", "kwdefault") and _watched(r.value)]
     items += [Constant(r.name, r.read, r.value) for r in defaults]
     if defaults:
         reads.append((functools.partial(_defaults_now, [(r.kind, r.key) for r in defaults]), func, True))
     # the rest one by one: a partial's arguments, an array, and what the roots hold (P["thr"], cfg.thr, K.thr)
     unwatched: list[str] = []
+    #: numbers at attribute paths below the object's attributes (self.surrogate_function.alpha): read with them
+    dotted: list[tuple[Constant, str]] = []
     for root in found:
         whole = root.kind in ("parg", "pkw") or by_contents(root.value) or isinstance(root.value, nn.Module)
         top = [((), root.value)] if whole else []
-        _add_nested(items, reads, unwatched, root, names, top, "")
+        _add_nested(items, reads, unwatched, root, names, top, "", dotted if root.kind == "attr" else None)
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
     for helper in called:
@@ -343,6 +339,12 @@ def find_constants(core: Callable[..., Any]) -> Constants:
                 continue
             taken.add(_place_id(helper, root))
             _add_nested(items, reads, unwatched, root, helper_names, [((), root.value)], f" (read by {helper.__qualname__})")
+    # the object's attributes and the attribute paths below them: one getter (attrgetter follows dotted names)
+    attrs = [r for r in found if r.kind == "attr" and _watched(r.value)]
+    items += [Constant(r.name, r.read, r.value, r.in_class) for r in attrs] + [c for c, _ in dotted]
+    keys = [r.key for r in attrs] + [key for _, key in dotted]
+    if keys:
+        reads.append((operator.attrgetter(*keys), owner, len(keys) > 1))
     return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond, *unwatched])
 
 
@@ -363,22 +365,30 @@ def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
 def _add_nested(
     items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], unwatched: list[str], root: Root,
     names: frozenset[str], top: Sequence[tuple[tuple[Step, ...], Any]], suffix: str,
+    dotted: list[tuple[Constant, str]] | None = None,
 ) -> None:
     """Watch the numbers and arrays at ``top`` (places given as ``(path, value)``) and below ``root`` (:func:`nested`),
-    one reader each; name in ``unwatched`` what cannot be watched (a larger array, a place the search's depth cuts)."""
+    one reader each; name in ``unwatched`` what cannot be watched (a larger array, a place the search's depth cuts).
+    ``dotted``: receives, instead of a reader, each plain value at a path of attributes below ``root`` (an attribute
+    of the core's object) with its dotted name, for the caller's one ``operator.attrgetter``."""
     cut: list[tuple[Step, ...]] = []
     for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut))]:
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
         elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
-            read = reader(root.read, path)
+            read, plain = reader(root.read, path), False  # plain: compared as read (no contents or class wrapper)
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
             elif isinstance(leaf, nn.Module):  # its class: the forward the trace inlined (its numbers and tensors are
                 read, leaf = functools.partial(_class_of, read), type(leaf)  # read through it, so an equal copy is no change)
                 where = f"type({where})"
+            else:
+                plain = True
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+            if dotted is not None and plain and path and all(k == "attr" and "." not in n for k, n in path):
+                dotted.append((Constant(where, read, leaf, in_class), ".".join([root.key, *(n for _, n in path)])))
+                continue
             items.append(Constant(where, read, leaf, in_class))
             reads.append((_called, read, False))
     unwatched += [
