@@ -286,7 +286,7 @@ def test_numbers_read_through_the_functions_a_core_calls_are_watched(monkeypatch
     consts = find_constants(_Neuron())
     # the functions it calls by global name are watched by identity (a rebinding traces again)
     assert sorted(c.name for c in consts.items if is_code(c.value)) == [
-        "global _SpikeFn", "global _deep", "global _deeper (read by _deep)", "global _fire",
+        "global _deep", "global _deeper (read by _deep)", "global _fire",  # not the autograd.Function: no Dynamo compares one
     ]
     names = _number_names(consts)
     assert sorted(names) == sorted([

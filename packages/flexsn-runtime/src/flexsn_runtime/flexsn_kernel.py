@@ -231,8 +231,10 @@ class FlexSNKernel:
         guarded = self._dynamo_guarded
         # read only what Dynamo can guard: reading an np.float32 would make the comparison "data-dependent"
         now = constants.current(guarded)
-        if now != tuple([v for v, g in zip(constants.traced, guarded) if g]):
-            raise RuntimeError("FlexSN: a number or flag the core reads changed while torch.compile traced this call")
+        was = [(v, code) for v, code, g in zip(constants.traced, constants.code, guarded) if g]
+        # code by identity (tools/results/gpu-2026-12-10/code_guard.py: what Dynamo 2.11 and 2.13 can compare)
+        if any((n is not v) if code else (n != v) for n, (v, code) in zip(now, was)):
+            raise RuntimeError("FlexSN: a number, flag or function the core reads changed while torch.compile traced this call")
         if not all(guarded):
             unguarded = ", ".join(c.name for c, g in zip(constants.items, guarded) if not g)
             tell_while_compiling(self._serial, (

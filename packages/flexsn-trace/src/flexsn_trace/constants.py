@@ -44,6 +44,7 @@ import sys
 import types
 from typing import Any, Callable, NamedTuple, Sequence
 
+import torch
 from torch import nn
 
 from .unfollowed import unfollowed_reads
@@ -119,7 +120,13 @@ def _watched(value: Any) -> bool:
     """Whether a place holding ``value`` is watched as one value: a number or a flag (what the trace bakes in,
     :func:`flexsn_trace.kinds.is_constant`), or code the core calls (what the trace inlines,
     :func:`flexsn_trace.kinds.is_code`)."""
-    return is_constant(value) or is_code(value)
+    return is_constant(value) or is_code(value) and not _autograd_function(value)
+
+
+def _autograd_function(value: Any) -> bool:
+    """An ``autograd.Function`` class (``SpikeFn``, read as ``SpikeFn.apply``): not compared, since no Dynamo we run
+    can compare one in traced code (``tools/results/gpu-2026-12-10/code_guard.py``); what its methods read is."""
+    return isinstance(value, type) and issubclass(value, torch.autograd.Function)
 
 
 def by_contents(value: Any) -> bool:
@@ -151,7 +158,7 @@ class Constants:
     comparison; only a difference takes the slow path that names it.
     """
 
-    __slots__ = ("items", "unwatched", "_reads", "_values")
+    __slots__ = ("items", "unwatched", "code", "_reads", "_values")
 
     def __init__(
         self, items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]] = (),  # type: ignore[assignment]
@@ -164,6 +171,10 @@ class Constants:
         #: (getter, what it reads from, whether it returns a tuple), in the order of ``items``
         self._reads = tuple(reads)
         self._values = tuple([_plain(c.value) for c in items])
+        #: per item, whether it holds code, which a caller compares by identity (``is``: what Dynamo can compare for
+        #: every kind :func:`_watched` takes); worked out here, where Dynamo's ``isinstance`` cannot always tell a
+        #: value's type (torch 2.11)
+        self.code = tuple([is_code(c.value) for c in items])
 
     def __len__(self) -> int:
         return len(self.items)
@@ -193,9 +204,8 @@ class Constants:
 
     @property
     def traced(self) -> tuple[object, ...]:
-        """The values the kernels were traced with, in the order of :attr:`items`, in :meth:`current`'s form (NumPy
-        scalars as Python numbers, code as its ``id``)."""
-        return tuple([_guarded(v) for v in self._values])
+        """The values the kernels were traced with, in the order of :attr:`items` (NumPy scalars as Python numbers)."""
+        return self._values
 
     def current(self, which: Sequence[bool] | None = None) -> tuple[object, ...]:
         """The value at each place now, in the order of :attr:`items` (a deleted one: a sentinel unequal to any number;
@@ -205,12 +215,11 @@ class Constants:
         them: Dynamo then guards on each place, and a later change compiles again
         (:meth:`flexsn_runtime.FlexSNKernel.run`). Eager callers ask :meth:`changed`.
         ``which``: one flag per item; only the flagged ones are read (those Dynamo can guard).
-        Code comes as its ``id``: Dynamo compares the ids of any code it reads, where ``==`` on some
-        (an ``autograd.Function`` class) is a graph break.
+        Compare code (:attr:`code`) with ``is``: ``==`` on a bound method is a graph break on torch 2.11.
         """
         if which is None:
-            return tuple([_guarded(_read(c.read)) for c in self.items])
-        return tuple([_guarded(_read(c.read)) for c, w in zip(self.items, which) if w])
+            return tuple([_plain(_read(c.read)) for c in self.items])
+        return tuple([_plain(_read(c.read)) for c, w in zip(self.items, which) if w])
 
     def changed(self) -> list[str]:
         """``"<name> (<traced> -> <now>)"`` for each number whose value changed; ``[]`` when none did.
@@ -235,11 +244,6 @@ class Constants:
             if now is not value and (now is _MISSING or now != value):
                 out.append(f"{name} ({_shown(value)} -> {'deleted' if now is _MISSING else _shown(now)})")
         return out
-
-
-def _guarded(value: object) -> object:
-    """``value`` as :meth:`Constants.current` gives it: code as its ``id``, anything else as :func:`_plain`."""
-    return id(value) if is_code(value) else _plain(value)
 
 
 def _shown(value: object) -> str:
