@@ -217,9 +217,12 @@ class Constants:
         ``which``: one flag per item; only the flagged ones are read (those Dynamo can guard).
         Compare code (:attr:`code`) with ``is``: ``==`` on a bound method is a graph break on torch 2.11.
         """
-        if which is None:
-            return tuple([_plain(_read(c.read)) for c in self.items])
-        return tuple([_plain(_read(c.read)) for c, w in zip(self.items, which) if w])
+        out: list[object] = []
+        for c, read, code in zip(self.items, (True,) * len(self.items) if which is None else which, self.code):
+            if read:
+                value = _read(c.read)
+                out.append(value if code else _plain(value))  # Dynamo 2.11 fails on type(<function>).__module__
+        return tuple(out)
 
     def changed(self) -> list[str]:
         """``"<name> (<traced> -> <now>)"`` for each number whose value changed; ``[]`` when none did.
