@@ -52,8 +52,8 @@ GUARDS_CLASS_ATTRIBUTES = TorchVersion(torch.__version__) >= "2.13"
 
 
 def guarded_by_dynamo(value: object, in_class: bool) -> bool:
-    """Whether Dynamo guards a watched number or flag (a ``str``, ``None``, an enum member) of this kind when traced
-    code reads it (as :meth:`flexsn_trace.Constants.current` does), so that a change compiles again.
+    """Whether Dynamo guards a watched number, flag (a ``str``, ``None``, an enum member) or function of this kind
+    when traced code reads it (as :meth:`flexsn_trace.Constants.current` does), so that a change compiles again.
 
     Not a class attribute on a torch before 2.13 (:data:`GUARDS_CLASS_ATTRIBUTES`), nor a NumPy floating
     scalar other than ``np.float64``: Dynamo passes ``np.float32(0.5).item()`` into the graph as an
