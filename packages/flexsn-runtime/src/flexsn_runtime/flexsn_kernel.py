@@ -183,21 +183,17 @@ class FlexSNKernel:
         return None if self.handle is None else training_reason(self._serial)
 
     def retrace_if_constants_changed(self) -> bool:
-        """Trace the kernels again when a number, flag or function the core reads (:attr:`constants`) changed; warns once per change.
-
-        Called by :meth:`run` (not under ``torch.compile``, where the compiled
-        graph keeps the kernels it was compiled with). Returns whether it retraced.
+        """Trace the kernels again when a number, flag or function the core reads (:attr:`constants`) changed; warns
+        once per change. Called by :meth:`run` (not under ``torch.compile``, where the compiled graph keeps the kernels
+        it was compiled with). Returns whether it retraced.
         """
         changed = self.constants.changed()
         if not changed:
             return False
-        warn_fallback(
-            self._warned,
+        warn_fallback(self._warned, (
             f"FlexSN: {', '.join(changed)} changed since the kernels were traced; tracing them again (a number, a flag "
             "(a str, None, an enum member) or a function the core reads is a constant of its kernels: pass a number "
-            "that changes as a static input instead)",
-            stacklevel=4,
-        )
+            "that changes as a static input instead)"), stacklevel=4)
         self._rebuild()
         return True
 
