@@ -333,8 +333,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     #: numbers at attribute paths below the object's attributes (self.surrogate_function.alpha): read with them
     dotted: list[tuple[Constant, str]] = []
     for root in found:
-        whole = root.kind in ("parg", "pkw") or by_contents(root.value) or isinstance(root.value, nn.Module)
-        top = [((), root.value)] if whole else []
+        itself = root.kind in ("parg", "pkw") or by_contents(root.value) or isinstance(root.value, nn.Module)
+        top = [((), root.value)] if itself else []  # the root's own value is watched, not only what it holds
         _add_nested(items, reads, unwatched, root, names, top, "", dotted if root.kind == "attr" else None)
     # then what the functions it calls read (a helper's global THRESH, a method's closure), each place once
     taken = {_place_id(func, r) for r in found}
@@ -384,16 +384,14 @@ def _add_nested(
         if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
             unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
         elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
-            read, plain = reader(root.read, path), False  # plain: compared as read (no contents or class wrapper)
+            read = reader(root.read, path)
+            in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
             elif isinstance(leaf, nn.Module):  # its class: the forward the trace inlined (its numbers and tensors are
                 read, leaf = functools.partial(_class_of, read), type(leaf)  # read through it, so an equal copy is no change)
                 where = f"type({where})"
-            else:
-                plain = True
-            in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
-            if dotted is not None and plain and path and all(k == "attr" and "." not in n for k, n in path):
+            elif dotted is not None and path and all(k == "attr" and "." not in n for k, n in path):  # compared as read
                 dotted.append((Constant(where, read, leaf, in_class), ".".join([root.key, *(n for _, n in path)])))
                 continue
             items.append(Constant(where, read, leaf, in_class))
