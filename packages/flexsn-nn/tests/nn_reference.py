@@ -81,3 +81,12 @@ def traced_numbers(constants: Any) -> list[object]:
     from flexsn_trace.kinds import is_code, is_flag
 
     return [v for c, v in zip(constants.items, constants.traced) if not (is_flag(c.value) or is_code(c.value))]
+
+
+def loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``module(x)`` and dL/dx of a loss weighting the last dimension by ``linspace(0, 1)`` (so no output is ignored)."""
+    xg = x.clone().requires_grad_()
+    out = module(xg)
+    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
+    assert xg.grad is not None
+    return out.detach(), xg.grad

@@ -16,7 +16,7 @@ from flexsn_nn import FlexSN
 from flexsn_runtime import compile_time
 from flexsn_runtime.compile_time import guarded_by_dynamo
 from flexsn_trace import ScanContract, reference_scan
-from nn_reference import pick_device, traced_numbers
+from nn_reference import loss_and_grad, pick_device, traced_numbers
 
 V_TH = 1.0
 
@@ -79,14 +79,6 @@ def test_a_changed_threshold_in_a_config_object_is_followed(backend: str) -> Non
         CFG.neuron["v_threshold"] = 1.0
 
 
-def _loss_and_grad(module: torch.nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    xg = x.clone().requires_grad_()
-    out = module(xg)
-    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
-    assert xg.grad is not None
-    return out.detach(), xg.grad
-
-
 def smooth_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``core`` with a sigmoid in place of the step, so that its output has a gradient."""
     v = v + (x - v) / 2.0
@@ -112,7 +104,7 @@ def test_a_compiled_call_follows_a_number_changed_since_it_was_compiled(train: b
     def call(module: torch.nn.Module) -> tuple[torch.Tensor, ...]:
         module.reset()  # type: ignore[operator]
         if train:
-            return _loss_and_grad(module, x)
+            return loss_and_grad(module, x)
         with torch.no_grad():
             return (module(x),)
 
@@ -457,8 +449,8 @@ def test_a_neurons_threshold_is_settable_as_in_spikingjelly(make: str) -> None:
     assert bool((node.v_threshold == 0.5).all()) if learned else node.v_threshold == 0.5
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the retrace says so once
-        got, grad = _loss_and_grad(node, x)
-    want, want_grad = _loss_and_grad(fresh, x)
+        got, grad = loss_and_grad(node, x)
+    want, want_grad = loss_and_grad(fresh, x)
     torch.testing.assert_close(got, want)
     torch.testing.assert_close(grad, want_grad)
     with pytest.raises(TypeError, match="v_threshold must be a Python float"):
@@ -609,9 +601,9 @@ def test_a_neurons_tau_and_surrogate_are_settable_as_in_spikingjelly(attribute: 
         warnings.simplefilter("always")
         for name, value in new[attribute].items():
             setattr(node, name, value)
-        got, grad = _loss_and_grad(node, x)
+        got, grad = loss_and_grad(node, x)
     assert any("changed since the kernels were traced" in str(w.message) for w in caught)
-    want, want_grad = _loss_and_grad(fresh, x)
+    want, want_grad = loss_and_grad(fresh, x)
     torch.testing.assert_close(got, want)
     torch.testing.assert_close(grad, want_grad)
     with pytest.raises((TypeError, ValueError), match="tau must be > 1|surrogate_function must be"):

@@ -20,7 +20,7 @@ import torch
 from flexsn_nn import FlexSN, LIFNode
 from flexsn_trace import ScanContract, reference_scan
 from flexsn_trace.kinds import is_code, is_constant, is_flag
-from nn_reference import pick_device
+from nn_reference import loss_and_grad, pick_device
 
 MODE = "hard"
 
@@ -183,17 +183,9 @@ KINDS = [
 ]
 
 
-def _loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    xg = x.clone().requires_grad_()
-    out = module(xg)
-    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
-    assert xg.grad is not None
-    return out.detach(), xg.grad
-
-
 def _reference(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Output and dL/dx of the eager loop (:func:`flexsn_trace.reference_scan`, autograd through it)."""
-    return _loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
+    return loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
@@ -208,14 +200,14 @@ def test_a_changed_flag_is_followed(kind: str, compiled: bool) -> None:
     torch._dynamo.reset()
     run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
     try:
-        before = _loss_and_grad(run, x)
+        before = loss_and_grad(run, x)
         for got, want in zip(before, _reference(core, x)):
             torch.testing.assert_close(got, want)
         change()
         neuron.reset()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            after = _loss_and_grad(run, x)
+            after = loss_and_grad(run, x)
         want_after = _reference(core, x)
         assert not torch.allclose(want_after[0], before[0])  # the change matters: a stale result would fail below
         for got, want in zip(after, want_after):
@@ -236,13 +228,13 @@ def test_a_neuron_built_with_soft_reset_follows_a_hard_reset_set_later(compiled:
     run = torch.compile(node, backend="aot_eager", fullgraph=True) if compiled else node
     torch._dynamo.reset()
     try:
-        _loss_and_grad(run, x)
+        loss_and_grad(run, x)
         node.reset()
         node.v_reset = 0.0
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            got = _loss_and_grad(run, x)
-        want = _loss_and_grad(hard, x)
+            got = loss_and_grad(run, x)
+        want = loss_and_grad(hard, x)
         for g, w in zip(got, want):
             torch.testing.assert_close(g, w)
         assert any("self.v_reset (None -> 0.0) changed" in str(w.message) for w in caught)
