@@ -10,7 +10,7 @@ from torch import nn
 import flexsn_runtime.call_cache as call_cache_module
 import flexsn_runtime.flexsn_kernel as flexsn_kernel_module
 from flexsn_runtime import FlexSNKernel
-from flexsn_runtime.call_cache import CallCache, call_key
+from flexsn_runtime.call_cache import CallCache, call_key, interpreted, tensor_signature
 from flexsn_trace.testing import count_calls, lif_core, unrolled_loop
 
 
@@ -35,6 +35,17 @@ def test_the_key_holds_shape_dtype_device_requires_grad_grad_mode_and_variant(de
         variants.append(call_key((x,), (), (), True))
     assert len({base, *variants}) == len(variants) + 1
     assert call_key((x.clone(),), (), (), True) == base  # other values, same signature
+
+
+@pytest.mark.parametrize("grad", [False, True])
+def test_the_one_sequence_key_is_the_general_form(device: torch.device, grad: bool) -> None:
+    """``call_key`` builds the usual one-sequence call's key inline: it must be the key the general form gives, or a
+    call recorded one way would miss the other (and take the checked path every time)."""
+    x = torch.rand(4, 3, device=device).requires_grad_(grad)
+    with torch.set_grad_enabled(grad):
+        general = (True, grad, interpreted(x.device), tensor_signature([x]), (), ())
+        assert call_key((x,), (), (), True) == general
+        assert hash(call_key([x], [], [], True)) == hash(general)
 
 
 def test_no_key_for_subclasses_non_tensors_and_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
