@@ -25,19 +25,7 @@ def train() -> None:
     m(x).sum().backward()
 
 
-for _ in range(20):
-    train()
-torch.cuda.synchronize()
-times = []
-for _ in range(61):
-    a, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    train()
-    e.record()
-    torch.cuda.synchronize()
-    times.append(a.elapsed_time(e))
-times.sort()
-print("median ms", times[30], "kernel calls", len(m.kernel.calls))
+print("median ms", b.per_call(train, 20, 61), "kernel calls", len(m.kernel.calls))
 pr = cProfile.Profile()
 pr.enable()
 for _ in range(300):
