@@ -4,7 +4,9 @@
 A trace keeps only the branch the core took (``if MODE == "hard"``) and inlines the functions it called
 (``ACT(h)``), so both are as much constants of the kernels as a number is. Before these were watched, each case
 here gave the old result with no warning; ``torch.compile`` guards the same reads. Also: a dict item under a key
-a ``str`` global names (``CFG["a"]["b"][KEY]``), which the place search did not follow below two dict steps.
+a ``str`` global names (``CFG["a"]["b"][KEY]``) or a loop takes from a literal tuple, which the place search did
+not follow below two dict steps; a method replaced on a class (``K.fire = other``: the core's own, a held object's,
+a classmethod), and an item of a table larger than the search followed item by item.
 """
 
 from __future__ import annotations
@@ -128,6 +130,68 @@ class ActCore(torch.nn.Module):
         return s, h * (1.0 - s)
 
 
+class MethodCore:
+    """A callable object whose trace inlines a method of its class (``MethodCore.fire = other`` swaps it)."""
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return fire_hard(h)
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = self.fire(h)
+        return s, h * (1.0 - s)
+
+
+class Firing:
+    """A helper object a global holds, and a class whose classmethod a core calls."""
+
+    def fire(self, h: torch.Tensor) -> torch.Tensor:
+        return fire_hard(h)
+
+    @classmethod
+    def fire_of(cls, h: torch.Tensor) -> torch.Tensor:
+        return fire_hard(h)
+
+
+FIRING = Firing()
+
+
+def held_method_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = FIRING.fire(h)
+    return s, h * (1.0 - s)
+
+
+def classmethod_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = Firing.fire_of(h)
+    return s, h * (1.0 - s)
+
+
+def _fire_low_method(self: Any, h: torch.Tensor) -> torch.Tensor:
+    return fire_low(h)
+
+
+#: a table larger than the search follows item by item: read under the key the code spells
+TABLE = {f"layer{i}": 0.5 for i in range(100)} | {"thr": 1.0}
+
+
+def table_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - TABLE["thr"]))
+    return s, h * (1.0 - s)
+
+
+def looped_key_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Three dicts deep under keys a loop takes from a literal tuple (one constant of the code, not a str each)."""
+    h = v + (x - v) / 2.0
+    threshold = 0.0
+    for key in ("thr",):
+        threshold = threshold + CFG["neurons"]["lif"][key]
+    s = torch.sigmoid(4.0 * (h - threshold))
+    return s, h * (1.0 - s)
+
+
 def _set_global(name: str, value: Any) -> None:
     globals()[name] = value
 
@@ -171,6 +235,30 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
             lambda: setattr(module_core, "act", torch.nn.Sigmoid()),
             "type(self.act) (torch.nn.modules.activation.Sigmoid -> torch.nn.modules.activation.Tanh)",
         )
+    if kind == "a method of the core's class":
+        return (
+            MethodCore(), lambda: setattr(MethodCore, "fire", _fire_low_method), lambda: setattr(MethodCore, "fire", fire_hard_method),
+            f"MethodCore.fire ({__name__}.MethodCore.fire -> {__name__}._fire_low_method)",
+        )
+    if kind == "a method of a held object's class":
+        return (
+            held_method_core, lambda: setattr(Firing, "fire", _fire_low_method), lambda: setattr(Firing, "fire", firing_fire),
+            f"global FIRING.fire ({__name__}.Firing.fire -> {__name__}._fire_low_method)",
+        )
+    if kind == "a classmethod":
+        return (
+            classmethod_core, lambda: setattr(Firing, "fire_of", classmethod(_fire_low_method)),
+            lambda: setattr(Firing, "fire_of", classmethod(firing_fire_of)),
+            f"global Firing.fire_of ({__name__}.Firing.fire_of -> {__name__}._fire_low_method)",
+        )
+    if kind == "an item of a large table":
+        return table_core, lambda: TABLE.__setitem__("thr", 0.3), lambda: TABLE.__setitem__("thr", 1.0), "global TABLE['thr'] (1.0 -> 0.3)"
+    if kind == "an item under a key a loop takes from a literal tuple":
+        lif = CFG["neurons"]["lif"]
+        return (
+            looped_key_core, lambda: lif.__setitem__("thr", 0.3), lambda: lif.__setitem__("thr", 1.0),
+            "global CFG['neurons']['lif']['thr'] (1.0 -> 0.3)",
+        )
     assert kind == "a closure's function"
     closure_core, set_fire = _closure_fire()
     return closure_core, lambda: set_fire(fire_low), lambda: set_fire(fire_hard), f"closure fire ({name})"
@@ -179,8 +267,11 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
 KINDS = [
     "a str global", "an enum global", "an item under a key a global names", "the global naming the key",
     "a torch function a global holds", "a user function a global holds", "a global partial's function",
-    "a function in a config", "a closure's function", "a submodule's class",
+    "a function in a config", "a closure's function", "a submodule's class", "a method of the core's class",
+    "a method of a held object's class", "a classmethod", "an item of a large table",
+    "an item under a key a loop takes from a literal tuple",
 ]
+fire_hard_method, firing_fire, firing_fire_of = MethodCore.fire, Firing.fire, Firing.__dict__["fire_of"].__func__
 
 
 def _reference(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import torch
 from torch.torch_version import TorchVersion
 
-from flexsn_trace import is_contents, run_isolated
+from flexsn_trace import Constant, autograd_function, is_contents, run_isolated
 
 __all__ = [
     "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "guarded_by_dynamo", "settle_while_compiling",
-    "tell_while_compiling",
+    "tell_while_compiling", "unguarded_warnings",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -60,12 +60,37 @@ def guarded_by_dynamo(value: object, in_class: bool) -> bool:
     unspecialised float, on which a comparison is "data-dependent" (an error under ``fullgraph=True``), where
     it specialises and guards on an ``np.float64`` (a ``float`` subclass) and on NumPy integers
     (``tools/results/gpu-2026-12-08/``'s probe, torch 2.13 CPU). Nor a NumPy array's contents
-    (:func:`flexsn_trace.is_contents`; Dynamo would trace the read of its bytes, not guard it), nor a set's.
+    (:func:`flexsn_trace.is_contents`; Dynamo would trace the read of its bytes, not guard it), nor a set's or a
+    long list's; nor a user's ``autograd.Function`` class, which no Dynamo we run can compare
+    (:func:`flexsn_trace.autograd_function`).
     """
-    if in_class and not GUARDS_CLASS_ATTRIBUTES or is_contents(value):
-        return False  # an array's or a set's contents are compared outside the graph (check_traced_constants)
+    if in_class and not GUARDS_CLASS_ATTRIBUTES or is_contents(value) or autograd_function(value):
+        return False  # compared outside the graph instead, by the forward op (check_traced_constants)
     numpy_float = type(value).__module__ == "numpy" and "float" in type(value).__name__
     return not numpy_float or isinstance(value, float)
+
+
+def unguarded_warnings(items: Sequence[Constant], guarded: Sequence[bool]) -> tuple[str, ...]:
+    """What a compiled call tells, once, of the watched places Dynamo does not guard (:func:`guarded_by_dynamo`):
+    a change to one after compiling is not a recompile but an error of the next compiled call (the forward op
+    compares them before its kernels run: ``check_traced_constants``), and a CUDA-graph replay does not see it."""
+    unguarded = [c for c, g in zip(items, guarded) if not g]
+    numbers = ", ".join(c.name for c in unguarded if not autograd_function(c.value))
+    classes = ", ".join(c.name for c in unguarded if autograd_function(c.value))
+    out = []
+    if numbers:
+        out.append(
+            f"FlexSN: Dynamo does not guard {numbers} (a class attribute on this torch, a NumPy float32 / float16 scalar, "
+            "or an array's, a set's or a long list's contents): a change to it after compiling makes the next compiled "
+            "call raise (a CUDA-graph replay does not see it); make it a Python float held by an instance or a global, "
+            "or a static input"
+        )
+    if classes:
+        out.append(
+            f"FlexSN: Dynamo cannot compare {classes} (an autograd.Function class): rebinding it after compiling makes "
+            "the next compiled call raise (a CUDA-graph replay does not see it)"
+        )
+    return tuple(out)
 
 
 def constant_under_compile(fn: _F) -> _F:

@@ -11,7 +11,7 @@ import torch
 from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
 
 from .call_cache import CallCache, call_key
-from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling
+from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -122,6 +122,7 @@ class FlexSNKernel:
         self.constants = find_constants(core)
         #: per watched number, whether Dynamo guards it (worked out here: what Dynamo reads from us stays a constant)
         self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
+        self._unguarded = unguarded_warnings(self.constants.items, self._dynamo_guarded)
         if self.constants.unwatched:
             self.tell(
                 f"FlexSN: the core reads values where FlexSN cannot follow them ({'; '.join(self.constants.unwatched)}): "
@@ -231,13 +232,8 @@ class FlexSNKernel:
         # code by identity (tools/results/gpu-2026-12-10/code_guard.py: what Dynamo 2.11 and 2.13 can compare)
         if any((n is not v) if code else (n != v) for n, (v, code) in zip(now, was)):
             raise RuntimeError("FlexSN: a number, flag or function the core reads changed while torch.compile traced this call")
-        if not all(guarded):
-            unguarded = ", ".join(c.name for c, g in zip(constants.items, guarded) if not g)
-            tell_while_compiling(self._serial, (
-                f"FlexSN: Dynamo does not guard {unguarded} (a class attribute on this torch, or a NumPy float32 / "
-                "float16 scalar): a change to it after compiling makes the next compiled call raise (a CUDA-graph replay "
-                "does not see it); make it a Python float held by an instance or a global, or a static input"),
-                fallback=False)
+        for message in self._unguarded:  # worked out in _build: Dynamo's isinstance cannot tell every value's type
+            tell_while_compiling(self._serial, message, fallback=False)
 
     def tell_fallback(self, reason: str) -> None:
         """Warn, once per reason, that a call runs the eager loop because of ``reason`` (what :func:`route` gave)."""

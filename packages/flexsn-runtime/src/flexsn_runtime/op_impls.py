@@ -67,8 +67,10 @@ def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
         raise RuntimeError(
             f"FlexSN: {', '.join(changed)} changed since these kernels were traced; this graph (an exported program, "
             "or one that keeps its ops without torch.compile's guards) keeps the kernels it was traced with, whose numbers "
-            "are literals, so it would compute with the old value. Call the module once (its kernels are traced again) "
-            "and export or trace again, or pass a value that changes as a static input (a tensor, read at every call)"
+            "are literals, so it would compute with the old value. Under torch.compile (a place Dynamo cannot guard, "
+            "which a warning named when it compiled): compile again (torch.compiler.reset()); else call the module once "
+            "(its kernels are traced again) and export or trace again; or pass a value that changes as a static input "
+            "(a tensor, read at every call)"
         )
 
 

@@ -8,7 +8,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 from .__about__ import __version__
 from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
-from .constants import ArrayContents, Constant, Constants, find_constants, is_contents
+from .constants import ArrayContents, Constant, Constants, NumberItems, autograd_function, find_constants, is_contents
 from .hoist import SplitGraph, split_invariants
 from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
 from .graphs import (
@@ -28,12 +28,14 @@ __all__ = [
     "CarrierGraphs",
     "Constant",
     "Constants",
+    "NumberItems",
     "Captured",
     "Captures",
     "SplitGraph",
     "split_invariants",
     "find_captures",
     "find_carrier",
+    "autograd_function",
     "find_constants",
     "is_contents",
     "used_arguments",

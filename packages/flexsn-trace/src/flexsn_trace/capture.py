@@ -53,7 +53,8 @@ from torch import fx, nn
 
 from .info import placeholders
 from .kinds import MODULE_STATE, shadowable
-from .places import Root, Step, core_function, describe, held_names, helpers, names_of, nested, reader, replaced, roots
+from .places import Step, describe, held_names, helpers, names_of, nested, reader, replaced
+from .roots import Root, core_function, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers, shadowed
 
 __all__ = ["Captured", "Captures", "find_captures", "used_arguments"]
@@ -67,7 +68,7 @@ class Captured(NamedTuple):
         read: returns the live tensor (read at every call: an optimizer's
             in-place update or a reassignment is seen).
         kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``, ``"module"``, ``"attr"``,
-            ``"parg"`` or ``"pkw"`` (:class:`flexsn_trace.places.Root`), or a helper's own place
+            ``"parg"`` or ``"pkw"`` (:class:`flexsn_trace.roots.Root`), or a helper's own place
             (:func:`flexsn_trace.rebind.helper_root`): ``"hglobal"`` (a global of a helper's module,
             not the core's), ``"hcell"``, ``"hdefault"``, ``"hkwdefault"``: how the lifted core substitutes it.
         key: the closure cell's index, the global's name, the index in ``__defaults__``, the keyword-only
@@ -82,7 +83,7 @@ class Captured(NamedTuple):
     key: Any
     #: the container steps from the root the kind and key name (:mod:`flexsn_trace.places`); ``()``: the root itself
     path: tuple[tuple[str, Any], ...] = ()
-    #: with a ``path``: reads the root's value now (:attr:`flexsn_trace.places.Root.read`), which binding rebuilds
+    #: with a ``path``: reads the root's value now (:attr:`flexsn_trace.roots.Root.read`), which binding rebuilds
     read_root: Callable[[], Any] | None = None
     #: other places holding the same tensor (a closure cell and a default bound from it): substituted together
     also: tuple["Captured", ...] = ()

@@ -48,14 +48,13 @@ import torch
 from torch import nn
 
 from .unfollowed import unfollowed_reads
-from .kinds import is_array, is_code, is_constant, is_number
-from .places import (
-    MAX_DEPTH, MAX_NAMED_DEPTH, Root, Step, core_function, describe, follow, held_names, helpers, names_of, nested, read_default,
-    reader, roots,
-)
+from .kinds import _library, is_array, is_code, is_constant, is_number, own_attributes
+from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_DEPTH, Step, describe, follow, held_names, helpers, methods, names_of, nested, reader
+from .roots import Root, core_function, read_default, roots
 
 __all__ = [
-    "ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "by_contents", "find_constants", "is_contents",
+    "ArrayContents", "Constant", "Constants", "MAX_ARRAY_ELEMENTS", "NumberItems", "autograd_function", "by_contents", "find_constants",
+    "is_contents",
 ]
 
 #: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before
@@ -106,13 +105,27 @@ class ArrayContents(NamedTuple):
             return f"<array of shape {self.shape} and dtype {self.dtype}>"
 
 
+class NumberItems(tuple[object, ...]):
+    """A long list's or tuple's items as a watched place compares them (:func:`by_contents`): more than
+    :data:`flexsn_trace.places.MAX_ITEMS`, which the search does not follow one by one, all numbers or flags
+    (``LUT = [0.1 * i for i in range(100)]`` read as ``LUT[10]``). An in-place change (``LUT[10] = 0.3``) is a
+    change, as a rebinding is."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} items: {', '.join(repr(v) for v in self[:4])}, ...>"
+
+
 def _compared(value: Any) -> object:
     """``value`` as a watched place compares it: a NumPy array as its :class:`ArrayContents`, a set as a
-    ``frozenset`` of what it holds now, anything else as it is."""
+    ``frozenset`` of what it holds now, a long list or tuple as its :class:`NumberItems`, anything else as it is."""
     if is_array(value):
         return ArrayContents(value.dtype, tuple(value.shape), value.tobytes())
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
+    if isinstance(value, (list, tuple)) and len(value) > MAX_ITEMS:
+        return NumberItems(value)
     return value
 
 
@@ -120,20 +133,26 @@ def _watched(value: Any) -> bool:
     """Whether a place holding ``value`` is watched as one value: a number or a flag (what the trace bakes in,
     :func:`flexsn_trace.kinds.is_constant`), or code the core calls (what the trace inlines,
     :func:`flexsn_trace.kinds.is_code`)."""
-    return is_constant(value) or is_code(value) and not _autograd_function(value)
+    return is_constant(value) or is_code(value) and not (autograd_function(value) and _library(value.__module__))
 
 
-def _autograd_function(value: Any) -> bool:
-    """An ``autograd.Function`` class (``SpikeFn``, read as ``SpikeFn.apply``): not compared, since no Dynamo we run
-    can compare one in traced code (``tools/results/gpu-2026-12-10/code_guard.py``); what its methods read is."""
+def autograd_function(value: Any) -> bool:
+    """Whether ``value`` is an ``autograd.Function`` class (``SpikeFn``, read as ``SpikeFn.apply``). A user's is
+    watched by identity (a notebook cell run again rebinds the name to a new class), but no Dynamo we run can compare
+    one in traced code (``tools/results/gpu-2026-12-10/code_guard.py``, ``tools/results/gpu-2026-11-26/``): under
+    ``torch.compile`` the forward op compares it before its kernels run (``flexsn_runtime``'s
+    ``check_traced_constants``). A library's is not watched: nothing rebinds it."""
     return isinstance(value, type) and issubclass(value, torch.autograd.Function)
 
 
 def by_contents(value: Any) -> bool:
     """Whether ``value`` is a container of numbers watched as one value, by its contents (:func:`_compared`): a
-    NumPy array, or a set of numbers (``max(LEVELS)``: a set has no item to follow, and changes in place)."""
+    NumPy array, a set of numbers (``max(LEVELS)``: a set has no item to follow, and changes in place), or a list
+    or tuple of numbers or flags longer than :data:`flexsn_trace.places.MAX_ITEMS` (:class:`NumberItems`)."""
     if is_array(value):
         return True
+    if isinstance(value, (list, tuple)):  # one the search does not follow item by item; a longer one is named
+        return len(value) > MAX_ITEMS and all(is_constant(v) for v in value[: MAX_ARRAY_ELEMENTS + 1])
     return isinstance(value, (set, frozenset)) and len(value) <= MAX_ARRAY_ELEMENTS and all(is_number(v) for v in value)
 
 
@@ -141,7 +160,7 @@ def is_contents(value: object) -> bool:
     """Whether ``value`` (a :class:`Constant`'s value) is a container's contents as :func:`_compared` gives them
     (an :class:`ArrayContents` or a ``frozenset``), not a number: what a caller compares but cannot have Dynamo
     guard."""
-    return isinstance(value, (ArrayContents, frozenset))
+    return isinstance(value, (ArrayContents, frozenset, NumberItems))
 
 
 def _contents(read: Callable[[], Any]) -> object:
@@ -245,8 +264,16 @@ class Constants:
         for (name, read, value, _) in self.items:
             now = _read(read)
             if now is not value and (now is _MISSING or now != value):
-                out.append(f"{name} ({_shown(value)} -> {'deleted' if now is _MISSING else _shown(now)})")
+                out.append(_change(name, value, now))
         return out
+
+
+def _change(name: str, was: object, now: object) -> str:
+    """``"<name> (<was> -> <now>)"``; for a long sequence changed in place, its first changed item's."""
+    if isinstance(was, NumberItems) and isinstance(now, NumberItems) and len(was) == len(now):
+        i = next(i for i, (a, b) in enumerate(zip(was, now)) if a is not b and a != b)
+        name, was, now = f"{name}[{i}]", was[i], now[i]
+    return f"{name} ({_shown(was)} -> {'deleted' if now is _MISSING else _shown(now)})"
 
 
 def _shown(value: object) -> str:
@@ -282,7 +309,7 @@ def _read(read: Callable[[], object]) -> object:
 
 def _defaults_now(places: list[tuple[str, Any]], func: types.FunctionType) -> tuple[object, ...]:
     """The current values of ``func``'s default arguments at ``places`` (``(kind, key)``, see
-    :func:`flexsn_trace.places.default_arguments`)."""
+    :func:`flexsn_trace.roots.default_arguments`)."""
     return tuple([read_default(func, kind, key) for kind, key in places])
 
 
@@ -352,7 +379,23 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     keys = [r.key for r in attrs] + [key for _, key in dotted]
     if keys:
         reads.append((operator.attrgetter(*keys), owner, len(keys) > 1))
-    return Constants(items, reads, [*unfollowed_reads([func, *called]), *beyond, *unwatched])
+    if owner is not None and not isinstance(owner, type):
+        _add_methods(items, reads, type(owner), methods(type(owner), names | {func.__name__}, own_attributes(owner)))
+    return Constants(items, reads, [*unfollowed_reads([func, *called], owner), *beyond, *unwatched])
+
+
+def _add_methods(
+    items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], klass: type,
+    found: list[tuple[tuple[str, bool, bool], types.FunctionType]],
+) -> None:
+    """Watch the methods of the core's own class (:func:`flexsn_trace.places.methods`: ``K.fire = other`` after the
+    trace inlined ``self.fire``), read from the class by one getter (``fire``, ``cm.__func__``)."""
+    for (name, _, unbind), fn in found:
+        read = functools.partial(follow, klass, (("method", (name, False, unbind)),))
+        items.append(Constant(f"{klass.__qualname__}.{name}", read, fn))
+    keys = [f"{name}.__func__" if unbind else name for (name, _, unbind), _ in found]
+    if keys:
+        reads.append((operator.attrgetter(*keys), klass, len(keys) > 1))
 
 
 def _searched(found: list[Root]) -> list[Root]:
@@ -381,8 +424,10 @@ def _add_nested(
     cut: list[tuple[Step, ...]] = []
     for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut))]:
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
-        if whole and is_array(leaf) and leaf.size > MAX_ARRAY_ELEMENTS:
-            unwatched.append(f"{where} (a NumPy array of {leaf.size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
+        size = (leaf.size if is_array(leaf) else len(leaf)) if whole else 0
+        if size > MAX_ARRAY_ELEMENTS:
+            kind = "a NumPy array" if is_array(leaf) else f"a {type(leaf).__name__}"
+            unwatched.append(f"{where} ({kind} of {size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
         elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
             read = reader(root.read, path)
             in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))

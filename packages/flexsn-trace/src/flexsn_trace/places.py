@@ -1,12 +1,11 @@
 """Where a core reads values from outside its arguments: the places :func:`find_captures` and :func:`find_constants` search.
 
-A place starts at a *root* the core's code names directly: a closure cell,
+A place starts at a *root* the core's code names directly (:mod:`flexsn_trace.roots`: a closure cell,
 a global named in its code, a default argument value, an attribute of the
-object it is bound to (its own, or its class body's: :func:`class_attributes`),
-an argument or keyword a ``functools.partial`` binds. From a root it may go on through containers, as ``torch.compile``'s
-guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
-``params[0]``): items of lists, tuples and dicts (up to
-:data:`MAX_ITEMS` entries), attributes of namespaces, of instances of user
+object it is bound to, an argument or keyword a ``functools.partial`` binds). From a root it may go on through
+containers, as ``torch.compile``'s guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
+``params[0]``): items of lists, tuples and dicts (up to :data:`MAX_ITEMS` entries; a larger dict only under the
+keys the code names), the methods a user object's class defines (:func:`methods`), attributes of namespaces, of instances of user
 classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
 (``K.thr``), and the arguments and keywords a ``functools.partial`` held
 there binds (a tensor there is lifted through a new partial binding the substituted value), at most :data:`MAX_DEPTH` steps deep through any item, and
@@ -32,20 +31,20 @@ from __future__ import annotations
 import copy
 import dis
 import functools
-import operator
 import types
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from torch import Tensor, nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
-    is_number, own_attributes, slot_names, stand_in,
+    is_number, own_attributes, stand_in,
 )
+from .roots import Root
 
 __all__ = [
-    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "Root", "class_attributes", "code_names", "core_function", "default_arguments",
-    "describe", "follow", "held_names", "helpers", "names_of", "nested", "read_default", "reader", "replaced", "roots", "WATCHED",
+    "HELPER_DEPTH", "MAX_DEPTH", "MAX_HELPERS", "MAX_ITEMS", "MAX_NAMED_DEPTH", "MAX_NAMED_ITEMS", "code_names", "describe", "follow",
+    "held_names", "helpers", "methods", "names_of", "nested", "reader", "replaced", "WATCHED",
 ]
 
 #: container steps a place may take below its root through any item of a list, tuple or dict
@@ -57,45 +56,28 @@ MAX_NAMED_DEPTH = 6
 MAX_NAMED_ITEMS = 8
 #: lists, tuples and dicts with more entries are not searched (a dataset is no parameter)
 MAX_ITEMS = 64
-#: one step below a value: ``("item", key)`` (``value[key]``) or ``("attr", name)`` (``getattr(value, name)``)
+#: one step below a value: ``("item", key)`` (``value[key]``), ``("attr", name)`` (``getattr(value, name)``), or
+#: ``("method", (name, of_instance, unbind))``: the function ``value.name(...)`` runs, as the class holds it
+#: (:func:`methods`; ``getattr(type(value), name)`` for an instance, a classmethod's ``__func__``)
 Step = tuple[str, Any]
 
-class Root(NamedTuple):
-    """A value the core's code names directly, where :func:`nested` starts.
-
-    Attributes:
-        name: for messages (``"closure w"``, ``"global cfg"``, ``"self.tau"``, ``"partial keyword thr"``).
-        kind: ``"cell"``, ``"global"``, ``"default"``, ``"kwdefault"``, ``"attr"`` (of the
-            core's object), ``"parg"`` or ``"pkw"`` (a ``functools.partial``'s argument or keyword).
-        key: the closure cell's index, the global's name, the index in ``__defaults__``, the
-            keyword-only parameter's name, the attribute's name, the partial's argument index or keyword.
-        read: returns the value there now (raises ``AttributeError``/``KeyError``/``IndexError``/
-            ``TypeError``/``ValueError`` once it is gone).
-        value: the value when found.
-        in_class: an ``"attr"`` the object reads from its class (``th = 1.0`` in the class body, read
-            as ``self.th``), which some ``torch.compile`` versions do not guard.
-    """
-
-    name: str
-    kind: str
-    key: Any
-    read: Callable[[], Any]
-    value: Any
-    in_class: bool = False
-
-
 def code_names(*codes: types.CodeType) -> frozenset[str]:
-    """Attribute names ``codes`` (and code nested in them) load, and their string constants (``getattr(o, "thr")``)."""
+    """Attribute names ``codes`` (and code nested in them) load, and their string constants (``getattr(o, "thr")``,
+    and those in a tuple or set constant: ``for k in ("thr", "tau")``, ``k in {"a", "b"}``)."""
     names: set[str] = set()
     stack = list(codes)
     while stack:
         co = stack.pop()
         names.update(i.argval for i in dis.get_instructions(co) if i.opname in ("LOAD_ATTR", "LOAD_METHOD"))
-        for c in co.co_consts:
+        consts = list(co.co_consts)
+        while consts:
+            c = consts.pop()
             if isinstance(c, types.CodeType):
                 stack.append(c)
             elif isinstance(c, str):
                 names.add(c)
+            elif isinstance(c, (tuple, frozenset)):  # for k in ("thr", "tau"): Python folds the literal into one constant
+                consts.extend(c)
     return frozenset(names)
 
 
@@ -127,8 +109,8 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         most = MAX_NAMED_ITEMS if named_only else MAX_ITEMS
         return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= most else []
     if isinstance(value, dict):
-        if len(value) > MAX_ITEMS:
-            return []
+        if len(value) > MAX_ITEMS:  # a table or a large config: only what the code names (THRESHOLDS["lif"])
+            return [(("item", k), value[k], True) for k in sorted(value.keys() & names)]
         # below MAX_DEPTH only under the keys the code names: a dict there may hold a training loop's counters
         return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (not named_only or k in names)]
     if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
@@ -141,12 +123,15 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
     if isinstance(value, type):
         if _library(value.__module__):
             return []
-        out = []
+        out: list[tuple[Step, Any, bool]] = []
         liftable = _subclassable(value)
         for n in sorted(names):
             for klass in value.__mro__:
                 if n in vars(klass) and not _library(klass.__module__):
-                    out.append((("attr", n), getattr(value, n), liftable))
+                    if isinstance(vars(klass)[n], classmethod):  # K.cm is a new bound method at every read
+                        out.append((("method", (n, False, True)), vars(klass)[n].__func__, False))
+                    else:
+                        out.append((("attr", n), getattr(value, n), liftable))
                     break
         return out
     if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
@@ -154,11 +139,12 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         # them); what its plain attributes hold (self.sub.cfg["w"]) through a copy of it, as any object's
         module = isinstance(value, nn.Module)
         every_number = module and _opaque_module(type(value))
+        own = own_attributes(value)
         return [
-            (("attr", n), v, not (module and isinstance(v, Tensor))) for n, v in own_attributes(value).items()
+            (("attr", n), v, not (module and isinstance(v, Tensor))) for n, v in own.items()
             if (n in names or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
-        ]
+        ] + [(("method", key), fn, False) for key, fn in methods(type(value), names | _CALLED, own)]
     watched = getattr(value, WATCHED, None)
     if isinstance(watched, tuple):  # a library object's own numbers (a surrogate's alpha): read again, never rebuilt
         return [(("attr", n), getattr(value, n), False) for n in watched if isinstance(n, str)]
@@ -210,7 +196,14 @@ def nested(
 def follow(value: Any, path: tuple[Step, ...]) -> Any:
     """The value ``path`` reaches from ``value``."""
     for kind, key in path:
-        value = value[key] if kind == "item" else getattr(value, key)
+        if kind == "item":
+            value = value[key]
+        elif kind == "attr":
+            value = getattr(value, key)
+        else:  # "method": decided when found, so that traced code reads no type it must test (Dynamo)
+            name, of_instance, unbind = key
+            value = getattr(type(value) if of_instance else value, name)
+            value = value.__func__ if unbind else value
     return value
 
 
@@ -227,7 +220,7 @@ def _read_path(read_root: Callable[[], Any], path: tuple[Step, ...]) -> Any:
 
 def describe(path: tuple[Step, ...]) -> str:
     """``path`` as Python would write it after the root's name (``"['thr']"``, ``".neuron.thr"``)."""
-    return "".join(f"[{key!r}]" if kind == "item" else f".{key}" for kind, key in path)
+    return "".join(f"[{key!r}]" if kind == "item" else f".{key[0] if kind == 'method' else key}" for kind, key in path)
 
 
 def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
@@ -266,6 +259,36 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
         vars(out)[key] = child
     else:  # a __slots__ instance: through the slot's descriptor
         object.__setattr__(out, key, child)
+    return out
+
+
+#: what calling an object runs, whatever names its caller's code spells (``self.fire(h)`` runs ``Fire.forward``)
+_CALLED = frozenset(["__call__", "forward"])
+
+
+def methods(klass: type, names: frozenset[str], shadowed: Iterable[str] = ()) -> list[tuple[tuple[str, bool, bool], types.FunctionType]]:
+    """``(key, function)`` for each method of ``klass`` under ``names``, as a ``("method", key)`` step reads it
+    through an instance (:func:`follow`): a function, static method or class method a user class on its MRO
+    defines, where ``shadowed`` (the instance's own attributes) does not hide it. ``key`` is
+    ``(name, True, whether it is a classmethod)``.
+
+    A trace inlines a method the core calls (``self.fire(h)``, ``HOLDER.fire(h)``), so ``K.fire = other`` leaves
+    kernels computing the old one: such a place is watched by identity (:func:`flexsn_trace.kinds.is_code`).
+    Library classes' methods are not (our neurons', torch's): nothing rebinds them in a training script, and a
+    check per call would cost every neuron host time. Dunder names other than ``__call__`` are left out.
+    """
+    out: list[tuple[tuple[str, bool, bool], types.FunctionType]] = []
+    hidden = set(shadowed)
+    for name in sorted(names):
+        if name in hidden or name.startswith("__") and name != "__call__":
+            continue
+        for k in klass.__mro__:
+            if name in vars(k):
+                member = vars(k)[name]
+                fn = member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
+                if isinstance(fn, types.FunctionType) and not _library(k.__module__):
+                    out.append(((name, True, isinstance(member, classmethod)), fn))
+                break
     return out
 
 
@@ -375,115 +398,3 @@ def _called_by(fn: types.FunctionType) -> list[types.FunctionType]:
             continue
     names = code_names(fn.__code__)
     return [g for value in values for g in _functions_in(value, names)]
-
-
-def core_function(core: Callable[..., Any]) -> tuple[types.FunctionType | None, Any]:
-    """The Python function a core runs and the object it is bound to: ``(function, owner)``.
-
-    A bound method gives its function and ``self``; an ``nn.Module`` its class's
-    ``forward`` and itself; another callable object its class's ``__call__`` and
-    itself; a plain function itself and ``None``; a ``functools.partial`` what its
-    ``func`` gives. ``(None, None)`` for a callable of another kind (a builtin).
-    """
-    if isinstance(core, functools.partial):
-        return core_function(core.func)
-    func: Any = core
-    owner: Any = None
-    if isinstance(core, types.MethodType):
-        func, owner = core.__func__, core.__self__
-    elif isinstance(core, nn.Module):
-        func, owner = type(core).forward, core
-    elif not isinstance(core, types.FunctionType) and (hasattr(core, "__dict__") or slot_names(type(core))):
-        func, owner = getattr(type(core), "__call__", None), core
-    return (func, owner) if isinstance(func, types.FunctionType) else (None, None)
-
-
-def default_arguments(func: types.FunctionType) -> list[tuple[str, Any, str, object]]:
-    """``func``'s default argument values: ``(kind, key, name, value)`` per parameter that has one.
-
-    ``kind`` is ``"default"`` (``key``: the index in ``__defaults__``) or
-    ``"kwdefault"`` (a keyword-only parameter; ``key``: its name).
-    """
-    code = func.__code__
-    defaults = func.__defaults__ or ()
-    names = code.co_varnames[code.co_argcount - len(defaults) : code.co_argcount]
-    out: list[tuple[str, Any, str, object]] = [("default", i, n, v) for i, (n, v) in enumerate(zip(names, defaults))]
-    out += [("kwdefault", n, n, v) for n, v in (func.__kwdefaults__ or {}).items()]
-    return out
-
-
-def read_default(func: types.FunctionType, kind: str, key: Any) -> Any:
-    """The current value of one of ``func``'s default arguments (see :func:`default_arguments`).
-
-    Raises:
-        IndexError / KeyError / TypeError: the default was removed since.
-    """
-    if kind == "default":
-        return func.__defaults__[key]  # type: ignore[index]
-    return func.__kwdefaults__[key]  # type: ignore[index]
-
-
-def class_attributes(owner: Any, names: frozenset[str]) -> list[tuple[str, Any]]:
-    """``(name, value)`` for what ``owner`` reads from its class under ``names``, in name order.
-
-    An attribute of a class body (``th = 1.0``, ``th = torch.tensor(1.0)``) read as ``self.th``, where
-    ``owner``'s own ``__dict__`` does not shadow it. Descriptors (functions, properties, static and
-    class methods) are code, not values; the classes of ``builtins`` and of torch are not searched.
-    """
-    own = own_attributes(owner)
-    out: list[tuple[str, Any]] = []
-    for name in sorted(names):
-        if name in own or name.startswith("__"):
-            continue
-        for klass in type(owner).__mro__:
-            if name in vars(klass):
-                value = vars(klass)[name]
-                if not _builtin_or_torch(klass) and not hasattr(type(value), "__get__"):
-                    out.append((name, value))
-                break
-    return out
-
-
-def roots(core: Callable[..., Any], owner_names: frozenset[str] | None, class_names: frozenset[str] = frozenset()) -> list[Root]:
-    """The values ``core``'s code names directly (see the module docstring), in argument-lifting order.
-
-    ``owner_names``: the attributes of the core's object to take (``None``: all of them;
-    an ``nn.Module`` object's parameters and buffers are not attributes here, its
-    submodules are: ``self.fire``).
-    ``class_names``: the attributes the object reads from its class under these names
-    (:func:`class_attributes`) are taken too, as ``"attr"`` roots marked ``in_class``.
-    Globals are those the function's code names (``co_names``).
-    """
-    func, owner = core_function(core)
-    if func is None:
-        return []
-    out: list[Root] = []
-    free = func.__code__.co_freevars
-    for i, cell in enumerate(func.__closure__ or ()):
-        try:
-            value = cell.cell_contents
-        except ValueError:  # an empty cell
-            continue
-        out.append(Root(f"closure {free[i]}", "cell", i, functools.partial(getattr, cell, "cell_contents"), value))
-    g = func.__globals__
-    for name in dict.fromkeys(func.__code__.co_names):
-        if name in g:
-            # operator.getitem, not g.__getitem__: Dynamo traces the one, not the other (torch 2.11), and guards on it
-            out.append(Root(f"global {name}", "global", name, functools.partial(operator.getitem, g, name), g[name]))
-    for kind, key, name, value in default_arguments(func):
-        out.append(Root(f"default {name}", kind, key, functools.partial(read_default, func, kind, key), value))
-    if owner is not None:
-        own = own_attributes(owner)
-        if isinstance(owner, nn.Module):  # its submodules are attributes to the code: self.act(x), self.fire(h)
-            own.update(owner._modules)
-        for name, value in sorted(own.items()):
-            if owner_names is None or name in owner_names:
-                out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value))
-        for name, value in class_attributes(owner, class_names):
-            out.append(Root(f"self.{name}", "attr", name, functools.partial(getattr, owner, name), value, True))
-    if isinstance(core, functools.partial):
-        for i, value in enumerate(core.args):
-            out.append(Root(f"partial argument {i}", "parg", i, functools.partial(operator.getitem, core.args, i), value))
-        for name, value in core.keywords.items():
-            out.append(Root(f"partial keyword {name}", "pkw", name, functools.partial(operator.getitem, core.keywords, name), value))
-    return out

@@ -40,7 +40,7 @@ from torch import nn
 from .kinds import (
     _library, _subclassable, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in,
 )
-from .places import Root
+from .roots import Root
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
 
@@ -222,7 +222,7 @@ def _user_class(value: Any) -> bool:
 
 
 def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, reach: HelperReach) -> Root | None:
-    """A root of helper ``h`` (:func:`flexsn_trace.places.roots`) as a place binding can substitute, or ``None``.
+    """A root of helper ``h`` (:func:`flexsn_trace.roots.roots`) as a place binding can substitute, or ``None``.
 
     A global of the core's own module stays ``"global"``; another module's becomes
     ``"hglobal"`` keyed ``(dicts index, name)``. A closure cell becomes ``"hcell"`` keyed

@@ -14,6 +14,7 @@ search never meets: it is traced into the kernels, and a later change to it woul
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import importlib
 import importlib.util
@@ -23,6 +24,7 @@ import types
 from typing import Iterable
 
 from .kinds import _library, _user_module, is_array, is_number
+from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
 
 __all__ = ["unfollowed_reads"]
 
@@ -48,8 +50,20 @@ def _environment(node: ast.expr) -> bool:
     return _name_of(node) == "environ"
 
 
-def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
-    """Whether ``node`` (in ``func``'s source) reads a value the place search cannot follow."""
+@dataclasses.dataclass(frozen=True)
+class _Scope:
+    """What a read in ``func``'s text is resolved against: its globals and closure, ``this`` for ``self`` (the core's
+    object, in a method of its class; else :data:`_UNKNOWN`), and ``known``: local names that hold only string
+    literals (:func:`_literal_loop_names`)."""
+
+    func: types.FunctionType
+    known: frozenset[str]
+    this: object
+
+
+def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
+    """Whether ``node`` (in ``scope.func``'s source) reads a value the place search cannot follow."""
+    func = scope.func
     if isinstance(node, ast.Call):
         if _name_of(node.func) == "getenv":  # a string the trace turns into a constant
             return True
@@ -67,7 +81,9 @@ def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
             return False
         if isinstance(target, ast.Attribute) and target.attr == "__dict__":  # obj.__dict__[key]
             return True
-        return isinstance(target, ast.Call) and _name_of(target.func) == "vars"  # vars(obj)[key]
+        if isinstance(target, ast.Call) and _name_of(target.func) == "vars":  # vars(obj)[key]
+            return True
+        return _unsearched_item(node, scope)
     if isinstance(node, ast.ImportFrom):  # from config import THR: a local bound at every call
         module = _module(node.module or "", node.level, func)
         return any(_may_hold_numbers(_imported(module, node.module or "", node.level, a.name, func)) for a in node.names)
@@ -77,6 +93,97 @@ def _unfollowed(node: ast.AST, func: types.FunctionType) -> bool:
             for a in node.names
         )
     return False
+
+
+class _Unknown(Exception):
+    """What :func:`_resolve` raises for a value it cannot find without running the core."""
+
+
+def _resolve(expr: ast.expr, scope: _Scope) -> object:
+    """The value ``expr`` (a global or closure name or ``self``, then attributes and literal subscripts) has now, as
+    the search reads it; raises :class:`_Unknown` for another local, a call, a computed key, or a read that fails."""
+    func = scope.func
+    try:
+        if isinstance(expr, ast.Name):
+            if expr.id == "self" and scope.this is not _UNKNOWN:
+                return scope.this
+            code = func.__code__
+            if expr.id in code.co_varnames or expr.id in code.co_cellvars:
+                raise _Unknown
+            if expr.id in code.co_freevars:
+                return func.__closure__[code.co_freevars.index(expr.id)].cell_contents  # type: ignore[index]
+            return func.__globals__[expr.id]
+        if isinstance(expr, ast.Attribute):
+            return getattr(_resolve(expr.value, scope), expr.attr)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
+            return _resolve(expr.value, scope)[expr.slice.value]  # type: ignore[index]
+    except _Unknown:
+        raise
+    except Exception as e:  # noqa: BLE001 - what the core would raise too; nothing to follow
+        raise _Unknown from e
+    raise _Unknown
+
+
+def _unsearched_item(node: ast.Subscript, scope: _Scope) -> bool:
+    """Whether ``node`` (``CFG["a"]["b"][key]`` with a key that is not a string literal) reads an item of a
+    container reached from a root that :func:`flexsn_trace.places.nested` does not follow under that key.
+
+    The search follows every item only :data:`~flexsn_trace.places.MAX_DEPTH` steps below a root (a global, a
+    closure cell, ``self.<name>``) and in containers of at most :data:`~flexsn_trace.places.MAX_ITEMS` entries;
+    below, a dict only under the string keys the code spells or a global holds, a sequence only up to
+    :data:`~flexsn_trace.places.MAX_NAMED_ITEMS` items. A key computed in the core (``f"{name}_thr"``, a loop
+    variable, an ``int``) there reads a number the search never met. A container found now decides (a tensor or a
+    NumPy array is no such container: a tensor is lifted, an array watched whole); one that cannot be found
+    without running the core (behind a local, a call or another computed key) is taken as one unless the key is a
+    literal (``[0]``: most likely a short sequence's item, which the search follows).
+    """
+    func = scope.func
+    steps, base = 1, node.value
+    while isinstance(base, (ast.Subscript, ast.Attribute)):
+        steps, base = steps + 1, base.value
+    if not isinstance(base, ast.Name):
+        return False
+    if base.id in ("self", "cls"):  # self.cfg is the root: its steps count from there
+        steps -= 1
+    elif base.id in func.__code__.co_varnames:  # a local (an argument: a tensor): nothing the search reaches
+        return False
+    key = node.slice
+    named = _literal(key) or isinstance(key, ast.Name) and (key.id in scope.known or _holds_str(key, scope))
+    try:
+        container = _resolve(node.value, scope)
+    except _Unknown:
+        container = _UNKNOWN
+    if container is _UNKNOWN:
+        return steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
+    size = len(container) if isinstance(container, (dict, list, tuple)) else 0
+    if isinstance(container, dict):
+        return not named and (steps > MAX_DEPTH or size > MAX_ITEMS)
+    if isinstance(container, (list, tuple)):  # a long one of numbers is watched whole (flexsn_trace.constants)
+        return steps > MAX_DEPTH and MAX_NAMED_ITEMS < size <= MAX_ITEMS
+    return False
+
+
+_UNKNOWN = object()
+
+
+def _holds_str(name: ast.Name, scope: _Scope) -> bool:
+    """Whether ``name`` is a global or closure name holding a ``str`` (watched, and followed as a key)."""
+    try:
+        return type(_resolve(name, scope)) is str
+    except _Unknown:
+        return False
+
+
+def _literal_loop_names(node: ast.AST) -> frozenset[str]:
+    """Names ``node``'s loops and comprehensions bind only to string literals (``for k in ("thr", "tau")``): the
+    search follows those strings as it follows any literal the code spells."""
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+            it = n.iter
+            if isinstance(it, (ast.Tuple, ast.List, ast.Set)) and all(_literal(e) for e in it.elts):
+                out.add(n.target.id)
+    return frozenset(out)
 
 
 def _module(name: str, level: int, func: types.FunctionType) -> types.ModuleType | None:
@@ -164,31 +271,35 @@ def _own_node(func: types.FunctionType) -> _Function | None:
     return best
 
 
-def _reads_in(func: types.FunctionType) -> list[str]:
+def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     node = _own_node(func)
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename
-    found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, func)]
+    scope = _Scope(func, _literal_loop_names(node), this)
+    found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{ast.unparse(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
 
 
-def unfollowed_reads(funcs: Iterable[types.FunctionType]) -> list[str]:
+def unfollowed_reads(funcs: Iterable[types.FunctionType], owner: object = None) -> list[str]:
     """The reads in ``funcs``' source that the place search cannot follow, each as
     ``"<expression> in <function> (<file>:<line>)"``, in the order met (each function once).
 
     Looks for ``getattr`` / ``hasattr`` / ``operator.attrgetter`` with a name that is not a string literal,
     ``vars(obj)[key]`` / ``obj.__dict__[key]`` with a key that is not one, ``globals()[...]``, the process
-    environment (``os``'s ``environ[...]``, ``environ.get`` and ``getenv``), and imports inside
-    the function that can bring a number (``from m import x``; ``import m`` where ``m`` is not also a global of its
-    module; not library code: ``from torch.nn import functional`` is silent). A function without source text gives
-    nothing; the same read twice is named once. Python's ``ast`` module parses the text.
+    environment (``os``'s ``environ[...]``, ``environ.get`` and ``getenv``), an item under a key the code computes
+    where the search does not follow every key (:func:`_unsearched_item`: ``CFG["a"]["b"][f"{name}_thr"]``), and
+    imports inside the function that can bring a number (``from m import x``; ``import m`` where ``m`` is not also
+    a global of its module; not library code: ``from torch.nn import functional`` is silent). ``owner``: the core's
+    object, what ``self`` is in the methods of its class. A function without source text gives nothing; the same
+    read twice is named once. Python's ``ast`` module parses the text.
     """
     out: list[str] = []
     seen: set[int] = set()
+    mine = {id(fn) for fn in _class_functions(type(owner), users_only=False)} if owner is not None else set()
     for fn in funcs:
         if id(fn.__code__) not in seen:
             seen.add(id(fn.__code__))
-            out += _reads_in(fn)
+            out += _reads_in(fn, owner if id(fn) in mine else _UNKNOWN)
     return list(dict.fromkeys(out))
