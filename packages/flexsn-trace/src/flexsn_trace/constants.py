@@ -73,8 +73,8 @@ class Constant(NamedTuple):
         name: where it lives, for messages (``"global THRESH"``, ``"closure tau"``, ``"self.tau"``).
         read: returns its current value (``_MISSING`` once deleted).
         value: its value when found (what the kernels were traced with).
-        in_class: read through a class's attribute (``K.thr``), which some
-            ``torch.compile`` versions do not guard (:mod:`flexsn_runtime.compile_time`).
+        in_class: a number or flag read through a class's attribute (``K.thr``), which some
+            ``torch.compile`` versions do not guard (:mod:`flexsn_runtime.compile_time`); never code, which they do.
     """
 
     name: str
@@ -139,9 +139,10 @@ def _watched(value: Any) -> bool:
 def autograd_function(value: Any) -> bool:
     """Whether ``value`` is an ``autograd.Function`` class (``SpikeFn``, read as ``SpikeFn.apply``). A user's is
     watched by identity (a notebook cell run again rebinds the name to a new class), but no Dynamo we run can compare
-    one in traced code (``tools/results/gpu-2026-12-10/code_guard.py``, ``tools/results/gpu-2026-11-26/``): under
-    ``torch.compile`` the forward op compares it before its kernels run (``flexsn_runtime``'s
-    ``check_traced_constants``). A library's is not watched: nothing rebinds it."""
+    one in traced code, nor read its ``forward`` (``tools/results/gpu-2026-12-10/code_guard.py``,
+    ``tools/results/gpu-2026-11-26-methods/method_guard.py``): under ``torch.compile`` the forward op compares it
+    before its kernels run (``flexsn_runtime``'s ``check_traced_constants``). A library's is not watched: nothing
+    rebinds it."""
     return isinstance(value, type) and issubclass(value, torch.autograd.Function)
 
 
@@ -430,7 +431,11 @@ def _add_nested(
             unwatched.append(f"{where} ({kind} of {size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
         elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
             read = reader(root.read, path)
-            in_class = root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+            # a number read through a class: torch 2.11's Dynamo did not guard one; it guards code read so (it compares
+            # functions by identity: tools/results/gpu-2026-11-26-methods/method_guard.py)
+            in_class = not is_code(leaf) and (
+                root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
+            )
             if whole:
                 read, leaf = functools.partial(_contents, read), _compared(leaf)
             elif isinstance(leaf, nn.Module):  # its class: the forward the trace inlined (its numbers and tensors are
