@@ -219,6 +219,9 @@ class Captures:
         modules = self._modules
         if owner is not None:
             methods = reach.methods if rebuilt and reach is not None else ()  # rebuilt: they read what changed
+            for name, held in reach.attr_objects if rebuilt and reach is not None else ():  # self.helper, self.fire
+                base = attrs.get(name, getattr(owner, name))  # a copy already if one of its tensors was lifted
+                attrs[name] = shadowed(base, {}, [(n, wrap, rebuilt[i]) for n, wrap, i in held])
             if attrs or methods:
                 copied = shadowed(owner, attrs, [(name, wrap, rebuilt[i]) for name, wrap, i in methods])
                 modules = [copied if m is owner else m for m in modules]  # functional_call swaps the copy's tensors

@@ -23,6 +23,10 @@ Where a core looks a helper up:
   global is handed a copy of the object that holds the rebuilt methods;
 * a closure cell of the core holding such an object (``cell_objects``: a factory's
   ``obj.fire(h)``): the rebuilt core takes a new cell holding the copy;
+* an attribute of the core's object holding such an object, or a user ``nn.Module`` whose
+  ``forward`` or other methods are helpers (``attr_objects``: ``self.helper.fire(h)``,
+  ``self.fire(h)`` running ``Fire.forward``): the object's copy holds a copy of it with the
+  rebuilt methods (a module's copy shares its parameters, which ``functional_call`` swaps);
 * a global naming a user class whose body defines a helper reached (``classes``:
   ``LIF.fire(h)``, a static or class method): the global is handed a subclass stand-in
   whose body holds the rebuilt functions (not a class whose subclassing runs code).
@@ -64,6 +68,8 @@ class HelperReach(NamedTuple):
             cell of the core holds; binding gives the core a new cell holding the copy.
         classes: ``(index into dicts, global name, methods as above)``: a global holding a user
             class whose body defines helpers reached; binding hands the global a subclass stand-in.
+        attr_objects: ``(attribute name, methods as above)``: the same for an object or user module an
+            attribute of the core's object holds; binding sets a copy of it on the object's copy.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -74,6 +80,7 @@ class HelperReach(NamedTuple):
     objects: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
     cell_objects: tuple[tuple[int, tuple[tuple[str, str, int], ...]], ...] = ()
     classes: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
+    attr_objects: tuple[tuple[str, tuple[tuple[str, str, int], ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -164,6 +171,10 @@ def helper_reach(
     methods = sought(_class_methods(owner))
     for _, _, fn in methods:
         reached.setdefault(id(fn), fn)
+    attr_objects = [(name, held) for name, value in _held_by(owner) if (held := sought(_class_methods(value)))]
+    for _, held in attr_objects:
+        for _, _, f in held:
+            reached.setdefault(id(f), f)
     frontier = [func, *reached.values()]
     while frontier:
         nxt: list[types.FunctionType] = []
@@ -205,7 +216,19 @@ def helper_reach(
         tuple((i, name, indexed(held)) for (i, name), held in objects.items()),
         tuple((i, indexed(held)) for i, held in cell_objects),
         tuple((i, name, indexed(held)) for (i, name), held in classes.items()),
+        tuple((name, indexed(held)) for name, held in attr_objects),
     ), order
+
+
+def _held_by(owner: Any) -> list[tuple[str, Any]]:
+    """``(attribute name, value)`` for the user objects and user modules the core's object holds (a module's
+    submodules included), whose methods may be helpers: ``self.helper.fire(h)``, ``self.fire(h)``."""
+    if owner is None or isinstance(owner, type) or not shadowable(owner):
+        return []
+    held = own_attributes(owner)
+    if isinstance(owner, nn.Module):
+        held.update(owner._modules)
+    return [(n, v) for n, v in sorted(held.items()) if _holder(v) or isinstance(v, nn.Module) and _user_instance(v)]
 
 
 def _holder(value: Any) -> bool:
