@@ -271,9 +271,11 @@ class Constants:
 
 def _change(name: str, was: object, now: object) -> str:
     """``"<name> (<was> -> <now>)"``; for a long sequence changed in place, its first changed item's."""
+    first = None
     if isinstance(was, NumberItems) and isinstance(now, NumberItems) and len(was) == len(now):
-        i = next(i for i, (a, b) in enumerate(zip(was, now)) if a is not b and a != b)
-        name, was, now = f"{name}[{i}]", was[i], now[i]
+        first = next((i for i, (a, b) in enumerate(zip(was, now)) if a is not b and a != b), None)
+    if first is not None:
+        name, was, now = f"{name}[{first}]", was[first], now[first]  # type: ignore[index]
     return f"{name} ({_shown(was)} -> {'deleted' if now is _MISSING else _shown(now)})"
 
 

@@ -54,7 +54,9 @@ MAX_DEPTH = 2
 #: unwatched, which :func:`nested`'s ``cut`` reports
 MAX_NAMED_DEPTH = 6
 MAX_NAMED_ITEMS = 8
-#: lists, tuples and dicts with more entries are not searched (a dataset is no parameter)
+#: lists, tuples and dicts with more entries are not searched item by item (a dataset is no parameter): a larger
+#: dict only under the keys the code names; a larger list or tuple of numbers is watched whole
+#: (:func:`flexsn_trace.constants.by_contents`)
 MAX_ITEMS = 64
 #: one step below a value: ``("item", key)`` (``value[key]``), ``("attr", name)`` (``getattr(value, name)``), or
 #: ``("method", (name, of_instance, unbind))``: the function ``value.name(...)`` runs, as the class holds it
