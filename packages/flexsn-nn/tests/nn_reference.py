@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_nn import surrogate
+from flexsn_trace import ScanContract, reference_scan
 
 SG = surrogate.Sigmoid(4.0)
 
@@ -90,3 +91,9 @@ def loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple
     (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
     assert xg.grad is not None
     return out.detach(), xg.grad
+
+
+def loop_loss_and_grad(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`loss_and_grad` of the eager loop of a one-input, one-state, one-output ``core``
+    (:func:`flexsn_trace.reference_scan`, autograd through it): the reference a fused call is checked against."""
+    return loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)

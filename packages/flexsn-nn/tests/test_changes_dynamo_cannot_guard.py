@@ -19,8 +19,7 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
-from flexsn_trace import ScanContract, reference_scan
-from nn_reference import loss_and_grad, pick_device
+from nn_reference import loop_loss_and_grad, loss_and_grad, pick_device
 
 
 class SpikeHigh(torch.autograd.Function):
@@ -87,9 +86,6 @@ CASES: dict[str, tuple[Callable[..., Any], Callable[[], None], Callable[[], None
 }
 
 
-def _reference(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    return loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
-
 
 def _warnings_of(run: Callable[[], Any]) -> tuple[Any, list[str]]:
     with warnings.catch_warnings(record=True) as caught:
@@ -108,12 +104,12 @@ def test_an_eager_call_traces_again(case: str) -> None:
     assert neuron.uses_kernels(x)
     try:
         before = loss_and_grad(neuron, x)
-        for got, want in zip(before, _reference(core, x)):
+        for got, want in zip(before, loop_loss_and_grad(core, x)):
             torch.testing.assert_close(got, want)
         change()
         neuron.reset()
         after, messages = _warnings_of(lambda: loss_and_grad(neuron, x))
-        want_after = _reference(core, x)
+        want_after = loop_loss_and_grad(core, x)
         assert not torch.allclose(want_after[0], before[0])  # the change matters: a stale result fails below
         for got, want in zip(after, want_after):
             torch.testing.assert_close(got, want)
@@ -135,7 +131,7 @@ def test_a_compiled_call_raises_rather_than_run_stale_kernels(case: str) -> None
     run = torch.compile(neuron, backend="aot_eager", fullgraph=True)
     try:
         before, messages = _warnings_of(lambda: loss_and_grad(run, x))
-        for got, want in zip(before, _reference(core, x)):
+        for got, want in zip(before, loop_loss_and_grad(core, x)):
             torch.testing.assert_close(got, want)
         assert any(unguarded in m for m in messages), messages
         change()
@@ -143,7 +139,7 @@ def test_a_compiled_call_raises_rather_than_run_stale_kernels(case: str) -> None
         with pytest.raises(RuntimeError, match=re.escape(f"{told} changed since these kernels were traced")):
             loss_and_grad(run, x)
         torch.compiler.reset()  # what the error says to do: compiled again, the new value is used
-        for got, want in zip(loss_and_grad(run, x), _reference(core, x)):
+        for got, want in zip(loss_and_grad(run, x), loop_loss_and_grad(core, x)):
             torch.testing.assert_close(got, want)
     finally:
         undo()

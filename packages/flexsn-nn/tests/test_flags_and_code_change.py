@@ -22,7 +22,7 @@ import torch
 from flexsn_nn import FlexSN, LIFNode
 from flexsn_trace import ScanContract, reference_scan
 from flexsn_trace.kinds import is_code, is_constant, is_flag
-from nn_reference import loss_and_grad, pick_device
+from nn_reference import loop_loss_and_grad, loss_and_grad, pick_device
 
 MODE = "hard"
 
@@ -274,10 +274,6 @@ KINDS = [
 fire_hard_method, firing_fire, firing_fire_of = MethodCore.fire, Firing.fire, Firing.__dict__["fire_of"].__func__
 
 
-def _reference(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Output and dL/dx of the eager loop (:func:`flexsn_trace.reference_scan`, autograd through it)."""
-    return loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
-
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 @pytest.mark.parametrize("kind", KINDS)
@@ -292,14 +288,14 @@ def test_a_changed_flag_is_followed(kind: str, compiled: bool) -> None:
     run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
     try:
         before = loss_and_grad(run, x)
-        for got, want in zip(before, _reference(core, x)):
+        for got, want in zip(before, loop_loss_and_grad(core, x)):
             torch.testing.assert_close(got, want)
         change()
         neuron.reset()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             after = loss_and_grad(run, x)
-        want_after = _reference(core, x)
+        want_after = loop_loss_and_grad(core, x)
         assert not torch.allclose(want_after[0], before[0])  # the change matters: a stale result would fail below
         for got, want in zip(after, want_after):
             torch.testing.assert_close(got, want)

@@ -152,8 +152,6 @@ def _unsearched_item(node: ast.Subscript, scope: _Scope) -> bool:
     try:
         container = _resolve(node.value, scope)
     except _Unknown:
-        container = _UNKNOWN
-    if container is _UNKNOWN:
         return steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
     size = len(container) if isinstance(container, (dict, list, tuple)) else 0
     if isinstance(container, dict):
