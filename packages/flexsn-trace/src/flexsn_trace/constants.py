@@ -370,7 +370,8 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     taken = {_place_id(func, r) for r in found}
     for helper in called:
         helper_roots = _searched(roots(helper, frozenset()))
-        helper_names = names_of(helper, None) | held_names(helper_roots)
+        # the core's names too: a helper may return a container the core indexes (table()["a"]...["thr"])
+        helper_names = names | names_of(helper, None) | held_names(helper_roots)
         for root in helper_roots:
             if _place_id(helper, root) in taken:
                 continue

@@ -21,7 +21,7 @@ import importlib.util
 import linecache
 import sys
 import types
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .kinds import _library, _user_module, is_array, is_number
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
@@ -53,12 +53,14 @@ def _environment(node: ast.expr) -> bool:
 @dataclasses.dataclass(frozen=True)
 class _Scope:
     """What a read in ``func``'s text is resolved against: its globals and closure, ``this`` for ``self`` (the core's
-    object, in a method of its class; else :data:`_UNKNOWN`), and ``known``: local names that hold only string
-    literals (:func:`_literal_loop_names`)."""
+    object, in a method of its class; else :data:`_UNKNOWN`), ``known``: local names that hold only string
+    literals (:func:`_literal_loop_names`), and ``aliases``: locals bound once to an expression
+    (:func:`_aliases`: ``d = CFG["a"]["b"]``), read as that expression."""
 
     func: types.FunctionType
     known: frozenset[str]
     this: object
+    aliases: Mapping[str, ast.expr] = dataclasses.field(default_factory=dict)
 
 
 def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
@@ -69,6 +71,9 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and _environment(node.func.value):
             return True  # environ.get("TH")
+        item = _as_item(node)
+        if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
+            return _unsearched_item(item, scope)
         at = _BY_NAME.get(_name_of(node.func) or "")
         return at is not None and len(node.args) > at and not _literal(node.args[at])
     if isinstance(node, ast.Subscript):
@@ -107,6 +112,9 @@ def _resolve(expr: ast.expr, scope: _Scope) -> object:
         if isinstance(expr, ast.Name):
             if expr.id == "self" and scope.this is not _UNKNOWN:
                 return scope.this
+            alias = scope.aliases.get(expr.id)
+            if alias is not None:
+                return _resolve(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, expr.id)))
             code = func.__code__
             if expr.id in code.co_varnames or expr.id in code.co_cellvars:
                 raise _Unknown
@@ -132,33 +140,123 @@ def _unsearched_item(node: ast.Subscript, scope: _Scope) -> bool:
     closure cell, ``self.<name>``) and in containers of at most :data:`~flexsn_trace.places.MAX_ITEMS` entries;
     below, a dict only under the string keys the code spells or a global holds, a sequence only up to
     :data:`~flexsn_trace.places.MAX_NAMED_ITEMS` items. A key computed in the core (``f"{name}_thr"``, a loop
-    variable, an ``int``) there reads a number the search never met. A container found now decides (a tensor or a
-    NumPy array is no such container: a tensor is lifted, an array watched whole); one that cannot be found
-    without running the core (behind a local, a call or another computed key) is taken as one unless the key is a
-    literal (``[0]``: most likely a short sequence's item, which the search follows).
+    variable, an ``int``) there reads a number the search never met. A local bound once (``d = CFG["a"]["b"]``,
+    ``key = NAME + "_thr"``) is read as what it was bound to. A container found now decides (a tensor or a NumPy
+    array is no such container: a tensor is lifted, an array watched whole). One that cannot be found without
+    running the core (an argument, what a call returns, ``self`` of another object's class) decides by the key:
+    a string the code builds (an f-string, ``+``, ``%`` or ``.format`` on a string literal) is an item of a
+    mapping the search did not follow under it; another computed key is taken as unfollowed only past
+    :data:`~flexsn_trace.places.MAX_DEPTH` steps counted from the name or call the chain starts at, and a literal
+    (``[0]``: most likely a short sequence's item, which the search follows) never.
     """
-    func = scope.func
-    steps, base = 1, node.value
-    while isinstance(base, (ast.Subscript, ast.Attribute)):
-        steps, base = steps + 1, base.value
-    if not isinstance(base, ast.Name):
-        return False
-    if base.id in ("self", "cls"):  # self.cfg is the root: its steps count from there
-        steps -= 1
-    elif base.id in func.__code__.co_varnames:  # a local (an argument: a tensor): nothing the search reaches
-        return False
+    steps, base = _chain(node, scope)
     key = node.slice
-    named = _literal(key) or isinstance(key, ast.Name) and (key.id in scope.known or _holds_str(key, scope))
+    built = _built_string(key, scope)
+    if base is _ARGUMENT:  # most likely a tensor the core was given (x[t]): only a key only a mapping takes
+        return built
+    named = _named(key, scope)
+    if base is None:  # behind a call or another object's self: nothing to resolve
+        return built or steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
     try:
         container = _resolve(node.value, scope)
     except _Unknown:
-        return steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
+        return built or steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
     size = len(container) if isinstance(container, (dict, list, tuple)) else 0
     if isinstance(container, dict):
         return not named and (steps > MAX_DEPTH or size > MAX_ITEMS)
     if isinstance(container, (list, tuple)):  # a long one of numbers is watched whole (flexsn_trace.constants)
         return steps > MAX_DEPTH and MAX_NAMED_ITEMS < size <= MAX_ITEMS
     return False
+
+
+#: what :func:`_chain` gives for a chain starting at an argument or a local bound more than once
+_ARGUMENT = ast.Name(id="<argument>", ctx=ast.Load())
+
+
+def _chain(node: ast.expr, scope: _Scope) -> tuple[int, ast.Name | None]:
+    """``(steps, base)``: the attribute and item steps from the global, closure name or ``self`` that ``node``'s
+    chain starts at (through the locals it was bound from, :attr:`_Scope.aliases`); ``base`` is ``None`` where the
+    chain starts at a call or at ``self`` of another object's class, :data:`_ARGUMENT` at an argument or a local
+    bound more than once."""
+    steps, expr, aliases = 0, node, scope.aliases
+    while True:
+        while isinstance(expr, (ast.Subscript, ast.Attribute)):
+            steps, expr = steps + 1, expr.value
+        if not isinstance(expr, ast.Name):
+            return steps, None
+        alias = aliases.get(expr.id)
+        if alias is None:
+            base: ast.Name = expr
+            break
+        aliases = _without(aliases, expr.id)
+        expr = alias
+    if base.id in ("self", "cls"):  # self.cfg is the root: its steps count from there
+        return steps - 1, base if scope.this is not _UNKNOWN else None
+    if base.id in scope.func.__code__.co_varnames:  # an argument or a local bound more than once
+        return steps, _ARGUMENT
+    return steps, base
+
+
+def _named(key: ast.expr, scope: _Scope) -> bool:
+    """Whether ``key`` is a name the search follows: a string literal, a loop name over literals, a global or
+    closure name holding a ``str`` (watched, and followed as a key), or a local bound once to one of these."""
+    if _literal(key):
+        return True
+    if not isinstance(key, ast.Name):
+        return False
+    alias = scope.aliases.get(key.id)
+    if alias is not None:
+        return _named(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, key.id)))
+    return key.id in scope.known or _holds_str(key, scope)
+
+
+def _built_string(key: ast.expr, scope: _Scope) -> bool:
+    """Whether ``key`` is a string the code builds: an f-string with a value in it, ``+`` or ``%`` with a string
+    literal, ``"...".format(...)``, or a local bound once to one of these (never a tensor's index)."""
+    if isinstance(key, ast.Name):
+        alias = scope.aliases.get(key.id)
+        return alias is not None and _built_string(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, key.id)))
+    if isinstance(key, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) for v in key.values)
+    if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.Add, ast.Mod)):
+        return _literal(key.left) or _literal(key.right) or _built_string(key.left, scope) or _built_string(key.right, scope)
+    if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "format":
+        return _literal(key.func.value)
+    return False
+
+
+#: what an item read through a method call is taken as: ``d.get(key)`` reads ``d[key]``; ``d.values()`` and
+#: ``d.items()`` read every item, as a key the code computes would
+_ITEM_METHODS = {"get": 1, "values": 0, "items": 0}
+
+
+def _as_item(node: ast.Call) -> ast.Subscript | None:
+    """``d[key]`` for ``d.get(key, ...)``, ``d[<computed>]`` for ``d.values()`` / ``d.items()``; else ``None``."""
+    f = node.func
+    if not isinstance(f, ast.Attribute) or _ITEM_METHODS.get(f.attr) != min(len(node.args), 1) or _environment(f.value):
+        return None
+    key = node.args[0] if node.args else ast.Name(id="<every key>", ctx=ast.Load())
+    return ast.Subscript(value=f.value, slice=key, ctx=ast.Load())
+
+
+def _without(aliases: Mapping[str, ast.expr], name: str) -> Mapping[str, ast.expr]:
+    """``aliases`` less ``name``: an alias is read once on a chain (``d = d["a"]`` cannot loop)."""
+    return {k: v for k, v in aliases.items() if k != name}
+
+
+def _aliases(node: _Function) -> dict[str, ast.expr]:
+    """The locals of ``node``'s own body bound exactly once, by ``name = expr`` (not a loop's, ``with``'s,
+    augmented or unpacking target, not an argument): read as ``expr`` (``d = CFG["a"]["b"]``; ``d[k]`` is
+    ``CFG["a"]["b"][k]``)."""
+    stores: dict[str, int] = {}
+    bound: dict[str, ast.expr] = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            bound[n.targets[0].id] = n.value
+    args = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    return {k: v for k, v in bound.items() if stores.get(k) == 1 and k not in args}
 
 
 _UNKNOWN = object()
@@ -274,7 +372,7 @@ def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename
-    scope = _Scope(func, _literal_loop_names(node), this)
+    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node))
     found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{ast.unparse(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
