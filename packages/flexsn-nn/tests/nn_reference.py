@@ -77,11 +77,14 @@ def python_loop(
 
 
 def traced_numbers(constants: Any) -> list[object]:
-    """The values a :class:`flexsn_trace.Constants` traced its numbers (and arrays, sets) with, leaving out the flags
-    and the code it watches too."""
+    """The values a :class:`flexsn_trace.Constants` traced its numbers (and arrays, sets) with, leaving out the flags,
+    the code and the containers' lengths (``len(global CFG)``) it watches too."""
     from flexsn_trace.kinds import is_code, is_flag
 
-    return [v for c, v in zip(constants.items, constants.traced) if not (is_flag(c.value) or is_code(c.value))]
+    return [
+        v for c, v in zip(constants.items, constants.traced)
+        if not (is_flag(c.value) or is_code(c.value) or c.name.startswith("len("))
+    ]
 
 
 def loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

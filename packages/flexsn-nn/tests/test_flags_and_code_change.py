@@ -6,7 +6,9 @@ A trace keeps only the branch the core took (``if MODE == "hard"``) and inlines 
 here gave the old result with no warning; ``torch.compile`` guards the same reads. Also: a dict item under a key
 a ``str`` global names (``CFG["a"]["b"][KEY]``) or a loop takes from a literal tuple, which the place search did
 not follow below two dict steps; a method replaced on a class (``K.fire = other``: the core's own, a held object's,
-a classmethod), and an item of a table larger than the search followed item by item.
+a classmethod), and an item of a table larger than the search followed item by item. And a container's length: an
+item appended to a list the core reads the last of (``SCHEDULE[-1]``), a key added to a dict the core reads with
+a default (``OPTIONS["lif"].get("thr", 1.0)``), ``len(LEVELS)``.
 """
 
 from __future__ import annotations
@@ -192,6 +194,31 @@ def looped_key_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, tor
     return s, h * (1.0 - s)
 
 
+#: a threshold schedule a training loop appends to; the core reads its last entry
+SCHEDULE = [1.0]
+#: options a user fills in later; the core reads one with a default
+OPTIONS: dict[str, dict[str, float]] = {"lif": {}}
+LEVELS = [1.0, 2.0]
+
+
+def last_item_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - SCHEDULE[-1]))
+    return s, h * (1.0 - s)
+
+
+def default_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - OPTIONS["lif"].get("thr", 1.0)))
+    return s, h * (1.0 - s)
+
+
+def length_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - 0.5 * len(LEVELS)))
+    return s, h * (1.0 - s)
+
+
 def _set_global(name: str, value: Any) -> None:
     globals()[name] = value
 
@@ -259,6 +286,13 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], None], Callable[[
             looped_key_core, lambda: lif.__setitem__("thr", 0.3), lambda: lif.__setitem__("thr", 1.0),
             "global CFG['neurons']['lif']['thr'] (1.0 -> 0.3)",
         )
+    if kind == "an item appended to a list":
+        return last_item_core, lambda: SCHEDULE.append(0.3), SCHEDULE.pop, "len(global SCHEDULE) (1 -> 2)"
+    if kind == "a key added to a dict":
+        lif = OPTIONS["lif"]
+        return default_core, lambda: lif.__setitem__("thr", 0.3), lif.clear, "len(global OPTIONS['lif']) (0 -> 1)"
+    if kind == "a list's length":
+        return length_core, lambda: LEVELS.append(3.0), LEVELS.pop, "len(global LEVELS) (2 -> 3)"
     assert kind == "a closure's function"
     closure_core, set_fire = _closure_fire()
     return closure_core, lambda: set_fire(fire_low), lambda: set_fire(fire_hard), f"closure fire ({name})"
@@ -269,7 +303,8 @@ KINDS = [
     "a torch function a global holds", "a user function a global holds", "a global partial's function",
     "a function in a config", "a closure's function", "a submodule's class", "a method of the core's class",
     "a method of a held object's class", "a classmethod", "an item of a large table",
-    "an item under a key a loop takes from a literal tuple",
+    "an item under a key a loop takes from a literal tuple", "an item appended to a list", "a key added to a dict",
+    "a list's length",
 ]
 fire_hard_method, firing_fire, firing_fire_of = MethodCore.fire, Firing.fire, Firing.__dict__["fire_of"].__func__
 

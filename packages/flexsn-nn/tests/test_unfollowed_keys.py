@@ -3,14 +3,17 @@
 Each core below reads a threshold from a dict deeper than the search follows under every key, under a key the
 code computes or by a route the text check did not read: through a local bound to part of the config
 (``d = CFG["a"]["b"]; d[f"{NAME}_thr"]``), with ``dict.get`` or ``.values()``, through what a helper returns
-(``table()[...]``), or in a helper given the config as an argument. Before, each was baked into the kernels unwatched
-and a later change left a stale result with no warning. Now the computed reads are named in the "cannot follow"
+(``table()[...]``), or in a helper given the config as an argument; or reads every item of a list longer than the
+search follows there (a loop, ``sum``), or a key or attribute absent now (``.get("v_low", 1.0)``, ``"v_low" in d``,
+``hasattr``), which a later one would change. Before, each was baked into the kernels unwatched and a later change
+left a stale result with no warning. Now the computed reads are named in the "cannot follow"
 warning, and a helper's returned config indexed by literal keys is followed (a change traces again and matches the
 eager loop). Reads the search does follow, and a tensor argument indexed by a computed int, are not told.
 """
 
 from __future__ import annotations
 
+import types
 import warnings
 from typing import Any, Callable
 
@@ -67,6 +70,33 @@ def argument_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch
     return _fire(v + (x - v) / 2.0, pick(CFG, NAME))
 
 
+WEIGHTS: dict[str, Any] = {"a": {"b": {"ws": [0.1] * 12}}}
+OPTS = types.SimpleNamespace(v_thr=1.0)
+
+
+def iterated_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    total = 0.0
+    for w in WEIGHTS["a"]["b"]["ws"]:  # 12 items three steps down: the search follows 8 there
+        total = total + w
+    return _fire(v + (x - v) / 2.0, total)
+
+
+def summed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _fire(v + (x - v) / 2.0, sum(w for w in WEIGHTS["a"]["b"]["ws"]))
+
+
+def absent_key_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _fire(v + (x - v) / 2.0, CFG["neurons"]["lif"].get("v_low", 1.0))
+
+
+def absent_in_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _fire(v + (x - v) / 2.0, 0.3 if "v_low" in CFG["neurons"]["lif"] else 1.0)
+
+
+def absent_attribute_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _fire(v + (x - v) / 2.0, OPTS.v_low if hasattr(OPTS, "v_low") else 1.0)
+
+
 #: (core, the read the warning names); before, ``CFG["neurons"]["lif"]["v_thr"] = 0.3`` (``BIG``'s for ``returned``)
 #: after a first call left the kernels' 1.0 with no warning
 TOLD: dict[str, tuple[Callable[..., Any], str]] = {
@@ -76,6 +106,11 @@ TOLD: dict[str, tuple[Callable[..., Any], str]] = {
     "values": (values_core, "CFG['neurons']['lif'].values() in values_core"),
     "returned": (returned_core, "table()['a']['b']['c']['d'][f'{NAME}_thr'] in returned_core"),
     "argument": (argument_core, "cfg['neurons']['lif'][f'{n}_thr'] in pick"),
+    "iterated": (iterated_core, "for w in WEIGHTS['a']['b']['ws'] in iterated_core"),
+    "summed": (summed_core, "(w for w in WEIGHTS['a']['b']['ws']) in summed_core"),
+    "absent key": (absent_key_core, "CFG['neurons']['lif'].get('v_low', 1.0) in absent_key_core"),
+    "absent key tested": (absent_in_core, "'v_low' in CFG['neurons']['lif'] in absent_in_core"),
+    "absent attribute": (absent_attribute_core, "hasattr(OPTS, 'v_low') in absent_attribute_core"),
 }
 
 
@@ -102,7 +137,7 @@ def _loop(core: Callable[..., Any], x: torch.Tensor) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("case", list(TOLD))
-def test_a_computed_key_read_a_new_way_is_told_when_the_neuron_is_built(case: str) -> None:
+def test_a_read_the_search_cannot_follow_is_told_when_the_neuron_is_built(case: str) -> None:
     core, read = TOLD[case]
     _, messages = _build(core)
     told = [m for m in messages if "cannot follow" in m]
@@ -132,6 +167,7 @@ def test_a_helpers_returned_config_read_by_literal_keys_is_followed() -> None:
 def _quiet_cores() -> list[Callable[..., Any]]:
     """Reads the search follows, or of tensors: none may be told."""
     small = {"lif": {"v_thr": 1.0}}
+    levels = [0.1, 0.2, 0.3]
 
     def shallow(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         d = small["lif"]  # every key of a dict this shallow is followed
@@ -146,10 +182,22 @@ def _quiet_cores() -> list[Callable[..., Any]]:
         h = v + (x - v) / 2.0
         return _fire(h, h[..., k : k + 1].detach() * 0.0 + 1.0)
 
-    return [shallow, literal, tensor_index]
+    def loops(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        total = 0.0
+        for w in small["lif"].values():  # every item of a dict this shallow is followed
+            total = total + w
+        for k in range(2):
+            total = total + 0.0 * k
+        return _fire(v + (x - v) / 2.0, total + sum(levels) - 0.6)
+
+    def present(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        thr = OPTS.v_thr if hasattr(OPTS, "v_thr") else 2.0
+        return _fire(v + (x - v) / 2.0, thr if "v_thr" in CFG["neurons"]["lif"] else 2.0)
+
+    return [shallow, literal, tensor_index, loops, present]
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(5))
 def test_reads_the_search_follows_are_not_told(index: int) -> None:
     core = _quiet_cores()[index]
     assert unfollowed_reads([core]) == []

@@ -379,11 +379,11 @@ def test_numpy_scalars_are_watched_and_read_as_python_numbers(monkeypatch) -> No
     consts = find_constants(numpy_core)
     before = NP_DECAY
     names = [c.name for c in consts.items]
-    assert names == ["global NP_DECAY", "global NP_SCALARS['thr']", "global NP_SCALARS['steps']",
+    assert names == ["global NP_DECAY", "len(global NP_SCALARS)", "global NP_SCALARS['thr']", "global NP_SCALARS['steps']",
                      "global NP_SCALARS['spiking']"], names
     assert consts.changed() == []
     # what traced code reads is a Python number (Dynamo guards those; see flexsn_runtime.compile_time)
-    assert [type(v) for v in consts.current()] == [float, float, int, bool]
+    assert [type(v) for v in consts.current()] == [float, int, float, int, bool]
     assert consts.current() == consts.traced
     monkeypatch.setitem(NP_SCALARS, "thr", np.float32(0.5))
     monkeypatch.setitem(numpy_core.__globals__, "NP_DECAY", np.exp(-1.0 / 2.0))
@@ -412,7 +412,7 @@ def test_a_read_under_a_computed_name_is_listed_with_its_place() -> None:
     was baked in without a word. A literal name is followed, and not listed."""
     consts = find_constants(computed_name_core)
     # the name it computes from is a str the search reaches: watched (a new name traces again), the read not
-    assert [c.name for c in consts.items] == ["global CONFIG.names['thr']", "global CONFIG.tau"]
+    assert [c.name for c in consts.items] == ["len(global CONFIG.names)", "global CONFIG.names['thr']", "global CONFIG.tau"]
     (read,) = consts.unwatched
     line = computed_name_core.__code__.co_firstlineno + 2
     assert read == f"getattr(CONFIG, CONFIG.names['thr']) in computed_name_core ({__file__}:{line})", read

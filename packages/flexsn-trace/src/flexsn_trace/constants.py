@@ -42,14 +42,14 @@ import functools
 import operator
 import sys
 import types
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 import torch
 from torch import nn
 
 from .unfollowed import unfollowed_reads
 from .kinds import _library, is_array, is_code, is_constant, is_number, own_attributes
-from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_DEPTH, Step, describe, follow, held_names, helpers, methods, names_of, nested, reader
+from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_DEPTH, MAX_NAMED_ITEMS, Step, describe, follow, held_names, helpers, methods, names_of, nested, reader
 from .roots import Root, core_function, read_default, roots
 
 __all__ = [
@@ -416,6 +416,28 @@ def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
     return (root.kind, id(func), root.key)
 
 
+def _sized(value: Any, depth: int) -> bool:
+    """Whether the length of ``value`` (at ``depth`` steps below a root) is watched: a list, tuple or dict the search
+    follows under every index or key (:func:`flexsn_trace.places.nested`), empty or holding a number, a flag, code
+    or a container. Its items are watched one by one, but ``SCHED[-1]`` after an append, ``len(LEVELS)``,
+    ``CFG["a"].get("thr", 1.0)`` before the key exists or a loop over the items reads what they do not show."""
+    if isinstance(value, (list, tuple)):
+        if by_contents(value) or len(value) > (MAX_ITEMS if depth < MAX_DEPTH else MAX_NAMED_ITEMS):
+            return False
+        children: Iterable[Any] = value
+    elif isinstance(value, dict):
+        if depth >= MAX_DEPTH or len(value) > MAX_ITEMS:
+            return False
+        children = value.values()
+    else:
+        return False
+    return not value or any(_watched(v) or isinstance(v, (list, tuple, dict)) for v in children)
+
+
+def _length(read: Callable[[], Any]) -> int:
+    return len(read())
+
+
 def _add_nested(
     items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], unwatched: list[str], root: Root,
     names: frozenset[str], top: Sequence[tuple[tuple[Step, ...], Any]], suffix: str,
@@ -426,7 +448,13 @@ def _add_nested(
     ``dotted``: receives, instead of a reader, each plain value at a path of attributes below ``root`` (an attribute
     of the core's object) with its dotted name, for the caller's one ``operator.attrgetter``."""
     cut: list[tuple[Step, ...]] = []
-    for path, leaf in [*top, *((path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut))]:
+    below = [(path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut)]
+    for path, leaf in [((), root.value), *below]:  # the lengths of the containers followed under every key
+        if _sized(leaf, len(path)):
+            length = functools.partial(_length, reader(root.read, path))
+            items.append(Constant(f"len({root.name}{describe(path)}{suffix})", length, len(leaf)))
+            reads.append((_called, length, False))
+    for path, leaf in [*top, *below]:
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         size = (leaf.size if is_array(leaf) else len(leaf)) if whole else 0
         if size > MAX_ARRAY_ELEMENTS:

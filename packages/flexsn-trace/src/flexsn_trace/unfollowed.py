@@ -75,7 +75,15 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
         at = _BY_NAME.get(_name_of(node.func) or "")
-        return at is not None and len(node.args) > at and not _literal(node.args[at])
+        if at is not None and len(node.args) > at and _literal(node.args[at]):
+            return at == 1 and _absent_attribute(node.args[0], node.args[1], scope)
+        if at is not None and len(node.args) > at:
+            return True
+        return any(_unsearched_item(_every_item(it), scope) for it in _iterated(node))
+    if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return any(_unsearched_item(_every_item(it), scope) for it in _iterated(node))
+    if isinstance(node, ast.Compare) and _literal(node.left) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        return _unsearched_item(ast.Subscript(value=node.comparators[0], slice=node.left, ctx=ast.Load()), scope)
     if isinstance(node, ast.Subscript):
         target = node.value
         if _environment(target):  # environ["TH"]
@@ -163,6 +171,10 @@ def _unsearched_item(node: ast.Subscript, scope: _Scope) -> bool:
         return built or steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
     size = len(container) if isinstance(container, (dict, list, tuple)) else 0
     if isinstance(container, dict):
+        if named and _literal(key) and key.value not in container:  # type: ignore[attr-defined]
+            # absent now (d.get("thr", 1.0), "thr" in d): a key added later is seen only where the dict's length is
+            # watched (every key followed: flexsn_trace.constants)
+            return steps > MAX_DEPTH or size > MAX_ITEMS
         return not named and (steps > MAX_DEPTH or size > MAX_ITEMS)
     if isinstance(container, (list, tuple)):  # a long one of numbers is watched whole (flexsn_trace.constants)
         return steps > MAX_DEPTH and MAX_NAMED_ITEMS < size <= MAX_ITEMS
@@ -225,6 +237,36 @@ def _built_string(key: ast.expr, scope: _Scope) -> bool:
     return False
 
 
+#: builtins that read every item of their argument
+_READ_ALL = frozenset({"sum", "max", "min", "sorted", "list", "tuple", "set", "frozenset", "enumerate", "zip", "reversed", "any", "all", "map", "filter"})
+
+
+def _iterated(node: ast.AST) -> list[ast.expr]:
+    """The containers ``node`` reads every item of: a ``for`` loop's or a comprehension's iterable, the arguments of
+    ``sum`` / ``max`` / ``zip`` and the like."""
+    if isinstance(node, ast.For):
+        return [node.iter]
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return [g.iter for g in node.generators]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _READ_ALL:
+        return list(node.args)
+    return []
+
+
+def _every_item(container: ast.expr) -> ast.Subscript:
+    """``container[<every key>]``: a read of all its items, as a key the code computes would read any one."""
+    return ast.Subscript(value=container, slice=ast.Name(id="<every key>", ctx=ast.Load()), ctx=ast.Load())
+
+
+def _absent_attribute(target: ast.expr, name: ast.expr, scope: _Scope) -> bool:
+    """Whether ``hasattr(target, "name")`` / ``getattr(target, "name", default)`` asks for an attribute ``target``
+    has not now: one set later is not followed (attributes are watched where they exist)."""
+    try:
+        return not hasattr(_resolve(target, scope), name.value)  # type: ignore[attr-defined]
+    except _Unknown:
+        return False
+
+
 #: what an item read through a method call is taken as: ``d.get(key)`` reads ``d[key]``; ``d.values()`` and
 #: ``d.items()`` read every item, as a key the code computes would
 _ITEM_METHODS = {"get": 1, "values": 0, "items": 0}
@@ -235,8 +277,7 @@ def _as_item(node: ast.Call) -> ast.Subscript | None:
     f = node.func
     if not isinstance(f, ast.Attribute) or _ITEM_METHODS.get(f.attr) != min(len(node.args), 1) or _environment(f.value):
         return None
-    key = node.args[0] if node.args else ast.Name(id="<every key>", ctx=ast.Load())
-    return ast.Subscript(value=f.value, slice=key, ctx=ast.Load())
+    return ast.Subscript(value=f.value, slice=node.args[0], ctx=ast.Load()) if node.args else _every_item(f.value)
 
 
 def _without(aliases: Mapping[str, ast.expr], name: str) -> Mapping[str, ast.expr]:
@@ -375,7 +416,14 @@ def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     scope = _Scope(func, _literal_loop_names(node), this, _aliases(node))
     found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
-    return [f"{ast.unparse(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
+    return [f"{_shown(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
+
+
+def _shown(node: ast.AST) -> str:
+    """``node``'s text as a warning names it: a ``for`` loop by its header only."""
+    if isinstance(node, ast.For):
+        return f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}"
+    return ast.unparse(node)
 
 
 def unfollowed_reads(funcs: Iterable[types.FunctionType], owner: object = None) -> list[str]:
