@@ -418,9 +418,10 @@ def _place_id(func: types.FunctionType, root: Root) -> tuple[Any, ...]:
 
 def _sized(value: Any, depth: int) -> bool:
     """Whether the length of ``value`` (at ``depth`` steps below a root) is watched: a list, tuple or dict the search
-    follows under every index or key (:func:`flexsn_trace.places.nested`), empty or holding a number, a flag, code
-    or a container. Its items are watched one by one, but ``SCHED[-1]`` after an append, ``len(LEVELS)``,
-    ``CFG["a"].get("thr", 1.0)`` before the key exists or a loop over the items reads what they do not show."""
+    follows under every index or key (:func:`flexsn_trace.places.nested`), empty or holding a number, a flag, code,
+    a tensor or a container. Its items are watched (or lifted) one by one, but ``SCHED[-1]`` after an append,
+    ``len(LEVELS)``, ``CFG["a"].get("thr", 1.0)`` before the key exists or a loop over the items reads what they
+    do not show."""
     if isinstance(value, (list, tuple)):
         if by_contents(value) or len(value) > (MAX_ITEMS if depth < MAX_DEPTH else MAX_NAMED_ITEMS):
             return False
@@ -431,7 +432,7 @@ def _sized(value: Any, depth: int) -> bool:
         children = value.values()
     else:
         return False
-    return not value or any(_watched(v) or isinstance(v, (list, tuple, dict)) for v in children)
+    return not value or any(_watched(v) or isinstance(v, (list, tuple, dict, torch.Tensor)) for v in children)
 
 
 def _length(read: Callable[[], Any]) -> int:
