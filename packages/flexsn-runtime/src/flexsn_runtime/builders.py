@@ -18,6 +18,7 @@ from flexsn_codegen import (
 )
 from flexsn_trace import (
     CarrierGraphs,
+    arithmetic_signature,
     FlexSNInfo,
     check_counts,
     check_tensor_list,
@@ -38,6 +39,7 @@ __all__ = [
     "build_training_kernels",
     "build_training_variants",
     "default_example_inputs",
+    "dtype_dependence",
     "tracing_examples",
 ]
 
@@ -190,6 +192,41 @@ def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor,
             "(it reads a tensor's shape, e.g. x.shape[-1], or draws a Python random number, e.g. random.random(), "
             "which a trace would bake in); the fused kernels run one traced step at every shape and call",
         )
+
+
+def dtype_dependence(
+    core_fn: Callable[..., Any], arity: tuple[int, int], example_inputs: Sequence[torch.Tensor] | None,
+    num_static: int, dtype: torch.dtype,
+) -> str | None:
+    """Why kernels traced from ``core_fn`` at its examples' dtype cannot run sequences of ``dtype``, or ``None``.
+
+    The kernels run one traced step at every storage dtype (float32 arithmetic), so a dtype read while
+    tracing (``torch.finfo(x.dtype).eps``, ``if x.dtype == torch.bfloat16``) would be baked in. The core
+    is traced again with its inputs and states in ``dtype`` (static inputs as they are) and the two steps'
+    :func:`flexsn_trace.arithmetic_signature` compared: conversions and rounding may differ, nothing else.
+    A core that cannot be traced at ``dtype`` is left to the eager loop's own error (``None``).
+
+    Args:
+        arity: ``(num_inputs, num_states)``.
+        example_inputs: the tracing examples the kernels were built from (``None``: the defaults).
+    """
+    num_inputs, num_states = arity
+    examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
+    n, traced = num_inputs + num_states, examples[0].dtype
+    if dtype == traced:
+        return None
+    try:
+        there = generate_inference_graph(core_fn, (*(e.to(dtype) for e in examples[:n]), *examples[n:]))
+        here = generate_inference_graph(core_fn, examples)
+    except Exception:  # noqa: BLE001 - the core fails at that dtype: the loop raises its own error
+        return None
+    if arithmetic_signature(here) == arithmetic_signature(there):
+        return None
+    return (
+        f"the core computes a different step for {dtype} sequences than for {traced} ones, at which the kernels "
+        "were traced (it reads a tensor's dtype, e.g. torch.finfo(x.dtype).eps or if x.dtype == ...); "
+        "the fused kernels run one traced step at every dtype"
+    )
 
 
 def build_inference_kernels(

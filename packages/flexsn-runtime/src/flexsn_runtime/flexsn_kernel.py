@@ -135,6 +135,8 @@ class FlexSNKernel:
         self.num_kernel_statics = num_static + len(self.captures)
         if len(self.captures) and example_inputs is not None:
             example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
+        #: what the kernels are traced from (routing.dtype_reason traces the core again at a call's dtype)
+        self.trace_examples = example_inputs
         self.handle, self.fallback_reason = build_handle(
             self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics, self.constants
         )
@@ -153,6 +155,8 @@ class FlexSNKernel:
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
         self.calls = CallCache()
+        #: a call's dtype -> why the kernels traced at another cannot run it, or None (routing.dtype_reason)
+        self.dtype_reasons: dict[torch.dtype, str | None] = {}
         #: (path, final_state, dtype) -> the eager fused call of that route (routing.fused_runner)
         self.runners: dict[tuple[str, bool, torch.dtype], Runner] = {}
 

@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Sequence
 
 import torch
 
-from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape
+from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape, run_isolated
 
+from .builders import dtype_dependence
+from .compile_time import constant_under_compile, enrolled
 from .launch_plan import LaunchPlan, PlanSlot
 from .launchers import launch_args, launch_inference
 from .op_autograd import EagerTraining
@@ -184,6 +186,9 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)
         if reason is not None:
             return Route("eager", reason, fs)
+    dtype_problem = dtype_reason(kernel, x.dtype)
+    if dtype_problem is not None:
+        return Route("eager", dtype_problem, fs)
     grad = contract.needs_grad() if needs_grad is None else needs_grad
     if grad and not kernel.has_training_kernels and kernel.training_fallback_reason is not None:
         return Route("eager", kernel.training_fallback_reason, fs)
@@ -192,6 +197,34 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         if left_out is not None:
             return Route("eager", left_out, fs)
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
+
+
+def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
+    """Why ``kernel``'s kernels, traced at one dtype, cannot run sequences of ``dtype`` (the core reads the dtype:
+    :func:`flexsn_runtime.builders.dtype_dependence`), or ``None``; worked out once per dtype, while Dynamo
+    compiles a call as a constant to it (the trace cannot be traced)."""
+    if torch.compiler.is_compiling():  # the memo is not read in traced code: Dynamo would guard on it
+        return _dtype_reason_while_compiling(kernel._serial, str(dtype).removeprefix("torch."))
+    reasons = kernel.dtype_reasons
+    return reasons[dtype] if dtype in reasons else _worked_out(kernel, dtype)
+
+
+def _worked_out(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
+    arity = (kernel.num_inputs, kernel.num_states)
+    reason = run_isolated(
+        lambda: dtype_dependence(kernel.step_fn, arity, kernel.trace_examples, kernel.num_kernel_statics, dtype), "flexsn-dtype"
+    )
+    kernel.dtype_reasons[dtype] = reason
+    return reason
+
+
+@constant_under_compile
+def _dtype_reason_while_compiling(serial: str, dtype: str) -> str | None:
+    """:func:`dtype_reason` for the kernel ``serial`` names and ``torch.<dtype>``; a constant to Dynamo."""
+    kernel, of = enrolled(serial), getattr(torch, dtype)
+    if kernel is None:
+        return None
+    return kernel.dtype_reasons[of] if of in kernel.dtype_reasons else _worked_out(kernel, of)
 
 
 def gradient_left_out(flags: Sequence[bool], input_seqs: Sequence[torch.Tensor]) -> str | None:

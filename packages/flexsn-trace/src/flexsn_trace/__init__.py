@@ -20,7 +20,7 @@ from .graphs import (
 from .isolation import run_isolated
 from .recorder import FOREIGN_PREFIX
 from .saved import minimize_saved
-from .info import FlexSNInfo, SavedSource, extract_info, graph_output_nodes, placeholders
+from .info import FlexSNInfo, SavedSource, arithmetic_signature, extract_info, graph_output_nodes, placeholders
 
 __all__ = [
     "FOREIGN_PREFIX",
@@ -44,6 +44,7 @@ __all__ = [
     "SavedSource",
     "TrainingGraphs",
     "__version__",
+    "arithmetic_signature",
     "as_tensor_tuple",
     "broadcast_shape",
     "check_counts",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+import torch
 from torch import fx
 
-__all__ = ["FlexSNInfo", "SavedSource", "extract_info", "graph_output_nodes", "placeholders"]
+__all__ = ["FlexSNInfo", "SavedSource", "arithmetic_signature", "extract_info", "graph_output_nodes", "placeholders"]
 
 SavedKind = Literal["input", "prev_state", "return", "static", "restated_state", "fallback_input", "guard"]
 
@@ -177,3 +178,41 @@ def extract_info(
         saved_sources=tuple(sources),
         num_static=num_static,
     )
+
+
+#: ops that only convert a tensor's dtype: a kernel computing in float32 rounds through them to its storage
+_CASTS = ("aten._to_copy.default", "prims.convert_element_type.default", "aten.to.dtype", "aten.type_as.default")
+
+
+def arithmetic_signature(graph: fx.Graph) -> tuple[object, ...]:
+    """What ``graph``'s step computes, as a value to compare traces of one core at different dtypes.
+
+    Per node, its op and arguments (earlier nodes by position, constants as they are), with two things
+    left out that the fused kernels do not take from a trace: conversions to a floating dtype (a node
+    converting to ``float32``/``bfloat16``/``float16`` stands for its input; the kernels compute in float32
+    and store in the sequences' dtype) and which floating dtype an op is asked for. Two traces with equal
+    signatures differ at most in rounding; a different constant (``torch.finfo(x.dtype).eps``) or branch
+    (``if x.dtype == torch.bfloat16``) shows.
+    """
+    index: dict[fx.Node, object] = {}
+
+    def arg(a: object) -> object:
+        if isinstance(a, fx.Node):
+            return index[a]
+        if isinstance(a, torch.dtype):
+            return "floating" if a.is_floating_point else str(a)
+        if isinstance(a, (list, tuple)):
+            return tuple(arg(b) for b in a)
+        if isinstance(a, dict):
+            return tuple(sorted((k, arg(v)) for k, v in a.items()))
+        return a if isinstance(a, (int, float, bool, str, type(None))) else repr(a)
+
+    out: list[object] = []
+    for node in graph.nodes:
+        dtype = node.kwargs.get("dtype", node.args[1] if len(node.args) > 1 else None)
+        if node.op == "call_function" and str(node.target) in _CASTS and isinstance(dtype, torch.dtype) and dtype.is_floating_point:
+            index[node] = index[node.args[0]]
+            continue
+        index[node] = len(out)
+        out.append((node.op, str(node.target), arg(node.args), arg(dict(node.kwargs))))
+    return tuple(out)
