@@ -87,16 +87,25 @@ def traced_numbers(constants: Any) -> list[object]:
     ]
 
 
-def loss_and_grad(module: Callable[..., torch.Tensor], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """``module(x)`` and dL/dx of a loss weighting the last dimension by ``linspace(0, 1)`` (so no output is ignored)."""
+def loss_and_grad(
+    module: Callable[..., torch.Tensor], x: torch.Tensor, params: Sequence[torch.Tensor] = ()
+) -> tuple[torch.Tensor, ...]:
+    """``module(x)``, dL/dx and dL/d``params`` (tensors the module reads, each used) of a loss weighting the last
+    dimension by ``linspace(0, 1)`` (so no output is ignored)."""
     xg = x.clone().requires_grad_()
     out = module(xg)
-    (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum().backward()
-    assert xg.grad is not None
-    return out.detach(), xg.grad
+    loss = (out * torch.linspace(0.0, 1.0, out.shape[-1], device=x.device)).sum()
+    return (out.detach(), *torch.autograd.grad(loss, [xg, *params]))
 
 
-def loop_loss_and_grad(core: Callable[..., Any], x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """:func:`loss_and_grad` of the eager loop of a one-input, one-state, one-output ``core``
-    (:func:`flexsn_trace.reference_scan`, autograd through it): the reference a fused call is checked against."""
-    return loss_and_grad(lambda xg: reference_scan(core, ScanContract(1, 1, 1, (xg,), ()))[0], x)
+def loop_output(core: Callable[..., Any], x: torch.Tensor) -> torch.Tensor:
+    """The output sequence of the eager loop of a one-input, one-state, one-output ``core`` from zero states
+    (:func:`flexsn_trace.reference_scan`; autograd flows through it)."""
+    out: torch.Tensor = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))[0]
+    return out
+
+
+def loop_loss_and_grad(core: Callable[..., Any], x: torch.Tensor, params: Sequence[torch.Tensor] = ()) -> tuple[torch.Tensor, ...]:
+    """:func:`loss_and_grad` of the eager loop of a one-input, one-state, one-output ``core`` (:func:`loop_output`,
+    autograd through it): the reference a fused call is checked against."""
+    return loss_and_grad(lambda xg: loop_output(core, xg), x, params)

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
-from nn_reference import pick_device
+from nn_reference import loop_loss_and_grad, loop_output, loss_and_grad, pick_device
 
 WEIGHTS: list[torch.Tensor] = []
 GAINS: dict[str, torch.Tensor] = {}
@@ -49,24 +49,6 @@ def _case(kind: str) -> tuple[Callable[..., Any], Callable[[], list[torch.Tensor
     return gains_core, lambda: list(GAINS.values()), lambda: GAINS.__setitem__("b", _param(-0.6)), "len(global GAINS) (1 -> 2)"
 
 
-def _loss_and_grads(run: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, params: list[torch.Tensor]) -> list[torch.Tensor]:
-    xg = x.clone().requires_grad_()
-    out = run(xg)
-    loss = (out * torch.linspace(0.0, 1.0, out.shape[-1], device=out.device)).sum()
-    return [out.detach(), *torch.autograd.grad(loss, [xg, *params])]
-
-
-def _loop(core: Callable[..., Any]) -> Callable[[torch.Tensor], torch.Tensor]:
-    def run(x: torch.Tensor) -> torch.Tensor:
-        v, out = torch.zeros_like(x[0]), []
-        for xt in x:
-            s, v = core(xt, v)
-            out.append(s)
-        return torch.stack(out)
-
-    return run
-
-
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 @pytest.mark.parametrize("kind", ["list", "dict"])
 def test_a_tensor_added_to_a_container_the_core_reads_is_followed(kind: str, compiled: bool) -> None:
@@ -76,15 +58,15 @@ def test_a_tensor_added_to_a_container_the_core_reads_is_followed(kind: str, com
     torch._dynamo.reset()
     run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
     try:
-        for got, want in zip(_loss_and_grads(run, x, tensors()), _loss_and_grads(_loop(core), x, tensors())):
+        for got, want in zip(loss_and_grad(run, x, tensors()), loop_loss_and_grad(core, x, tensors())):
             torch.testing.assert_close(got, want)
-        before = _loop(core)(x).detach()
+        before = loop_output(core, x).detach()
         change()
         neuron.reset()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            got_after = _loss_and_grads(run, x, tensors())
-        want_after = _loss_and_grads(_loop(core), x, tensors())
+            got_after = loss_and_grad(run, x, tensors())
+        want_after = loop_loss_and_grad(core, x, tensors())
         assert not torch.allclose(want_after[0], before)  # the change matters: a stale result fails below
         for got, want in zip(got_after, want_after):
             torch.testing.assert_close(got, want)

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
-from nn_reference import pick_device
+from nn_reference import loop_output, pick_device
 
 
 def branch_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -38,14 +38,6 @@ def converting_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, tor
     return s, (h * (1.0 - s.float())).to(v.dtype)
 
 
-def _loop(core: Callable[..., Any], x: torch.Tensor) -> torch.Tensor:
-    v, out = torch.zeros_like(x[0]), []
-    for xt in x:
-        s, v = core(xt, v)
-        out.append(s)
-    return torch.stack(out)
-
-
 def _calls(
     core: Callable[..., Any], dtype: torch.dtype, compiled: bool = False
 ) -> tuple[FlexSN, torch.Tensor, torch.Tensor, list[str]]:
@@ -56,7 +48,7 @@ def _calls(
     torch._dynamo.reset()
     run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
     try:
-        torch.testing.assert_close(run(x), _loop(core, x))
+        torch.testing.assert_close(run(x), loop_output(core, x))
         xd = x.to(dtype)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -77,7 +69,7 @@ def test_a_core_reading_the_dtype_runs_the_loop_at_another_dtype_and_says_why(
     neuron, xd, out, messages = _calls(core, dtype, compiled)
     told = [m for m in messages if "computes a different step for" in m]
     assert len(told) == 1 and str(dtype) in told[0] and "torch.float32" in told[0], messages
-    torch.testing.assert_close(out, _loop(core, xd))
+    torch.testing.assert_close(out, loop_output(core, xd))
     assert not neuron.uses_kernels(xd) and neuron.uses_kernels(xd.float())
 
 
@@ -86,4 +78,4 @@ def test_a_core_that_only_converts_keeps_the_kernels(dtype: torch.dtype) -> None
     neuron, xd, out, messages = _calls(converting_core, dtype)
     assert neuron.uses_kernels(xd) and not [m for m in messages if "different step" in m], messages
     # float32 arithmetic, stored in the sequences' dtype: within one rounding of the dtype's own loop
-    torch.testing.assert_close(out.float(), _loop(converting_core, xd.float()).to(dtype).float())
+    torch.testing.assert_close(out.float(), loop_output(converting_core, xd.float()).to(dtype).float())

@@ -22,7 +22,7 @@ import torch
 
 from flexsn_nn import FlexSN
 from flexsn_trace.unfollowed import unfollowed_reads
-from nn_reference import pick_device
+from nn_reference import loop_output, pick_device
 
 CFG: dict[str, Any] = {"neurons": {"lif": {"v_thr": 1.0}}}
 NAME = "v"
@@ -128,14 +128,6 @@ def _build(core: Callable[..., Any]) -> tuple[FlexSN, list[str]]:
     return neuron, [str(w.message) for w in caught]
 
 
-def _loop(core: Callable[..., Any], x: torch.Tensor) -> torch.Tensor:
-    v, out = torch.zeros_like(x[0]), []
-    for xt in x:
-        s, v = core(xt, v)
-        out.append(s)
-    return torch.stack(out)
-
-
 @pytest.mark.parametrize("case", list(TOLD))
 def test_a_read_the_search_cannot_follow_is_told_when_the_neuron_is_built(case: str) -> None:
     core, read = TOLD[case]
@@ -154,13 +146,13 @@ def test_a_helpers_returned_config_read_by_literal_keys_is_followed() -> None:
     x = (torch.randn(5, 3, 8, generator=torch.Generator().manual_seed(1)) + 0.8).to(pick_device())
     neuron, messages = _build(core)
     assert not [m for m in messages if "cannot follow" in m], messages
-    torch.testing.assert_close(neuron(x), _loop(core, x))
+    torch.testing.assert_close(neuron(x), loop_output(core, x))
     BIG["a"]["b"]["c"]["d"]["v_thr"] = 0.3
     neuron.reset()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         got = neuron(x)
-    torch.testing.assert_close(got, _loop(core, x))
+    torch.testing.assert_close(got, loop_output(core, x))
     assert any("BIG['a']['b']['c']['d']['v_thr'] (read by table) (1.0 -> 0.3) changed" in str(w.message) for w in caught)
 
 
@@ -204,4 +196,4 @@ def test_reads_the_search_follows_are_not_told(index: int) -> None:
     x = (torch.randn(5, 3, 8, generator=torch.Generator().manual_seed(2)) + 0.8).to(pick_device())
     neuron, messages = _build(core)
     assert not [m for m in messages if "cannot follow" in m], messages
-    torch.testing.assert_close(neuron(x), _loop(core, x))
+    torch.testing.assert_close(neuron(x), loop_output(core, x))
