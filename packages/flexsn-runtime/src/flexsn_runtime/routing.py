@@ -205,26 +205,26 @@ def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
     compiles a call as a constant to it (the trace cannot be traced)."""
     if torch.compiler.is_compiling():  # the memo is not read in traced code: Dynamo would guard on it
         return _dtype_reason_while_compiling(kernel._serial, str(dtype).removeprefix("torch."))
+    return _memoised(kernel, dtype)
+
+
+def _memoised(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
+    """:func:`dtype_reason` from ``kernel.dtype_reasons``, worked out (on a thread of its own) the first time."""
     reasons = kernel.dtype_reasons
-    return reasons[dtype] if dtype in reasons else _worked_out(kernel, dtype)
-
-
-def _worked_out(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
-    arity = (kernel.num_inputs, kernel.num_states)
-    reason = run_isolated(
-        lambda: dtype_dependence(kernel.step_fn, arity, kernel.trace_examples, kernel.num_kernel_statics, dtype), "flexsn-dtype"
-    )
-    kernel.dtype_reasons[dtype] = reason
-    return reason
+    if dtype not in reasons:
+        arity = (kernel.num_inputs, kernel.num_states)
+        reasons[dtype] = run_isolated(
+            lambda: dtype_dependence(kernel.step_fn, arity, kernel.trace_examples, kernel.num_kernel_statics, dtype),
+            "flexsn-dtype",
+        )
+    return reasons[dtype]
 
 
 @constant_under_compile
 def _dtype_reason_while_compiling(serial: str, dtype: str) -> str | None:
     """:func:`dtype_reason` for the kernel ``serial`` names and ``torch.<dtype>``; a constant to Dynamo."""
-    kernel, of = enrolled(serial), getattr(torch, dtype)
-    if kernel is None:
-        return None
-    return kernel.dtype_reasons[of] if of in kernel.dtype_reasons else _worked_out(kernel, of)
+    kernel = enrolled(serial)
+    return None if kernel is None else _memoised(kernel, getattr(torch, dtype))
 
 
 def gradient_left_out(flags: Sequence[bool], input_seqs: Sequence[torch.Tensor]) -> str | None:

@@ -209,10 +209,11 @@ def arithmetic_signature(graph: fx.Graph) -> tuple[object, ...]:
 
     out: list[object] = []
     for node in graph.nodes:
-        dtype = node.kwargs.get("dtype", node.args[1] if len(node.args) > 1 else None)
-        if node.op == "call_function" and str(node.target) in _CASTS and isinstance(dtype, torch.dtype) and dtype.is_floating_point:
-            index[node] = index[node.args[0]]
-            continue
+        if node.op == "call_function" and str(node.target) in _CASTS:
+            dtype = node.kwargs.get("dtype", node.args[1] if len(node.args) > 1 else None)
+            if isinstance(dtype, torch.dtype) and dtype.is_floating_point:
+                index[node] = index[node.args[0]]
+                continue
         index[node] = len(out)
         out.append((node.op, str(node.target), arg(node.args), arg(dict(node.kwargs))))
     return tuple(out)

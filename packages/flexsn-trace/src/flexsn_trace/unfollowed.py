@@ -75,10 +75,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
         at = _BY_NAME.get(_name_of(node.func) or "")
-        if at is not None and len(node.args) > at and _literal(node.args[at]):
-            return at == 1 and _absent_attribute(node.args[0], node.args[1], scope)
-        if at is not None and len(node.args) > at:
-            return True
+        if at is not None and len(node.args) > at:  # a computed name, or a literal one the target lacks now
+            return not _literal(node.args[at]) or at == 1 and _absent_attribute(node.args[0], node.args[1], scope)
         return any(_unsearched_item(_every_item(it), scope) for it in _iterated(node))
     if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         return any(_unsearched_item(_every_item(it), scope) for it in _iterated(node))
@@ -120,9 +118,9 @@ def _resolve(expr: ast.expr, scope: _Scope) -> object:
         if isinstance(expr, ast.Name):
             if expr.id == "self" and scope.this is not _UNKNOWN:
                 return scope.this
-            alias = scope.aliases.get(expr.id)
+            alias = _alias(expr, scope)
             if alias is not None:
-                return _resolve(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, expr.id)))
+                return _resolve(*alias)
             code = func.__code__
             if expr.id in code.co_varnames or expr.id in code.co_cellvars:
                 raise _Unknown
@@ -163,9 +161,7 @@ def _unsearched_item(node: ast.Subscript, scope: _Scope) -> bool:
     if base is _ARGUMENT:  # most likely a tensor the core was given (x[t]): only a key only a mapping takes
         return built
     named = _named(key, scope)
-    if base is None:  # behind a call or another object's self: nothing to resolve
-        return built or steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
-    try:
+    try:  # behind a call or another object's self, as behind a local: _Unknown
         container = _resolve(node.value, scope)
     except _Unknown:
         return built or steps > MAX_DEPTH and not named and not isinstance(key, ast.Constant)
@@ -190,18 +186,17 @@ def _chain(node: ast.expr, scope: _Scope) -> tuple[int, ast.Name | None]:
     chain starts at (through the locals it was bound from, :attr:`_Scope.aliases`); ``base`` is ``None`` where the
     chain starts at a call or at ``self`` of another object's class, :data:`_ARGUMENT` at an argument or a local
     bound more than once."""
-    steps, expr, aliases = 0, node, scope.aliases
+    steps, expr = 0, node
     while True:
         while isinstance(expr, (ast.Subscript, ast.Attribute)):
             steps, expr = steps + 1, expr.value
         if not isinstance(expr, ast.Name):
             return steps, None
-        alias = aliases.get(expr.id)
+        alias = _alias(expr, scope)
         if alias is None:
             base: ast.Name = expr
             break
-        aliases = _without(aliases, expr.id)
-        expr = alias
+        expr, scope = alias
     if base.id in ("self", "cls"):  # self.cfg is the root: its steps count from there
         return steps - 1, base if scope.this is not _UNKNOWN else None
     if base.id in scope.func.__code__.co_varnames:  # an argument or a local bound more than once
@@ -216,9 +211,9 @@ def _named(key: ast.expr, scope: _Scope) -> bool:
         return True
     if not isinstance(key, ast.Name):
         return False
-    alias = scope.aliases.get(key.id)
+    alias = _alias(key, scope)
     if alias is not None:
-        return _named(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, key.id)))
+        return _named(*alias)
     return key.id in scope.known or _holds_str(key, scope)
 
 
@@ -226,8 +221,8 @@ def _built_string(key: ast.expr, scope: _Scope) -> bool:
     """Whether ``key`` is a string the code builds: an f-string with a value in it, ``+`` or ``%`` with a string
     literal, ``"...".format(...)``, or a local bound once to one of these (never a tensor's index)."""
     if isinstance(key, ast.Name):
-        alias = scope.aliases.get(key.id)
-        return alias is not None and _built_string(alias, dataclasses.replace(scope, aliases=_without(scope.aliases, key.id)))
+        alias = _alias(key, scope)
+        return alias is not None and _built_string(*alias)
     if isinstance(key, ast.JoinedStr):
         return any(isinstance(v, ast.FormattedValue) for v in key.values)
     if isinstance(key, ast.BinOp) and isinstance(key.op, (ast.Add, ast.Mod)):
@@ -280,9 +275,13 @@ def _as_item(node: ast.Call) -> ast.Subscript | None:
     return ast.Subscript(value=f.value, slice=node.args[0], ctx=ast.Load()) if node.args else _every_item(f.value)
 
 
-def _without(aliases: Mapping[str, ast.expr], name: str) -> Mapping[str, ast.expr]:
-    """``aliases`` less ``name``: an alias is read once on a chain (``d = d["a"]`` cannot loop)."""
-    return {k: v for k, v in aliases.items() if k != name}
+def _alias(name: ast.Name, scope: _Scope) -> tuple[ast.expr, _Scope] | None:
+    """What the local ``name`` was bound to (:attr:`_Scope.aliases`) and the scope to read that in, less this alias (an
+    alias is read once on a chain: ``d = d["a"]`` cannot loop); ``None`` for a name bound otherwise."""
+    expr = scope.aliases.get(name.id)
+    if expr is None:
+        return None
+    return expr, dataclasses.replace(scope, aliases={k: v for k, v in scope.aliases.items() if k != name.id})
 
 
 def _aliases(node: _Function) -> dict[str, ast.expr]:
