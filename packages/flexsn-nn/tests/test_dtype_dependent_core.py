@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from flexsn_nn import FlexSN
-from nn_reference import loop_output, pick_device
+from nn_reference import loop_loss_and_grad, loop_output, loss_and_grad, pick_device
 
 
 def branch_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -79,3 +79,78 @@ def test_a_core_that_only_converts_keeps_the_kernels(dtype: torch.dtype) -> None
     assert neuron.uses_kernels(xd) and not [m for m in messages if "different step" in m], messages
     # float32 arithmetic, stored in the sequences' dtype: within one rounding of the dtype's own loop
     torch.testing.assert_close(out.float(), loop_output(converting_core, xd.float()).to(dtype).float())
+
+
+class _DtypeSurrogate(torch.autograd.Function):
+    """Heaviside forward; a sigmoid surrogate whose slope depends on the gradient's dtype (backward alone reads it)."""
+
+    @staticmethod
+    def forward(ctx: Any, h: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(h)
+        return (h >= 0).to(h.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (h,) = ctx.saved_tensors
+        alpha = 8.0 if g.dtype in (torch.bfloat16, torch.float16) else 2.0
+        sig = torch.sigmoid(alpha * h)
+        return g * alpha * sig * (1.0 - sig)
+
+
+def backward_reading_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _DtypeSurrogate.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_a_gradient_reading_the_dtype_trains_on_the_loop_at_another_dtype_and_says_why(dtype: torch.dtype, compiled: bool) -> None:
+    """Before, the float32 trace's backward (slope 2) ran for 16-bit sequences, whose loop uses slope 8: dL/dx was off
+    by up to 0.8 with no warning. Inference keeps the kernels: the forward is the same at every dtype."""
+    core = backward_reading_core
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(43)) * 3).to(pick_device())
+    neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+    torch._dynamo.reset()
+    run = torch.compile(neuron, backend="aot_eager", fullgraph=True) if compiled else neuron
+    try:
+        for got, want in zip(loss_and_grad(run, x), loop_loss_and_grad(core, x)):  # the build's dtype runs fused
+            torch.testing.assert_close(got, want)
+        xd = x.to(dtype)
+        assert neuron.uses_kernels(xd)
+        with torch.no_grad():  # an inference call of that dtype is not told anything
+            with warnings.catch_warnings(record=True) as quiet:
+                warnings.simplefilter("always")
+                neuron.reset()
+                torch.testing.assert_close(run(xd), loop_output(core, xd))
+        assert not [w for w in quiet if "different" in str(w.message)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            neuron.reset()
+            loss_and_grad(run, xd)
+            neuron.reset()
+            got = loss_and_grad(run, xd)
+    finally:
+        torch._dynamo.reset()
+    told = [str(w.message) for w in caught if "computes a different gradient for" in str(w.message)]
+    assert len(told) == 1 and str(dtype) in told[0] and "backward" in told[0], [str(w.message) for w in caught]
+    for g, want in zip(got, loop_loss_and_grad(core, xd)):
+        torch.testing.assert_close(g, want)
+
+
+NEURONS = ["IFNode", "LIFNode", "ParametricLIFNode", "LearnableThresholdLIFNode", "AdaptiveLIFNode", "CUBALIFNode", "QIFNode", "EIFNode", "IzhikevichNode"]
+SURROGATES = ["Sigmoid", "ATan", "PiecewiseQuadratic", "SoftSign", "Erf", "SuperSpike", "PiecewiseLeakyReLU", "Rect"]
+
+
+@pytest.mark.parametrize(
+    ("neuron", "surrogate"), [(n, "Sigmoid") for n in NEURONS] + [("LIFNode", s) for s in SURROGATES[1:]]
+)
+def test_our_neurons_and_surrogates_train_fused_at_every_dtype(neuron: str, surrogate: str) -> None:
+    """Their step and gradient trace alike at float32, bfloat16 and float16: 16-bit training keeps the kernels."""
+    import flexsn_nn
+    from flexsn_runtime.routing import dtype_reason
+
+    m = getattr(flexsn_nn, neuron)(surrogate_function=getattr(flexsn_nn.surrogate, surrogate)(), step_mode="m")
+    for dtype in (torch.bfloat16, torch.float16):
+        assert dtype_reason(m.kernel, dtype, True) is None
+        assert dtype_reason(m.kernel, dtype, False) is None

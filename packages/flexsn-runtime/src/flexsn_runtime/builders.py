@@ -24,6 +24,7 @@ from flexsn_trace import (
     check_tensor_list,
     extract_info,
     generate_inference_graph,
+    generate_joint_graph,
     graph_output_nodes,
     split_invariants,
     trace_training_graphs,
@@ -196,7 +197,7 @@ def _check_shape_free(core_fn: Callable[..., Any], examples: tuple[torch.Tensor,
 
 def dtype_dependence(
     core_fn: Callable[..., Any], arity: tuple[int, int], example_inputs: Sequence[torch.Tensor] | None,
-    num_static: int, dtype: torch.dtype,
+    num_static: int, dtype: torch.dtype, training: bool = False,
 ) -> str | None:
     """Why kernels traced from ``core_fn`` at its examples' dtype cannot run sequences of ``dtype``, or ``None``.
 
@@ -204,28 +205,34 @@ def dtype_dependence(
     tracing (``torch.finfo(x.dtype).eps``, ``if x.dtype == torch.bfloat16``) would be baked in. The core
     is traced again with its inputs and states in ``dtype`` (static inputs as they are) and the two steps'
     :func:`flexsn_trace.arithmetic_signature` compared: conversions and rounding may differ, nothing else.
+    With ``training`` the step and its gradient are traced together (:func:`flexsn_trace.generate_joint_graph`),
+    so a custom ``torch.autograd.Function`` whose backward alone reads the dtype shows too.
     A core that cannot be traced at ``dtype`` is left to the eager loop's own error (``None``).
 
     Args:
         arity: ``(num_inputs, num_states)``.
         example_inputs: the tracing examples the kernels were built from (``None``: the defaults).
+        training: compare the gradient's trace as well (a call that trains).
     """
     num_inputs, num_states = arity
     examples = tracing_examples(example_inputs, num_inputs, num_states, num_static)
     n, traced = num_inputs + num_states, examples[0].dtype
     if dtype == traced:
         return None
+    trace = generate_joint_graph if training else generate_inference_graph
     try:
-        there = generate_inference_graph(core_fn, (*(e.to(dtype) for e in examples[:n]), *examples[n:]))
-        here = generate_inference_graph(core_fn, examples)
+        there = trace(core_fn, (*(e.to(dtype) for e in examples[:n]), *examples[n:]))
+        here = trace(core_fn, examples)
     except Exception:  # noqa: BLE001 - the core fails at that dtype: the loop raises its own error
         return None
     if arithmetic_signature(here) == arithmetic_signature(there):
         return None
+    part = "step" if not training or dtype_dependence(core_fn, arity, example_inputs, num_static, dtype) else "gradient"
     return (
-        f"the core computes a different step for {dtype} sequences than for {traced} ones, at which the kernels "
-        "were traced (it reads a tensor's dtype, e.g. torch.finfo(x.dtype).eps or if x.dtype == ...); "
-        "the fused kernels run one traced step at every dtype"
+        f"the core computes a different {part} for {dtype} sequences than for {traced} ones, at which the kernels "
+        "were traced (it reads a tensor's dtype, e.g. torch.finfo(x.dtype).eps or if x.dtype == ..."
+        + (", in a custom torch.autograd.Function's backward" if part == "gradient" else "")
+        + "); the fused kernels run one traced step at every dtype"
     )
 
 

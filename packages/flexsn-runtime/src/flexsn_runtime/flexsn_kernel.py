@@ -155,8 +155,8 @@ class FlexSNKernel:
         self.shape_fits: dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str] = {}
         #: call signature -> the fused call the full checks chose (flexsn_runtime.call_cache)
         self.calls = CallCache()
-        #: a call's dtype -> why the kernels traced at another cannot run it, or None (routing.dtype_reason)
-        self.dtype_reasons: dict[torch.dtype, str | None] = {}
+        #: (a call's dtype, training) -> why the kernels traced at another cannot run it, or None (routing.dtype_reason)
+        self.dtype_reasons: dict[tuple[torch.dtype, bool], str | None] = {}
         #: (path, final_state, dtype) -> the eager fused call of that route (routing.fused_runner)
         self.runners: dict[tuple[str, bool, torch.dtype], Runner] = {}
 

@@ -186,10 +186,10 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         reason = (kernel.fallback_reason or "the kernels could not be built") if handle is None else call_reason(contract)
         if reason is not None:
             return Route("eager", reason, fs)
-    dtype_problem = dtype_reason(kernel, x.dtype)
+    grad = contract.needs_grad() if needs_grad is None else needs_grad
+    dtype_problem = dtype_reason(kernel, x.dtype, grad and kernel.has_training_kernels)
     if dtype_problem is not None:
         return Route("eager", dtype_problem, fs)
-    grad = contract.needs_grad() if needs_grad is None else needs_grad
     if grad and not kernel.has_training_kernels and kernel.training_fallback_reason is not None:
         return Route("eager", kernel.training_fallback_reason, fs)
     if grad and kernel.requires_grad_flags is not None:
@@ -199,32 +199,34 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
 
 
-def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
-    """Why ``kernel``'s kernels, traced at one dtype, cannot run sequences of ``dtype`` (the core reads the dtype:
-    :func:`flexsn_runtime.builders.dtype_dependence`), or ``None``; worked out once per dtype, while Dynamo
-    compiles a call as a constant to it (the trace cannot be traced)."""
+def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype, training: bool = False) -> str | None:
+    """Why ``kernel``'s kernels, traced at one dtype, cannot run sequences of ``dtype`` (the core, or with
+    ``training`` its gradient, reads the dtype: :func:`flexsn_runtime.builders.dtype_dependence`), or ``None``;
+    worked out once per dtype and mode, while Dynamo compiles a call as a constant to it (the trace cannot be
+    traced)."""
     if torch.compiler.is_compiling():  # the memo is not read in traced code: Dynamo would guard on it
-        return _dtype_reason_while_compiling(kernel._serial, str(dtype).removeprefix("torch."))
-    return _memoised(kernel, dtype)
+        return _dtype_reason_while_compiling(kernel._serial, str(dtype).removeprefix("torch."), training)
+    return _memoised(kernel, dtype, training)
 
 
-def _memoised(kernel: "FlexSNKernel", dtype: torch.dtype) -> str | None:
+def _memoised(kernel: "FlexSNKernel", dtype: torch.dtype, training: bool) -> str | None:
     """:func:`dtype_reason` from ``kernel.dtype_reasons``, worked out (on a thread of its own) the first time."""
     reasons = kernel.dtype_reasons
-    if dtype not in reasons:
+    key = (dtype, training)
+    if key not in reasons:
         arity = (kernel.num_inputs, kernel.num_states)
-        reasons[dtype] = run_isolated(
-            lambda: dtype_dependence(kernel.step_fn, arity, kernel.trace_examples, kernel.num_kernel_statics, dtype),
+        reasons[key] = run_isolated(
+            lambda: dtype_dependence(kernel.step_fn, arity, kernel.trace_examples, kernel.num_kernel_statics, dtype, training),
             "flexsn-dtype",
         )
-    return reasons[dtype]
+    return reasons[key]
 
 
 @constant_under_compile
-def _dtype_reason_while_compiling(serial: str, dtype: str) -> str | None:
+def _dtype_reason_while_compiling(serial: str, dtype: str, training: bool) -> str | None:
     """:func:`dtype_reason` for the kernel ``serial`` names and ``torch.<dtype>``; a constant to Dynamo."""
     kernel = enrolled(serial)
-    return None if kernel is None else _memoised(kernel, getattr(torch, dtype))
+    return None if kernel is None else _memoised(kernel, getattr(torch, dtype), training)
 
 
 def gradient_left_out(flags: Sequence[bool], input_seqs: Sequence[torch.Tensor]) -> str | None:

@@ -15,6 +15,7 @@ from .graphs import (
     TrainingGraphs,
     generate_forward_and_backward_graph,
     generate_inference_graph,
+    generate_joint_graph,
     trace_training_graphs,
 )
 from .isolation import run_isolated
@@ -53,6 +54,7 @@ __all__ = [
     "extract_info",
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
+    "generate_joint_graph",
     "graph_output_nodes",
     "minimize_saved",
     "placeholders",

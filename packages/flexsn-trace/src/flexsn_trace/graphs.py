@@ -33,6 +33,7 @@ __all__ = [
     "TrainingGraphs",
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
+    "generate_joint_graph",
     "trace_training_graphs",
 ]
 
@@ -182,6 +183,56 @@ class TrainingGraphs:
     chunk: int = 1
 
 
+def _joint(
+    wrapped: Callable[..., tuple[torch.Tensor, ...]], examples: tuple[torch.Tensor, ...], flags: tuple[bool, ...]
+) -> tuple[tuple[torch.Tensor, ...], fx.GraphModule]:
+    """The step's results on ``examples`` with gradients enabled, and its joint trace (:func:`flexsn_trace.joint.trace_joint`).
+
+    Raises:
+        ValueError: no result is differentiable with respect to the inputs ``flags`` marks, or the core
+            fails (the message carries the original error).
+    """
+    leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
+    # Which results carry gradient decides which tangents the backward takes.
+    try:
+        with torch.enable_grad():
+            probe = wrapped(*leaves)
+    except ValueError:
+        raise
+    except Exception as exc:  # errors from arbitrary user code, as in the traced run below
+        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    if not any(o.requires_grad for o in probe):
+        raise ValueError(
+            "no output of the core function is differentiable with respect to the inputs "
+            f"marked requires_grad={list(flags)}"
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
+            joint = trace_joint(wrapped, examples, flags, probe)
+    except ValueError:
+        raise
+    except Exception as exc:
+        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    return probe, joint
+
+
+@_serialized
+def generate_joint_graph(fn: Callable[..., Any], example_inputs: Sequence[torch.Tensor]) -> fx.Graph:
+    """Trace ``fn`` and its gradient into one graph: ``(*primals, *tangents) -> (*results, *grads)``.
+
+    Every floating-point example is differentiated; this is the graph :func:`trace_training_graphs`
+    splits, before the split. A custom ``torch.autograd.Function``'s backward shows in it as run at the
+    examples' dtypes, which :func:`flexsn_trace.arithmetic_signature` compares across dtypes.
+
+    Raises:
+        TypeError / ValueError: as :func:`trace_training_graphs`.
+    """
+    examples = _distinct(_check_example_inputs(example_inputs))
+    flags = tuple(e.is_floating_point() or e.is_complex() for e in examples)
+    return _clean(_joint(_unaliased(fn), examples, flags)[1].graph)
+
+
 @_serialized
 def trace_training_graphs(
     fn: Callable[..., Any],
@@ -236,31 +287,8 @@ def trace_training_graphs(
             raise ValueError(
                 f"requires_grad has {len(flags)} entries but there are {len(examples)} example inputs"
             )
-    leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
-    wrapped = _unaliased(fn)
-
-    # Which results carry gradient decides which tangents the backward takes.
-    try:
-        with torch.enable_grad():
-            probe = wrapped(*leaves)
-    except ValueError:
-        raise
-    except Exception as exc:  # errors from arbitrary user code, as in the traced run below
-        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    probe, joint = _joint(_unaliased(fn), examples, flags)
     tangent_mask = tuple(bool(o.requires_grad) for o in probe)
-    if not any(tangent_mask):
-        raise ValueError(
-            "no output of the core function is differentiable with respect to the inputs "
-            f"marked requires_grad={list(flags)}"
-        )
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
-            joint = trace_joint(wrapped, examples, flags, probe)
-    except ValueError:
-        raise
-    except Exception as exc:
-        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
     grad_mask = tuple(g is not None for g in graph_output_nodes(joint.graph)[len(probe):])
     fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
     fwd, bwd = _clean(fwd), _clean(bwd)
