@@ -1,0 +1,148 @@
+"""Property tests: random cores with static inputs of random broadcast shapes, on sequences in random memory layouts.
+
+The static inputs' path has the most index arithmetic of any call: each static is read in the kernels through
+broadcast strides, and in training its gradient is summed over time in registers, then over the elements of
+a program that share it and over its broadcast dimensions (:mod:`flexsn_runtime.statics`), in the memory
+order of the sequences (:mod:`flexsn_runtime.layout`: a permuted, "channels-last" sequence is read as it is).
+A mistake there is a silent wrong number, so Hypothesis draws the pieces independently:
+
+* a random elementwise core (``random_cores.Program``) over 1-2 inputs, 1-2 states and 1-2 static
+  inputs, each static an operand somewhere in the step;
+* per-step shapes ``[B, C, L]``, and per static one of ``()``, ``[1]``, ``[L]``, ``[C, 1]``, ``[C, L]``,
+  ``[1, C, 1]``, ``[B, 1, 1]``, ``[1, 1, L]``, ``[B, C, L]``;
+* the sequences' layout: contiguous, permuted (``[T, B, L, C]`` memory seen as ``[T, B, C, L]``), every other
+  element of a wider tensor, or expanded over the batch; gradients are taken on the tensor the view was made of.
+
+``FlexSNKernel`` must match autograd through the Python time loop (:func:`flexsn_trace.testing.unrolled_loop`)
+for outputs, final states and the gradients of inputs, initial states and every static input. Examples are
+derandomized as in ``test_properties.py`` (``FLEXSN_HYPOTHESIS_RANDOM``, ``FLEXSN_HYPOTHESIS_EXAMPLES``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Callable
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flexsn_runtime import FlexSNKernel
+from flexsn_trace.testing import unrolled_loop
+from random_cores import BINARY, SETTINGS, STATE_UPDATES, UNARY, Program, device
+
+#: static shapes over a step ``[B, C, L]``, by name (each broadcasts to the step)
+STATIC_SHAPES: dict[str, Callable[[int, int, int], tuple[int, ...]]] = {
+    "scalar": lambda B, C, L: (),
+    "one": lambda B, C, L: (1,),
+    "per_L": lambda B, C, L: (L,),
+    "per_channel": lambda B, C, L: (C, 1),
+    "per_channel_L": lambda B, C, L: (C, L),
+    "per_channel_3d": lambda B, C, L: (1, C, 1),
+    "per_sample": lambda B, C, L: (B, 1, 1),
+    "per_L_3d": lambda B, C, L: (1, 1, L),
+    "per_neuron": lambda B, C, L: (B, C, L),
+}
+LAYOUTS = ("contiguous", "permuted", "strided", "expanded")
+
+
+@st.composite
+def static_programs(draw: st.DrawFn) -> Program:
+    ni, ns, nw = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    first = ni + ns  # the statics' positions among the arguments
+    per_step = list(range(first))  # values of the step's shape (a static alone has its own)
+    nodes: list[tuple[str, tuple[int, ...]]] = []
+    # every static is an operand of a binary node beside a per-step value, so each one reaches an output
+    for w in range(nw):
+        other = draw(st.sampled_from(per_step))
+        pair = (other, first + w) if draw(st.booleans()) else (first + w, other)
+        nodes.append((draw(st.sampled_from(sorted(BINARY))), pair))
+        per_step.append(first + nw + len(nodes) - 1)
+    for _ in range(draw(st.integers(0, 4))):
+        available = first + nw + len(nodes)
+        if draw(st.booleans()):
+            operands: tuple[int, ...] = (draw(st.integers(0, available - 1)),)
+            op = draw(st.sampled_from(sorted(UNARY)))
+        else:
+            operands = (draw(st.integers(0, available - 1)), draw(st.integers(0, available - 1)))
+            op = draw(st.sampled_from(sorted(BINARY)))
+        nodes.append((op, operands))
+        if any(i in per_step for i in operands):
+            per_step.append(available)
+    pick = st.sampled_from(per_step[-3:])  # later values are likelier to use the statics
+    outputs = tuple((draw(pick), draw(st.booleans())) for _ in range(draw(st.integers(1, 2))))
+    states = tuple((draw(pick), draw(st.sampled_from(STATE_UPDATES))) for _ in range(ns))
+    return Program(ni, ns, tuple(nodes), outputs, states, nw)
+
+
+def _view(base: torch.Tensor, layout: str, shape: tuple[int, ...]) -> torch.Tensor:
+    """``base`` (made by :func:`_base`) seen as a ``[T, B, C, L]`` sequence in ``layout``."""
+    if layout == "permuted":
+        return base.permute(0, 1, 3, 2)
+    if layout == "strided":
+        return base[..., ::2]
+    if layout == "expanded":
+        return base.expand(shape)
+    return base
+
+
+def _base(layout: str, shape: tuple[int, ...], g: torch.Generator, dev: torch.device) -> torch.Tensor:
+    T, B, C, L = shape
+    size = {"permuted": (T, B, L, C), "strided": (T, B, C, 2 * L), "expanded": (T, 1, C, L)}.get(layout, shape)
+    return (torch.randn(size, generator=g) * 2.0).to(dev)
+
+
+@SETTINGS
+@given(
+    program=static_programs(),
+    T=st.integers(1, 5),
+    dims=st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 5)),
+    kinds=st.lists(st.sampled_from(sorted(STATIC_SHAPES)), min_size=2, max_size=2),
+    layout=st.sampled_from(LAYOUTS),
+    seed=st.integers(0, 2**16),
+)
+def test_random_cores_with_static_inputs_match_the_loop(
+    program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], layout: str, seed: int
+) -> None:
+    dev = device()
+    B, C, L = dims
+    shape = (T, B, C, L)
+    core = program.core()
+    ni, ns, nw, no = program.ni, program.ns, program.nw, len(program.outputs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every op here is lowered: no fallback allowed
+        k = FlexSNKernel(core, ni, ns, no, num_static=nw)
+    g = torch.Generator().manual_seed(seed)
+    bases = [_base(layout, shape, g, dev) for _ in range(ni)]
+    s0 = [torch.randn(B, C, L, generator=g).to(dev) for _ in range(ns)]
+    statics = [(torch.randn(STATIC_SHAPES[kinds[w]](B, C, L), generator=g) * 0.5).to(dev) for w in range(nw)]
+    grads = [torch.randn(shape, generator=g).to(dev) for _ in range(no + ns)]
+    leaves0 = [*bases, *s0, *statics]
+    assert k.uses_kernels(*[_view(b, layout, shape) for b in bases], *statics)
+
+    def run(fused: bool) -> tuple[list[torch.Tensor], list[torch.Tensor | None]]:
+        leaves = [t.clone().requires_grad_() for t in leaves0]
+        xs = [_view(b, layout, shape) for b in leaves[:ni]]
+        states, ws = leaves[ni : ni + ns], leaves[ni + ns :]
+        if fused:
+            out = list(k(*xs, *states, *ws))
+        else:
+            outs, seqs = unrolled_loop(lambda *a: core(*a, *ws), no, xs, states)
+            out = [*outs, *seqs]
+        pairs = [(o, gr) for o, gr in zip(out, grads) if o.requires_grad]
+        if pairs:
+            torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
+        return [o.detach() for o in out], [leaf.grad for leaf in leaves]
+
+    got, got_grads = run(True)
+    want, want_grads = run(False)
+    for i, (a, w) in enumerate(zip(got, want)):
+        torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
+    with torch.no_grad():
+        final = k.final_state(*[_view(b, layout, shape) for b in bases], *s0, *statics)
+    for j in range(ns):
+        torch.testing.assert_close(final[no + j], want[no + j][-1], rtol=1e-4, atol=1e-5)
+    for i, (a, w) in enumerate(zip(got_grads, want_grads)):
+        a = torch.zeros_like(leaves0[i]) if a is None else a
+        w = torch.zeros_like(leaves0[i]) if w is None else w
+        torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({kinds[:nw]}, {layout}): {m}")
