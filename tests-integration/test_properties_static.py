@@ -10,6 +10,7 @@ A mistake there is a silent wrong number, so Hypothesis draws the pieces indepen
   inputs, each static an operand somewhere in the step;
 * per-step shapes ``[B, C, L]``, and per static one of ``()``, ``[1]``, ``[L]``, ``[C, 1]``, ``[C, L]``,
   ``[1, C, 1]``, ``[B, 1, 1]``, ``[1, 1, L]``, ``[B, C, L]``;
+* programs of 4, 8 or 16 neurons, or the kernels' own choice (one program for these sizes);
 * the sequences' layout: contiguous, permuted (``[T, B, L, C]`` memory seen as ``[T, B, C, L]``), every other
   element of a wider tensor, or expanded over the batch; gradients are taken on the tensor the view was made of.
 
@@ -20,14 +21,20 @@ derandomized as in ``test_properties.py`` (``FLEXSN_HYPOTHESIS_RANDOM``, ``FLEXS
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from typing import Callable
+from typing import Any, Callable, Iterator
+from unittest import mock
 
 import torch
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import flexsn_hop
+from flexsn_hop import runtime_fusion
 from flexsn_runtime import FlexSNKernel
+from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+from flexsn_runtime.scan_kernel import ScanKernel
 from flexsn_trace.testing import unrolled_loop
 from random_cores import BINARY, SETTINGS, STATE_UPDATES, UNARY, Program, device
 
@@ -75,6 +82,27 @@ def static_programs(draw: st.DrawFn) -> Program:
     return Program(ni, ns, tuple(nodes), outputs, states, nw)
 
 
+@contextlib.contextmanager
+def _programs_of(block: int, k: FlexSNKernel) -> Iterator[None]:
+    """Every scan kernel launches programs of ``block`` neurons (0: its own choice, one program for these sizes),
+    so a step spans several programs and the statics' partial sums cross program boundaries; launchers cached
+    under that block are dropped afterwards (a cached CUDA launcher keeps its grid)."""
+    if not block:
+        yield
+        return
+    config = {"BLOCK_NCL": block, "num_warps": 4}
+    try:
+        with mock.patch.object(ScanKernel, "config", lambda self, ref, ncl: config):
+            yield
+    finally:
+        bundle = lookup_flexsn_kernel_handle(k.handle)
+        pairs = [p for p in (bundle.training, bundle.half_training) if p is not None]
+        for kern in [bundle.inference_kernel, bundle.inference_final_state_kernel, *(q for p in pairs for q in (p.forward, p.backward))]:
+            for one in (kern, getattr(kern, "final_state", None)):
+                if one is not None:
+                    one._clear_direct()
+
+
 def _view(base: torch.Tensor, layout: str, shape: tuple[int, ...]) -> torch.Tensor:
     """``base`` (made by :func:`_base`) seen as a ``[T, B, C, L]`` sequence in ``layout``."""
     if layout == "permuted":
@@ -99,10 +127,11 @@ def _base(layout: str, shape: tuple[int, ...], g: torch.Generator, dev: torch.de
     dims=st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 5)),
     kinds=st.lists(st.sampled_from(sorted(STATIC_SHAPES)), min_size=2, max_size=2),
     layout=st.sampled_from(LAYOUTS),
+    block=st.sampled_from([0, 4, 8, 16]),
     seed=st.integers(0, 2**16),
 )
 def test_random_cores_with_static_inputs_match_the_loop(
-    program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], layout: str, seed: int
+    program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], layout: str, block: int, seed: int
 ) -> None:
     dev = device()
     B, C, L = dims
@@ -134,15 +163,82 @@ def test_random_cores_with_static_inputs_match_the_loop(
             torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
         return [o.detach() for o in out], [leaf.grad for leaf in leaves]
 
-    got, got_grads = run(True)
+    with _programs_of(block, k):
+        got, got_grads = run(True)
+        with torch.no_grad():
+            final = k.final_state(*[_view(b, layout, shape) for b in bases], *s0, *statics)
     want, want_grads = run(False)
     for i, (a, w) in enumerate(zip(got, want)):
         torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
-    with torch.no_grad():
-        final = k.final_state(*[_view(b, layout, shape) for b in bases], *s0, *statics)
     for j in range(ns):
         torch.testing.assert_close(final[no + j], want[no + j][-1], rtol=1e-4, atol=1e-5)
     for i, (a, w) in enumerate(zip(got_grads, want_grads)):
         a = torch.zeros_like(leaves0[i]) if a is None else a
         w = torch.zeros_like(leaves0[i]) if w is None else w
+        torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({kinds[:nw]}, {layout}, block {block}): {m}")
+
+
+@settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 8))
+@given(
+    program=static_programs(),
+    T=st.integers(1, 4),
+    dims=st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 5)),
+    kinds=st.lists(st.sampled_from(sorted(STATIC_SHAPES)), min_size=2, max_size=2),
+    layout=st.sampled_from(("contiguous", "permuted")),
+    seed=st.integers(0, 2**16),
+)
+def test_random_cores_with_static_inputs_match_the_loop_compiled(
+    program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], layout: str, seed: int
+) -> None:
+    """The same through ``flex_sn_scan`` inside ``torch.compile(fullgraph=True)``: the statics are the scan's
+    lifted arguments, and the training route of the fused kernels must run (spied on ``run_route``)."""
+    dev = device()
+    B, C, L = dims
+    shape = (T, B, C, L)
+    core = program.core()
+    ni, ns, nw, no = program.ni, program.ns, program.nw, len(program.outputs)
+    g = torch.Generator().manual_seed(seed)
+    bases = [_base(layout, shape, g, dev) for _ in range(ni)]
+    s0 = [torch.randn(B, C, L, generator=g).to(dev) for _ in range(ns)]
+    statics = [(torch.randn(STATIC_SHAPES[kinds[w]](B, C, L), generator=g) * 0.5).to(dev) for w in range(nw)]
+    grads = [torch.randn(shape, generator=g).to(dev) for _ in range(no + ns)]
+
+    def scan(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        xs = [_view(b, layout, shape) for b in args[:ni]]
+        return tuple(flexsn_hop.flex_sn_scan(core, ni, ns, no, *xs, *args[ni:]))
+
+    def loop(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        xs = [_view(b, layout, shape) for b in args[:ni]]
+        outs, seqs = unrolled_loop(lambda *a: core(*a, *args[ni + ns :]), no, xs, list(args[ni : ni + ns]))
+        return (*outs, *seqs)
+
+    paths: list[str] = []
+    real = runtime_fusion.run_route
+
+    def spy(kernel: object, r: Any, *args: Any, **kwargs: Any) -> Any:
+        paths.append(r.path)
+        return real(kernel, r, *args, **kwargs)  # type: ignore[arg-type]
+
+    results = []
+    torch._dynamo.reset()
+    try:
+        with mock.patch.object(runtime_fusion, "run_route", spy), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Dynamo's own notes; the spy tells whether the kernels ran
+            for fn in (torch.compile(scan, backend="aot_eager", fullgraph=True), loop):
+                leaves = [t.clone().requires_grad_() for t in [*bases, *s0, *statics]]
+                out = fn(*leaves)
+                pairs = [(o, gr) for o, gr in zip(out, grads) if o.requires_grad]
+                if pairs:
+                    torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
+                results.append(([o.detach() for o in out], [leaf.grad for leaf in leaves]))
+    finally:
+        torch._dynamo.reset()
+    assert "training" in paths and "eager" not in paths, paths
+    (got, got_grads), (want, want_grads) = results
+    for i, (a, w) in enumerate(zip(got, want)):
+        torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
+    for i, (a, w) in enumerate(zip(got_grads, want_grads)):
+        ref = [*bases, *s0, *statics][i]
+        a = torch.zeros_like(ref) if a is None else a
+        w = torch.zeros_like(ref) if w is None else w
         torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({kinds[:nw]}, {layout}): {m}")
