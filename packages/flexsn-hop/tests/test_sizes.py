@@ -79,10 +79,11 @@ def test_a_plain_core_with_a_size_runs_the_loop_once_warned(fused_paths: tuple[l
     assert len(told) == 1 and "eager loop" in told[0]
 
 
-@pytest.mark.parametrize("bad", ["three", True, 2.5])
+@pytest.mark.parametrize("bad", ["three", True, None, [2.5]])
 def test_a_lifted_argument_that_is_neither_tensor_nor_size(bad: object) -> None:
+    """A float is taken (a 0-d tensor: ``test_static_inputs.py``); a bool, a string or a list is not."""
     xs, v0 = torch.randn(4, 3), torch.randn(3)
-    with pytest.raises(TypeError, match=r"flat_args\[2\] must be a torch.Tensor \(or, among the lifted arguments, an int"):
+    with pytest.raises(TypeError, match=r"flat_args\[2\] must be a torch.Tensor \(or, among the lifted arguments, an int / SymInt size or a float"):
         flex_sn_scan(scaled_core, 1, 1, 1, xs, v0, bad, torch.randn(3))
 
 

@@ -4,6 +4,7 @@ autograd through ``eager_scan``."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -76,3 +77,67 @@ def test_half_sequences_reading_a_float32_tensor_keep_their_dtype(fused: bool, f
     if not fused:  # the loop computes in float32 and stores once
         torch.testing.assert_close(y, want_y.bfloat16())
         torch.testing.assert_close(v, want_v.bfloat16())
+
+
+class _Holder:
+    """A float the body reads, as a neuron's ``v_threshold`` or a surrogate's ``alpha``."""
+
+    thr = 1.0
+
+
+HOLDER = _Holder()
+
+
+def threshold_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - HOLDER.thr))
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("dynamic", [None, True], ids=["float changed", "dynamic=True"])
+def test_a_float_dynamo_lifts_is_read_by_the_kernels_at_every_call(dynamic: bool | None, fused_paths: list[str]) -> None:
+    """Dynamo lifts a float the body reads once it changes (a 0-d tensor the body reads with ``.item()``) or, under
+    ``dynamic=True``, at once (a ``SymFloat``). Before, the kernels could not trace ``.item()`` and the scan fell back
+    to the loop with a warning; a ``SymFloat`` raised a TypeError while Dynamo compiled. Now each value runs fused and
+    equals the loop, gradients included, with nothing to warn about."""
+
+    def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return tuple(flexsn_hop.flex_sn_scan(threshold_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
+
+    run = torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=dynamic)
+    try:
+        for thr in (1.0, 0.7, 0.4):
+            HOLDER.thr = thr
+            x = (torch.rand(5, *STEP, device=DEVICE) * 3).requires_grad_()
+            xr = x.detach().clone().requires_grad_()
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no fallback
+                y, vs = run(x)
+            (y.sum() + vs.pow(2).sum()).backward()
+            yr, vr = flexsn_hop.eager_scan(threshold_core, 1, 1, 1, xr, torch.zeros(STEP, device=DEVICE))
+            (yr.sum() + vr.pow(2).sum()).backward()
+            torch.testing.assert_close(y, yr)
+            torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    finally:
+        HOLDER.thr = 1.0
+    assert fused_paths and set(fused_paths) == {"training"}, fused_paths
+
+
+def test_a_float_among_the_lifted_arguments_is_a_scalar_static_input(fused_paths: list[str]) -> None:
+    """``flex_sn_scan(core, ..., x, v0, 0.5)``: the float reaches the body as a 0-d tensor, on the loop and fused."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, thr: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = torch.sigmoid(4.0 * (h - thr))
+        return s, h * (1.0 - s)
+
+    x = torch.rand(5, *STEP, device=DEVICE) * 3
+    v0 = torch.zeros(STEP, device=DEVICE)
+    with torch.no_grad():
+        y, v = flexsn_hop.flex_sn_scan(core, 1, 1, 1, x, v0, 0.5)
+    assert fused_paths == ["inference"]
+    yr, vr = flexsn_hop.eager_scan(core, 1, 1, 1, x, v0, torch.tensor(0.5))
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(v, vr)
+    with pytest.raises(TypeError, match="an int / SymInt size or a float"):
+        flexsn_hop.flex_sn_scan(core, 1, 1, 1, x, v0, "0.5")

@@ -17,7 +17,8 @@ loops and the lowerable variants raise identical errors:
 * ``core_fn`` returns exactly ``num_outputs + num_states`` tensors per step;
 * when ``T == 0`` the outputs come from ``output_template_specs``;
 * lifted arguments are tensors or sizes (``int`` / ``torch.SymInt``, which
-  Dynamo lifts from symbolic shapes; :mod:`flexsn_hop.sizes`);
+  Dynamo lifts from symbolic shapes; :mod:`flexsn_hop.sizes`), or floats
+  (``float`` / ``torch.SymFloat``), taken as 0-d tensors;
 * ``final_state`` (``flex_sn_scan`` only) is a ``bool``;
 * ``zero_init_states`` (``flex_sn_scan`` only) is a ``bool``; when set no
   initial states are passed (``flat_args`` is ``(*input_seqs, *lifted_args)``)
@@ -225,7 +226,7 @@ def prepare_scan_args(
     final = check_final_state_flag(final_state)
     zero_init = check_zero_init_states_flag(zero_init_states)
     need = num_inputs + (0 if zero_init else num_states)
-    lifted_tensors, sizes = split_sizes(flat_args[need:], need)
+    lifted_tensors, sizes = split_sizes(flat_args[need:], need, flat_args[0] if flat_args else None)
     contract = check_scan_args(
         num_inputs,
         num_states,

@@ -59,6 +59,7 @@ from flexsn_trace.env import env_flag
 from ._checks import ScanArgs
 from ._types import CoreFn, DispatchPath, FusedScanCall
 from .runtime_fusion import runtime_fused_impl
+from .scalars import items_read_as_tensors
 from .sizes import without_sizes
 
 __all__ = [
@@ -164,7 +165,9 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     to the hook. The runtime's hook gets the body with a probe in their place
     (its kernels' shape check refuses a body that computes with one), or is
     not asked when there is no such body (one warning says why); another hook
-    gets the body with the call's sizes bound in their places.
+    gets the body with the call's sizes bound in their places. The runtime's hook gets a
+    body that reads lifted floats as the 0-d tensors they arrive in
+    (:func:`flexsn_hop.scalars.items_read_as_tensors`).
 
     Raises ``RuntimeError`` when it returns the wrong number of values, an
     output whose leading dim is not ``T``, or states of the wrong shape:
@@ -186,6 +189,8 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
         body = probed
     elif args.sizes.positions:
         body = args.loop_core(core_fn)  # another hook may run the body: it gets the real sizes
+    if impl is runtime_fused_impl:  # a float Dynamo lifted: read in place by the kernels, not through .item()
+        body = items_read_as_tensors(body, c.num_inputs + c.num_states)
     flat = c.flat_args
     requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(

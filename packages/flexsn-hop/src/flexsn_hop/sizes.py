@@ -1,4 +1,4 @@
-"""Sizes among ``flex_sn_scan``'s lifted arguments: the symbolic ints Dynamo lifts.
+"""Sizes among ``flex_sn_scan``'s lifted arguments: the symbolic ints Dynamo lifts (and the floats it lifts).
 
 When ``torch.compile`` meets a second batch size it recompiles with dynamic
 shapes, and Dynamo's ``speculate_subgraph`` then lifts every free symbol of
@@ -9,7 +9,8 @@ own ``cond`` and ``while_loop`` take sizes among their operands.
 The eager loop passes them to the body where they came. The fused kernels take
 tensors only, so they are built from a copy of the body without those
 parameters (:func:`without_sizes`); their shape check keeps a body that
-computes with a size on the loop.
+computes with a size on the loop. A float Dynamo lifts (a ``torch.SymFloat``
+under ``dynamic=True``) is made a 0-d tensor (:func:`split_sizes`).
 """
 
 from __future__ import annotations
@@ -70,13 +71,19 @@ class LiftedSizes(NamedTuple):
         return with_sizes
 
 
-def split_sizes(lifted: Sequence[object], first_index: int) -> tuple[tuple[torch.Tensor, ...], LiftedSizes]:
+def split_sizes(
+    lifted: Sequence[object], first_index: int, like: object = None
+) -> tuple[tuple[torch.Tensor, ...], LiftedSizes]:
     """Split the lifted arguments into tensors and :class:`LiftedSizes`.
 
-    ``first_index`` is the first lifted argument's index in ``flat_args`` (for messages).
+    ``first_index`` is the first lifted argument's index in ``flat_args`` (for messages). A ``float`` or
+    ``torch.SymFloat`` (a float attribute the body reads, lifted by ``torch.compile(dynamic=True)``) becomes
+    a 0-d tensor in its place, float32 (float64 beside float64 sequences) on ``like``'s device: the body
+    computes with it as with the number, and the fused kernels read it as a scalar static input each call
+    instead of baking a value Dynamo does not guard.
 
     Raises:
-        TypeError: a lifted argument that is neither a tensor nor a size.
+        TypeError: a lifted argument that is neither a tensor, a size nor a float.
     """
     tensors: list[torch.Tensor] = []
     positions: list[int] = []
@@ -87,12 +94,22 @@ def split_sizes(lifted: Sequence[object], first_index: int) -> tuple[tuple[torch
         elif is_size(a):
             positions.append(k)
             values.append(a)  # type: ignore[arg-type]
+        elif isinstance(a, (float, torch.SymFloat)):
+            tensors.append(_scalar_tensor(a, like))
         else:
             raise TypeError(
                 f"flex_sn_scan: flat_args[{first_index + k}] must be a torch.Tensor (or, among the lifted "
-                f"arguments, an int / SymInt size), got {type(a).__name__}"
+                f"arguments, an int / SymInt size or a float), got {type(a).__name__}"
             )
     return tuple(tensors), LiftedSizes(tuple(positions), tuple(values))
+
+
+def _scalar_tensor(value: float | torch.SymFloat, like: object) -> torch.Tensor:
+    """``value`` as a 0-d tensor beside ``like`` (input 0; see :func:`split_sizes`)."""
+    ref = like if isinstance(like, torch.Tensor) else None
+    dtype = torch.float64 if ref is not None and ref.dtype == torch.float64 else torch.float32
+    # a SymFloat is taken at run time (recorded as aten.scalar_tensor while tracing); the stubs say number only
+    return torch.scalar_tensor(value, dtype=dtype, device=None if ref is None else ref.device)  # type: ignore[arg-type]
 
 
 def _probe(core: fx.GraphModule, offset: int, positions: tuple[int, ...]) -> CoreFn | str:

@@ -1,0 +1,65 @@
+"""Floats Dynamo lifts into a scan's body: read by the fused kernels as scalar static inputs.
+
+A float the body reads (``self.v_threshold``, a surrogate's ``alpha``) is a constant to
+``torch.compile`` until it changes; then Dynamo compiles again with the float as a graph input
+(PyTorch's "unspecialized float": ``torch._dynamo.config.specialize_float``), passed to the body as
+a 0-d tensor that the body turns back into a number with ``.item()`` (or, under
+``dynamic=True``, as a ``torch.SymFloat``, which :func:`flexsn_hop.sizes.split_sizes` makes a 0-d
+tensor). The kernels cannot trace ``.item()``: a number read from a tensor would be baked in at the
+tracing example's value. :func:`items_read_as_tensors` gives the fused path a copy of the body that
+uses the 0-d tensor itself where the body used its ``.item()``, so the kernels read the current
+value in place at every call (a scalar static input) and the scan stays fused after the change.
+Arithmetic is the same: a 0-d tensor beside a per-step tensor takes that tensor's dtype, as a
+Python number does (PyTorch's type promotion).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+from torch import fx
+
+from ._types import CoreFn
+
+__all__ = ["items_read_as_tensors"]
+
+#: body -> {offset: the body reading its lifted 0-d tensors as tensors (the body itself when it has no such read)}
+_REWRITTEN: "weakref.WeakKeyDictionary[Any, dict[int, CoreFn]]" = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def _rewrite(core: fx.GraphModule, offset: int) -> CoreFn:
+    placeholders = [n for n in core.graph.nodes if n.op == "placeholder"]
+    lifted = set(placeholders[offset:])
+    items = [
+        n for n in core.graph.nodes
+        if n.op == "call_method" and n.target == "item" and len(n.args) == 1 and not n.kwargs and n.args[0] in lifted
+    ]
+    if not items:
+        return core
+    graph = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    graph.output(graph.graph_copy(core.graph, env))  # graph_copy leaves the output node out
+    for node in items:
+        item = env[node]
+        item.replace_all_uses_with(item.args[0])  # type: ignore[arg-type]
+        graph.erase_node(item)
+    # built from the finished graph: GraphModule copies the submodules and attributes it reads from core
+    return fx.GraphModule(core, graph, class_name=type(core).__name__)
+
+
+def items_read_as_tensors(core: CoreFn, offset: int) -> CoreFn:
+    """``core``, or a copy using each lifted 0-d tensor where ``core`` used its ``.item()`` (module docstring).
+
+    Only a ``torch.fx.GraphModule`` (the body Dynamo traced) is rewritten, only ``.item()`` of a
+    lifted argument (position ``offset`` = ``num_inputs + num_states`` on), once per body.
+    """
+    if not isinstance(core, fx.GraphModule):
+        return core
+    with _LOCK:
+        per_core = _REWRITTEN.setdefault(core, {})
+        if offset not in per_core:
+            per_core[offset] = _rewrite(core, offset)
+        return per_core[offset]
