@@ -141,3 +141,38 @@ def test_a_float_among_the_lifted_arguments_is_a_scalar_static_input(fused_paths
     torch.testing.assert_close(v, vr)
     with pytest.raises(TypeError, match="an int / SymInt size or a float"):
         flexsn_hop.flex_sn_scan(core, 1, 1, 1, x, v0, "0.5")
+
+
+THR = torch.nn.Parameter(torch.tensor(0.9, device=DEVICE))
+GAIN = torch.nn.Parameter(torch.tensor(4.0, device=DEVICE))
+
+
+def item_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(GAIN * (h - THR.item()))  # the threshold as a number: no gradient for it
+    return s, h * (1.0 - s)
+
+
+def test_a_parameter_read_through_item_gets_no_gradient_on_the_kernels(fused_paths: list[str]) -> None:
+    """The kernels read a lifted 0-d tensor where the body reads its ``.item()``, detached: ``THR.grad`` stays ``None``
+    as in the loop (a zero gradient would still move it under weight decay or Adam), ``GAIN.grad`` is the loop's."""
+
+    def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return tuple(flexsn_hop.flex_sn_scan(item_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
+
+    x = (torch.rand(5, *STEP, device=DEVICE) * 3).requires_grad_()
+    grads = []
+    for run in (torch.compile(scan, fullgraph=True, backend="aot_eager"), None):
+        THR.grad = GAIN.grad = x.grad = None
+        if run is None:
+            y, vs = flexsn_hop.eager_scan(item_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE))
+        else:
+            y, vs = run(x)
+        (y.sum() + vs.pow(2).sum()).backward()
+        grads.append((y.detach(), x.grad, THR.grad, GAIN.grad))
+    assert fused_paths and set(fused_paths) == {"training"}, fused_paths
+    (y, gx, gthr, ggain), (yr, gxr, gthr_r, ggain_r) = grads
+    assert gthr is None and gthr_r is None
+    torch.testing.assert_close(y, yr)
+    torch.testing.assert_close(gx, gxr, rtol=1e-4, atol=1e-5)
+    torch.testing.assert_close(ggain, ggain_r, rtol=1e-4, atol=1e-5)

@@ -189,9 +189,12 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
         body = probed
     elif args.sizes.positions:
         body = args.loop_core(core_fn)  # another hook may run the body: it gets the real sizes
+    lifted = c.lifted_args
     if impl is runtime_fused_impl:  # a float Dynamo lifted: read in place by the kernels, not through .item()
-        body = items_read_as_tensors(body, c.num_inputs + c.num_states)
-    flat = c.flat_args
+        body, only_items = items_read_as_tensors(body, c.num_inputs + c.num_states)
+        if only_items:  # read as numbers only: no gradient, as in the loop
+            lifted = tuple(t.detach() if k in only_items else t for k, t in enumerate(lifted))
+    flat = (*c.input_seqs, *c.init_states, *lifted)
     requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(
         core_fn=body,
@@ -200,7 +203,7 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
         num_outputs=num_outputs,
         input_seqs=c.input_seqs,
         init_states=c.init_states,
-        lifted_args=c.lifted_args,
+        lifted_args=lifted,
         output_template_specs=args.output_template_specs,
         T=c.T,
         dispatch=dispatch,
