@@ -29,7 +29,7 @@ if not torch.cuda.is_available():
     # interpreted only when TRITON_INTERPRET is set at import time
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
-from flexsn_codegen import interpreter_enabled  # noqa: E402
+import random_cores  # noqa: E402
 from flexsn_runtime import FlexSNKernel  # noqa: E402
 from flexsn_trace.testing import lif_core as lif, two_by_two_core as two, unrolled_loop  # noqa: E402
 
@@ -48,11 +48,7 @@ SIZES = {"T9-75": (9, (3, 25)), "T5-1099": (5, (7, 157))}
 @pytest.fixture
 def device() -> torch.device:
     """CUDA (compiled kernels) when available, else the CPU with the interpreter."""
-    if torch.cuda.is_available() and not interpreter_enabled():
-        return torch.device("cuda")
-    if not interpreter_enabled():
-        pytest.skip("no CUDA device and TRITON_INTERPRET is not set")
-    return torch.device("cpu")
+    return random_cores.device()
 
 
 @pytest.fixture(scope="module")
