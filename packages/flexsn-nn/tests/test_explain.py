@@ -41,6 +41,36 @@ def test_a_core_that_lowers() -> None:
     assert e.saved_per_step == ["input 0", "return 1 (every 4 steps)", "init_state 0"]
     assert e.inference_graph is not None and "aten.sub.Tensor" in e.inference_graph
     assert "fused inference: yes" in str(e)
+    assert e.dtype_fallbacks == {}  # every dtype runs fused
+
+
+class _DtypeSlope(torch.autograd.Function):
+    """Heaviside forward; the surrogate's slope picked by the gradient's dtype (the backward alone reads it)."""
+
+    @staticmethod
+    def forward(ctx: object, h: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(h)  # type: ignore[attr-defined]
+        return (h >= 0).to(h.dtype)
+
+    @staticmethod
+    def backward(ctx: object, g: torch.Tensor) -> torch.Tensor:
+        (h,) = ctx.saved_tensors  # type: ignore[attr-defined]
+        alpha = 8.0 if g.dtype == torch.bfloat16 else 2.0
+        return g * alpha * torch.sigmoid(alpha * h) * (1.0 - torch.sigmoid(alpha * h))
+
+
+def slope_by_dtype(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _DtypeSlope.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def test_the_16_bit_dtypes_that_run_the_loop_are_named() -> None:
+    """bfloat16 training of a core whose gradient reads the dtype runs the loop; its inference and float16 do not."""
+    e = explain(slope_by_dtype, 1, 1, 1)
+    assert e.lowers and e.trains_fused and list(e.dtype_fallbacks) == ["bfloat16 training"]
+    assert "different gradient" in e.dtype_fallbacks["bfloat16 training"]
+    assert "bfloat16 training runs the eager loop: " in str(e)
 
 
 def test_without_recomputation_the_saved_membrane_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,7 @@ from torch import fx
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns, source_path
-from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, TrainingKernels, ensure_training_kernels, training_kernels
+from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, TrainingKernels, dtype_reason, ensure_training_kernels, training_kernels
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
@@ -62,6 +62,9 @@ class Explanation:
         saved_per_step: what the backward kernel reads for each step (training).
         bytes_per_element_step: ``{"inference": ..., "training": ...}`` bytes per neuron and step,
             final-state variants, for ``element_size`` bytes per element.
+        dtype_fallbacks: ``"bfloat16 training"`` (a 16-bit dtype and mode) -> why calls of that dtype run the
+            eager loop although float32 ones run fused: the core, or its gradient, reads the dtype
+            (:func:`flexsn_runtime.dtype_reason`); empty when every dtype runs fused.
     """
 
     lowers: bool
@@ -76,6 +79,7 @@ class Explanation:
     sources: dict[str, tuple[str, Path]] = field(default_factory=dict)
     saved_per_step: list[str] = field(default_factory=list)
     bytes_per_element_step: dict[str, float] = field(default_factory=dict)
+    dtype_fallbacks: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
@@ -83,6 +87,8 @@ class Explanation:
                              ("blocking op", self.blocking_op), ("at", self.where), ("instead", self.suggestion)):
             if value:
                 lines.append(f"{label}: {value}")
+        for case, why in self.dtype_fallbacks.items():
+            lines.append(f"{case} runs the eager loop: {why}")
         if self.captures:
             lines.append(f"lifted captured tensors: {', '.join(self.captures)}")
         if self.saved_per_step:
@@ -180,9 +186,10 @@ def explain(
     whether inference and training run fused and why not, the blocking op,
     its source line and what to write instead, the captured tensors lifted
     into static inputs, the traced step, the generated Triton sources and
-    their cache paths, what training saves per step, and the bytes moved
+    their cache paths, what training saves per step, the bytes moved
     per element and step (``element_size`` bytes per element; the
-    final-state kernels).
+    final-state kernels), and which 16-bit dtypes run the eager loop because
+    the core or its gradient reads the dtype.
 
     Returns:
         :class:`Explanation`.
@@ -233,4 +240,9 @@ def explain(
             if k is not None:
                 result.sources[kind] = (k.code, source_path(k.code))
         result.bytes_per_element_step, result.saved_per_step = _bytes(bundle, pair, element_size)
+        for dtype in (torch.bfloat16, torch.float16):
+            for training in (False, True) if kernel.has_training_kernels else (False,):
+                why = dtype_reason(kernel, dtype, training)
+                if why is not None:
+                    result.dtype_fallbacks[f"{str(dtype).removeprefix('torch.')} {'training' if training else 'inference'}"] = why
     return result

@@ -24,7 +24,7 @@ from .ops import (
     run_inference,
     run_training,
 )
-from .routing import KERNEL_DTYPES, Route, call_reason, fit_shapes, route, run_route, warn_fallback
+from .routing import KERNEL_DTYPES, Route, call_reason, dtype_reason, fit_shapes, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
     TrainingKernels,
@@ -65,6 +65,7 @@ __all__ = [
     "build_training_kernels",
     "build_training_variants",
     "call_reason",
+    "dtype_reason",
     "core_fingerprint",
     "default_example_inputs",
     "eager_loop",
