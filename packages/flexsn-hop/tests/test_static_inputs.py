@@ -4,6 +4,7 @@ autograd through ``eager_scan``."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterator
 
@@ -121,6 +122,35 @@ def test_a_float_dynamo_lifts_is_read_by_the_kernels_at_every_call(dynamic: bool
     finally:
         HOLDER.thr = 1.0
     assert fused_paths and set(fused_paths) == {"training"}, fused_paths
+
+
+def exp_threshold_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(4.0 * (h - math.exp(HOLDER.thr - 1.0)))  # Python math on the number
+    return s, h * (1.0 - s)
+
+
+def test_python_math_on_a_lifted_float_stays_fused(fused_paths: list[str]) -> None:
+    """Dynamo folds ``math.exp`` of the lifted float into a constant it guards, but keeps the dead call on it; on the
+    tensor read in its place that call failed the kernels' trace (the loop ran, with a warning). It is dropped now."""
+
+    def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return tuple(flexsn_hop.flex_sn_scan(exp_threshold_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
+
+    run = torch.compile(scan, fullgraph=True, backend="aot_eager")
+    try:
+        for thr in (1.0, 0.7, 0.4):
+            HOLDER.thr = thr
+            x = torch.rand(5, *STEP, device=DEVICE) * 3
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # no fallback
+                y, v = run(x)
+            yr, vr = flexsn_hop.eager_scan(exp_threshold_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE))
+            torch.testing.assert_close(y, yr)
+            torch.testing.assert_close(v, vr)
+    finally:
+        HOLDER.thr = 1.0
+    assert fused_paths and set(fused_paths) == {"inference"}, fused_paths
 
 
 def test_a_float_among_the_lifted_arguments_is_a_scalar_static_input(fused_paths: list[str]) -> None:

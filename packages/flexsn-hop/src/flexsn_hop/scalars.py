@@ -52,6 +52,9 @@ def _rewrite(core: fx.GraphModule, offset: int) -> tuple[CoreFn, tuple[int, ...]
             value = graph.call_method("detach", (item.args[0],))
         item.replace_all_uses_with(value)
         graph.erase_node(item)
+    # Dynamo may keep a dead call on the number (math.exp(x.item()) whose value it folded in as a guarded
+    # constant): on a tensor it would fail the kernels' trace for nothing
+    graph.eliminate_dead_code()
     # built from the finished graph: GraphModule copies the submodules and attributes it reads from core
     return fx.GraphModule(core, graph, class_name=type(core).__name__), only_items
 
