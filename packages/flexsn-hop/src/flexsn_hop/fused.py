@@ -189,12 +189,11 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
         body = probed
     elif args.sizes.positions:
         body = args.loop_core(core_fn)  # another hook may run the body: it gets the real sizes
-    lifted = c.lifted_args
     if impl is runtime_fused_impl:  # a float Dynamo lifted: read in place by the kernels, not through .item()
         body, only_items = items_read_as_tensors(body, c.num_inputs + c.num_states)
         if only_items:  # read as numbers only: no gradient, as in the loop
-            lifted = tuple(t.detach() if k in only_items else t for k, t in enumerate(lifted))
-    flat = (*c.input_seqs, *c.init_states, *lifted)
+            c = c._replace(lifted_args=tuple(t.detach() if k in only_items else t for k, t in enumerate(c.lifted_args)))
+    flat = c.flat_args
     requires_grad = dispatch == "autograd" and torch.is_grad_enabled() and any(t.requires_grad for t in flat)
     call = FusedScanCall(
         core_fn=body,
@@ -203,7 +202,7 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
         num_outputs=num_outputs,
         input_seqs=c.input_seqs,
         init_states=c.init_states,
-        lifted_args=lifted,
+        lifted_args=c.lifted_args,
         output_template_specs=args.output_template_specs,
         T=c.T,
         dispatch=dispatch,
