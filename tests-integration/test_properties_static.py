@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 from unittest import mock
 
 import torch
@@ -120,6 +120,51 @@ def _base(layout: str, shape: tuple[int, ...], g: torch.Generator, dev: torch.de
     return (torch.randn(size, generator=g) * 2.0).to(dev)
 
 
+class _Case:
+    """One drawn call: the tensors (input bases, initial states, statics), the output gradients, the loop, the checks."""
+
+    def __init__(self, program: Program, shape: tuple[int, int, int, int], kinds: list[str], layout: str, seed: int) -> None:
+        dev = device()
+        _, B, C, L = shape
+        self.program, self.shape, self.layout, self.kinds = program, shape, layout, kinds[: program.nw]
+        self.core = program.core()
+        g = torch.Generator().manual_seed(seed)
+        bases = [_base(layout, shape, g, dev) for _ in range(program.ni)]
+        s0 = [torch.randn(B, C, L, generator=g).to(dev) for _ in range(program.ns)]
+        statics = [(torch.randn(STATIC_SHAPES[kind](B, C, L), generator=g) * 0.5).to(dev) for kind in self.kinds]
+        #: what every run starts from: input bases, initial states, statics
+        self.tensors = [*bases, *s0, *statics]
+        self.grads = [torch.randn(shape, generator=g).to(dev) for _ in range(len(program.outputs) + program.ns)]
+
+    def views(self, args: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+        """The input sequences of a call on ``args`` (bases first), in the drawn layout."""
+        return [_view(b, self.layout, self.shape) for b in args[: self.program.ni]]
+
+    def loop(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The Python time loop on ``args`` (as :attr:`tensors`): outputs, then state sequences."""
+        ni, ns = self.program.ni, self.program.ns
+        outs, seqs = unrolled_loop(lambda *a: self.core(*a, *args[ni + ns :]), len(self.program.outputs), self.views(args), list(args[ni : ni + ns]))
+        return (*outs, *seqs)
+
+    def run(self, fn: Callable[..., Sequence[torch.Tensor]]) -> tuple[list[torch.Tensor], list[torch.Tensor | None]]:
+        """``fn`` on fresh leaves of :attr:`tensors`, backward from :attr:`grads`: its results and the leaves' gradients."""
+        leaves = [t.clone().requires_grad_() for t in self.tensors]
+        out = list(fn(*leaves))
+        pairs = [(o, gr) for o, gr in zip(out, self.grads) if o.requires_grad]
+        if pairs:
+            torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
+        return [o.detach() for o in out], [leaf.grad for leaf in leaves]
+
+    def check(self, got: Sequence[Sequence[Any]], want: Sequence[Sequence[Any]], label: str) -> None:
+        """Results (fp32: rtol 1e-4) and gradients (summed statics: 1e-3) of two :meth:`run` s; ``None`` as zeros."""
+        for i, (a, w) in enumerate(zip(got[0], want[0])):
+            torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
+        for i, (a, w) in enumerate(zip(got[1], want[1])):
+            a = torch.zeros_like(self.tensors[i]) if a is None else a
+            w = torch.zeros_like(self.tensors[i]) if w is None else w
+            torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({self.kinds}, {label}): {m}")
+
+
 @SETTINGS
 @given(
     program=static_programs(),
@@ -133,49 +178,20 @@ def _base(layout: str, shape: tuple[int, ...], g: torch.Generator, dev: torch.de
 def test_random_cores_with_static_inputs_match_the_loop(
     program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], layout: str, block: int, seed: int
 ) -> None:
-    dev = device()
-    B, C, L = dims
-    shape = (T, B, C, L)
-    core = program.core()
-    ni, ns, nw, no = program.ni, program.ns, program.nw, len(program.outputs)
+    case = _Case(program, (T, *dims), kinds, layout, seed)
+    ni, ns, no = program.ni, program.ns, len(program.outputs)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # every op here is lowered: no fallback allowed
-        k = FlexSNKernel(core, ni, ns, no, num_static=nw)
-    g = torch.Generator().manual_seed(seed)
-    bases = [_base(layout, shape, g, dev) for _ in range(ni)]
-    s0 = [torch.randn(B, C, L, generator=g).to(dev) for _ in range(ns)]
-    statics = [(torch.randn(STATIC_SHAPES[kinds[w]](B, C, L), generator=g) * 0.5).to(dev) for w in range(nw)]
-    grads = [torch.randn(shape, generator=g).to(dev) for _ in range(no + ns)]
-    leaves0 = [*bases, *s0, *statics]
-    assert k.uses_kernels(*[_view(b, layout, shape) for b in bases], *statics)
-
-    def run(fused: bool) -> tuple[list[torch.Tensor], list[torch.Tensor | None]]:
-        leaves = [t.clone().requires_grad_() for t in leaves0]
-        xs = [_view(b, layout, shape) for b in leaves[:ni]]
-        states, ws = leaves[ni : ni + ns], leaves[ni + ns :]
-        if fused:
-            out = list(k(*xs, *states, *ws))
-        else:
-            outs, seqs = unrolled_loop(lambda *a: core(*a, *ws), no, xs, states)
-            out = [*outs, *seqs]
-        pairs = [(o, gr) for o, gr in zip(out, grads) if o.requires_grad]
-        if pairs:
-            torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
-        return [o.detach() for o in out], [leaf.grad for leaf in leaves]
-
+        k = FlexSNKernel(case.core, ni, ns, no, num_static=program.nw)
+    assert k.uses_kernels(*case.views(case.tensors), *case.tensors[ni + ns :])
     with _programs_of(block, k):
-        got, got_grads = run(True)
+        got = case.run(lambda *a: k(*case.views(a), *a[ni:]))
         with torch.no_grad():
-            final = k.final_state(*[_view(b, layout, shape) for b in bases], *s0, *statics)
-    want, want_grads = run(False)
-    for i, (a, w) in enumerate(zip(got, want)):
-        torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
+            final = k.final_state(*case.views(case.tensors), *case.tensors[ni:])
+    want = case.run(case.loop)
+    case.check(got, want, f"{layout}, block {block}")
     for j in range(ns):
-        torch.testing.assert_close(final[no + j], want[no + j][-1], rtol=1e-4, atol=1e-5)
-    for i, (a, w) in enumerate(zip(got_grads, want_grads)):
-        a = torch.zeros_like(leaves0[i]) if a is None else a
-        w = torch.zeros_like(leaves0[i]) if w is None else w
-        torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({kinds[:nw]}, {layout}, block {block}): {m}")
+        torch.testing.assert_close(final[no + j], want[0][no + j][-1], rtol=1e-4, atol=1e-5)
 
 
 @settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 8))
@@ -192,25 +208,11 @@ def test_random_cores_with_static_inputs_match_the_loop_compiled(
 ) -> None:
     """The same through ``flex_sn_scan`` inside ``torch.compile(fullgraph=True)``: the statics are the scan's
     lifted arguments, and the training route of the fused kernels must run (spied on ``run_route``)."""
-    dev = device()
-    B, C, L = dims
-    shape = (T, B, C, L)
-    core = program.core()
-    ni, ns, nw, no = program.ni, program.ns, program.nw, len(program.outputs)
-    g = torch.Generator().manual_seed(seed)
-    bases = [_base(layout, shape, g, dev) for _ in range(ni)]
-    s0 = [torch.randn(B, C, L, generator=g).to(dev) for _ in range(ns)]
-    statics = [(torch.randn(STATIC_SHAPES[kinds[w]](B, C, L), generator=g) * 0.5).to(dev) for w in range(nw)]
-    grads = [torch.randn(shape, generator=g).to(dev) for _ in range(no + ns)]
+    case = _Case(program, (T, *dims), kinds, layout, seed)
+    ni, ns, no = program.ni, program.ns, len(program.outputs)
 
     def scan(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        xs = [_view(b, layout, shape) for b in args[:ni]]
-        return tuple(flexsn_hop.flex_sn_scan(core, ni, ns, no, *xs, *args[ni:]))
-
-    def loop(*args: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        xs = [_view(b, layout, shape) for b in args[:ni]]
-        outs, seqs = unrolled_loop(lambda *a: core(*a, *args[ni + ns :]), no, xs, list(args[ni : ni + ns]))
-        return (*outs, *seqs)
+        return tuple(flexsn_hop.flex_sn_scan(case.core, ni, ns, no, *case.views(args), *args[ni:]))
 
     paths: list[str] = []
     real = runtime_fusion.run_route
@@ -219,26 +221,13 @@ def test_random_cores_with_static_inputs_match_the_loop_compiled(
         paths.append(r.path)
         return real(kernel, r, *args, **kwargs)  # type: ignore[arg-type]
 
-    results = []
     torch._dynamo.reset()
     try:
         with mock.patch.object(runtime_fusion, "run_route", spy), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Dynamo's own notes; the spy tells whether the kernels ran
-            for fn in (torch.compile(scan, backend="aot_eager", fullgraph=True), loop):
-                leaves = [t.clone().requires_grad_() for t in [*bases, *s0, *statics]]
-                out = fn(*leaves)
-                pairs = [(o, gr) for o, gr in zip(out, grads) if o.requires_grad]
-                if pairs:
-                    torch.autograd.backward([o for o, _ in pairs], [gr for _, gr in pairs])
-                results.append(([o.detach() for o in out], [leaf.grad for leaf in leaves]))
+            got = case.run(torch.compile(scan, backend="aot_eager", fullgraph=True))
+            want = case.run(case.loop)
     finally:
         torch._dynamo.reset()
     assert "training" in paths and "eager" not in paths, paths
-    (got, got_grads), (want, want_grads) = results
-    for i, (a, w) in enumerate(zip(got, want)):
-        torch.testing.assert_close(a, w, rtol=1e-4, atol=1e-5, msg=lambda m: f"result {i}: {m}")
-    for i, (a, w) in enumerate(zip(got_grads, want_grads)):
-        ref = [*bases, *s0, *statics][i]
-        a = torch.zeros_like(ref) if a is None else a
-        w = torch.zeros_like(ref) if w is None else w
-        torch.testing.assert_close(a, w, rtol=1e-3, atol=1e-3, msg=lambda m: f"gradient {i} ({kinds[:nw]}, {layout}): {m}")
+    case.check(got, want, layout)
