@@ -29,7 +29,7 @@ from typing import Any
 
 import torch
 
-from flexsn_runtime import FlexSNKernel, call_reason, fit_shapes, route, run_route, warn_fallback
+from flexsn_runtime import FUNCTORCH_REASON, FlexSNKernel, call_reason, fit_shapes, route, run_route, warn_fallback
 from flexsn_trace import check_scan_args, run_isolated
 
 from ._types import FusedScanCall
@@ -106,8 +106,11 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     (:func:`flexsn_runtime.call_reason`) come first, because building a
     kernel traces the body.
     """
-    if call.dispatch == "functorch" or call.T == 0:
-        return None  # wrapped tensors / templates: the operator's own loop
+    if call.dispatch == "functorch":  # wrapped tensors: the operator's own loop, told once
+        warn_fallback(_WARNED, f"flex_sn_scan: {FUNCTORCH_REASON}; this call runs on the eager loop")
+        return None
+    if call.T == 0:
+        return None  # templates only: the operator's own loop
     try:
         # the kernels' own argument rules: one T, one per-step shape, device and dtype
         contract = check_scan_args(
@@ -136,6 +139,8 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
         return None
     r = route(kernel, contract, needs_grad=call.requires_grad)
     if r.path == "eager":
+        if r.reason is not None:  # e.g. a dtype whose gradient the trace reads, forward-mode tangents
+            warn_fallback(_WARNED, f"flex_sn_scan: {r.reason}; this call runs on the eager loop")
         return None
     # With zero_init_states only the input sequences are passed and the ops
     # create the zero states inside (no zero fill in a traced graph).

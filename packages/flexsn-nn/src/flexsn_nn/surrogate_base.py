@@ -14,6 +14,7 @@ import zlib
 from typing import Any, Callable
 
 import torch
+from torch.autograd import forward_ad
 
 __all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside", "make_spike"]
 
@@ -41,6 +42,8 @@ class HeavisideSpike(torch.autograd.Function):
 
     generate_vmap_rule = True
     formula: Callable[..., torch.Tensor]
+    #: the subclass with a ``jvp`` for forward-mode AD (:func:`make_spike`)
+    forward_mode: type[HeavisideSpike]
 
     @staticmethod
     def forward(x: torch.Tensor, *params: float) -> torch.Tensor:
@@ -58,15 +61,32 @@ def make_spike(name: str, formula: Callable[..., torch.Tensor]) -> type[Heavisid
     """A :class:`HeavisideSpike` subclass whose backward multiplies by ``formula(x, *params)``.
 
     One class per surrogate (tracing records the class it applies); the
-    backward is a plain ``staticmethod``, which Dynamo inlines.
+    backward is a plain ``staticmethod``, which Dynamo inlines. Its
+    ``forward_mode`` attribute is a subclass that also has a ``jvp`` for
+    forward-mode AD (``torch.autograd.forward_ad``, ``torch.func.jvp``): the
+    output's tangent is ``formula(x) * dx``, the transpose of the backward, so
+    a JVP and a VJP agree (``<J t, g> = <t, J^T g>``). It is a class of its own
+    because Dynamo cannot trace an ``autograd.Function`` that defines ``jvp``;
+    :meth:`SurrogateFunction.__call__` applies it only inside a ``dual_level``.
     """
 
     def backward(ctx: Any, grad_output: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
         (x,) = ctx.saved_tensors
         return (grad_output * formula(x, *ctx.params), *(None for _ in ctx.params))
 
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> None:
+        HeavisideSpike.setup_context(ctx, inputs, output)
+        ctx.save_for_forward(inputs[0])
+
+    def jvp(ctx: Any, x_tangent: torch.Tensor, *param_tangents: None) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return x_tangent * formula(x, *ctx.params)
+
     attrs = {"formula": staticmethod(formula), "backward": staticmethod(backward), "__doc__": f"Θ(x) forward, {name} backward."}
-    return type(name, (HeavisideSpike,), attrs)
+    spike: type[HeavisideSpike] = type(name, (HeavisideSpike,), attrs)
+    dual = {"setup_context": staticmethod(setup_context), "jvp": staticmethod(jvp), "__doc__": f"{name} with forward-mode AD."}
+    spike.forward_mode = type(f"{name}ForwardMode", (spike,), dual)
+    return spike
 
 
 class SurrogateFunction:
@@ -170,7 +190,9 @@ class SurrogateFunction:
             raise TypeError(f"{type(self).__name__} expects a torch.Tensor, got {type(x).__name__}")
         if not x.is_floating_point():
             raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
-        apply: Callable[..., torch.Tensor] = self._function.apply
+        # inside a forward-mode AD dual level: the class with a jvp (Dynamo cannot trace it, so only there)
+        function = self._function.forward_mode if forward_ad._current_level >= 0 else self._function
+        apply: Callable[..., torch.Tensor] = function.apply
         return apply(x, *self._params)
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:

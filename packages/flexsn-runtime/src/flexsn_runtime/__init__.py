@@ -24,7 +24,7 @@ from .ops import (
     run_inference,
     run_training,
 )
-from .routing import KERNEL_DTYPES, Route, call_reason, dtype_reason, fit_shapes, route, run_route, warn_fallback
+from .routing import FUNCTORCH_REASON, KERNEL_DTYPES, Route, call_reason, dtype_reason, fit_shapes, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
     TrainingKernels,
@@ -51,6 +51,7 @@ from .launchers import (
 )
 
 __all__ = [
+    "FUNCTORCH_REASON",
     "KERNEL_DTYPES",
     "Route",
     "FlexSNKernel",

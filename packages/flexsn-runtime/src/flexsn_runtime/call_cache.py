@@ -13,7 +13,9 @@ static inputs and captured tensors) its shape, dtype, device and
 ``requires_grad``; the number of each; grad mode; the ``final_state``
 variant; on the CPU whether Triton's interpreter is enabled. Calls that
 may not use the cache get no key and take the full path: tensor
-subclasses (``FakeTensor``, DTensor, functorch wrappers) and calls while
+subclasses (``FakeTensor``, DTensor), calls under ``torch.func`` transforms
+(their wrappers are plain ``torch.Tensor`` to Python) or inside a
+forward-mode AD ``dual_level`` (a dual tensor is too), and calls while
 ``torch.compile`` traces (Dynamo would bake the lookup into its graph).
 Only fused routes of calls that needed no shape fitting are recorded:
 eager fallbacks keep their once-per-reason warning on the full path.
@@ -25,14 +27,16 @@ import threading
 from typing import Any, Callable, Dict, Hashable, Sequence
 
 import torch
+from torch.autograd import forward_ad
 
 from flexsn_codegen import interpreter_enabled
 
-__all__ = ["CallCache", "call_key", "interpreted", "tensor_signature"]
+__all__ = ["CallCache", "call_key", "dual_level_active", "interpreted", "tensor_signature"]
 
 #: tensor types whose signature is their metadata (no subclass behaviour to check)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _compiling = torch.compiler.is_compiling
+_functorch_active = torch._C._are_functorch_transforms_active
 _grad_enabled = torch.is_grad_enabled
 
 
@@ -47,6 +51,11 @@ def tensor_signature(tensors: Sequence[object], requires_grad: bool = True) -> t
     if not requires_grad:
         return tuple([(t.shape, t.dtype, t.device) for t in tensors])  # type: ignore[attr-defined]
     return tuple([(t.shape, t.dtype, t.device, t.requires_grad) for t in tensors])  # type: ignore[attr-defined]
+
+
+def dual_level_active() -> bool:
+    """Whether a ``torch.autograd.forward_ad.dual_level`` is open (its tensors may carry tangents; a module global)."""
+    return forward_ad._current_level >= 0
 
 
 def interpreted(device: torch.device) -> bool:
@@ -65,7 +74,7 @@ def call_key(
         statics: the static inputs, then the captured tensors' current values.
         final_state: the final-state variant.
     """
-    if _compiling() or not seqs:
+    if _compiling() or _functorch_active() or dual_level_active() or not seqs:
         return None
     if len(seqs) == 1 and not states and not statics:  # the usual neuron call, as the general path keys it, inline
         x = seqs[0]

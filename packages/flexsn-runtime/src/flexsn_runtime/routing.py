@@ -22,10 +22,12 @@ import warnings
 from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Sequence
 
 import torch
+from torch.autograd import forward_ad
 
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape, run_isolated
 
 from .builders import dtype_dependence
+from .call_cache import dual_level_active
 from .compile_time import constant_under_compile, enrolled
 from .launch_plan import LaunchPlan, PlanSlot
 from .launchers import launch_args, launch_inference
@@ -37,10 +39,29 @@ from .scan_kernel import KERNEL_DTYPES, tensor_problem
 from .statics import kept_as_is, prepare_static, static_problem
 from .training_plan import TrainingCall
 
+_functorch_active = torch._C._are_functorch_transforms_active
+#: why a call under ``torch.func`` transforms runs the eager loop (their wrapped tensors have no storage a kernel can read)
+FUNCTORCH_REASON = (
+    "torch.func transforms (vmap, grad, jacrev, jvp, ...) are active, and their wrapped tensors "
+    "have no memory the fused kernels can read"
+)
+#: why a call with forward-mode AD tangents runs the eager loop (the kernels would drop the tangents)
+DUAL_REASON = "tensors carry forward-mode AD tangents (torch.autograd.forward_ad), which the fused kernels do not propagate"
+
+
+def has_tangent(contract: ScanContract) -> bool:
+    """Whether any tensor of the call carries a forward-mode AD tangent at the current dual level."""
+    if not dual_level_active():
+        return False
+    unpack: Callable[[torch.Tensor], forward_ad.UnpackedDualTensor] = forward_ad.unpack_dual
+    tensors = (*contract.input_seqs, *contract.init_states, *contract.lifted_args)
+    return any(unpack(t).tangent is not None for t in tensors if isinstance(t, torch.Tensor))
+
+
 if TYPE_CHECKING:
     from .flexsn_kernel import FlexSNKernel
 
-__all__ = ["KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "gradient_left_out", "route", "run_route", "signature_runner",
+__all__ = ["DUAL_REASON", "FUNCTORCH_REASON", "KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "gradient_left_out", "route", "run_route", "signature_runner",
     "warn_fallback"]
 
 
@@ -177,6 +198,10 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     x = contract.input_seqs[0]
     if kernel is None:
         return Route("eager", None, fs)
+    if _functorch_active():
+        return Route("eager", FUNCTORCH_REASON, fs)
+    if has_tangent(contract):
+        return Route("eager", DUAL_REASON, fs)
     handle = kernel.handle
     if len(contract.lifted_args) != kernel.num_kernel_statics and handle is not None:
         n = kernel.num_kernel_statics
