@@ -46,12 +46,15 @@ from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .persistence import KeepsNoStates
+from .replay import in_backward, note_call, note_reset, recompute
 from .shapes import OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error
+from .static_inputs import register_static_inputs
 
 __all__ = ["FlexSN"]
 
 Core = Callable[..., Any]
 TensorList = list[torch.Tensor]
+_compiling = torch.compiler.is_compiling
 
 
 class FlexSN(KeepsNoStates, nn.Module):
@@ -97,7 +100,9 @@ class FlexSN(KeepsNoStates, nn.Module):
     compiled ``flex_sn_scan(..., final_state=True)``) avoids writing state
     sequences at all. States keep their autograd history, so
     call :meth:`reset` (or :func:`flexsn_nn.functional.reset_net`) between
-    independent batches, as in SpikingJelly.
+    independent batches, as in SpikingJelly. A call that activation
+    checkpointing recomputes inside the backward pass starts from the states
+    the original call started from (:mod:`flexsn_nn.replay`).
 
     ``T == 0``: the core is not run; outputs are empty ``[0, *shape]``
     tensors, and the states stay as they were (initialized if they were
@@ -206,28 +211,11 @@ class FlexSN(KeepsNoStates, nn.Module):
             self._output_specs = tuple((tuple(t.shape), t.dtype) for t in outs)
             if self._backend in KERNEL_BACKENDS:
                 check_example_outputs(self._output_specs, example_inputs)
-        if isinstance(static_inputs, torch.Tensor):  # iterating it would pass its rows as separate static inputs
-            raise TypeError(
-                "static_inputs must be a sequence or mapping of tensors, got a torch.Tensor; "
-                "wrap a single one: static_inputs=(w,)"
-            )
-        if isinstance(static_inputs, Mapping):
-            named = [(str(k), w) for k, w in static_inputs.items()]
-        else:
-            named = [(f"static_input_{k}", w) for k, w in enumerate(() if static_inputs is None else static_inputs)]
-        for name, w in named:
-            if not isinstance(w, torch.Tensor):
-                raise TypeError(f"static_inputs[{name!r}] must be a torch.Tensor, got {type(w).__name__}")
-            if not name.isidentifier() or hasattr(self, name):
-                raise ValueError(f"static_inputs: {name!r} is not a free attribute name for a parameter or buffer")
-            if isinstance(w, nn.Parameter):
-                self.register_parameter(name, w)
-            else:
-                self.register_buffer(name, w)
-        self._static_names = tuple(name for name, _ in named)
+        self._static_names = register_static_inputs(self, static_inputs)
         self._kernel: FlexSNKernel | None = None
         self._states: list[torch.Tensor | float | None] = []
         self._state_seqs: TensorList | None = [] if self.store_state_seqs else None
+        self._replay: tuple[list[Any], int, int] | None = None  # flexsn_nn.replay: what a recomputation starts from
         if self._backend in KERNEL_BACKENDS:
             _ = self.kernel  # build now: tracing errors surface here (training kernels: on first need)
 
@@ -305,6 +293,8 @@ class FlexSN(KeepsNoStates, nn.Module):
         _set = object.__setattr__
         _set(self, "_states", [])
         _set(self, "_state_seqs", [] if self.store_state_seqs else None)
+        if not _compiling() and in_backward():  # a checkpointed function resetting its neurons (flexsn_nn.replay)
+            note_reset(self)
 
     def init_states(self, *input_seqs: torch.Tensor) -> TensorList:
         """Initial states for a call; override to change them (e.g. ``v = v_reset``).
@@ -379,11 +369,15 @@ class FlexSN(KeepsNoStates, nn.Module):
                 or per-step shapes, tensors on different devices, states that
                 do not fit the inputs, a core returning the wrong count.
             TypeError: non-tensor inputs, non-floating or mixed dtypes.
+            RuntimeError: a recomputation (activation checkpointing) of an
+                unknown call (:func:`flexsn_nn.replay.recompute`).
         """
-        if self._step_mode == "s":
-            outs = self._single_step(inputs)
-        else:
-            outs = self._multi_step(inputs)
+        if not _compiling() and not note_call(self):  # inside a backward pass: activation checkpointing
+            return recompute(self, inputs, self._run)  # type: ignore[no-any-return]
+        return self._run(inputs)
+
+    def _run(self, inputs: tuple[Any, ...]) -> torch.Tensor | tuple[torch.Tensor, ...]:
+        outs = self._single_step(inputs) if self._step_mode == "s" else self._multi_step(inputs)
         return outs[0] if self.num_outputs == 1 else outs
 
     def _single_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:

@@ -14,7 +14,8 @@ class KeepsNoStates:
     """Mixin for :class:`flexsn_nn.FlexSN`: deep copies detach the states, pickles drop them.
 
     The class keeps its states in ``_states`` and ``_state_seqs`` (``None``
-    when ``store_state_seqs`` is false), and builds its kernels into ``_kernel`` when that is ``None``.
+    when ``store_state_seqs`` is false), what a recomputed call starts from in
+    ``_replay`` (:mod:`flexsn_nn.replay`; neither copied nor pickled), and builds its kernels into ``_kernel`` when that is ``None``.
     """
 
     store_state_seqs: bool
@@ -28,7 +29,9 @@ class KeepsNoStates:
         new = cls.__new__(cls)
         memo[id(self)] = new
         for key, value in self.__dict__.items():
-            if key in ("_states", "_state_seqs") and value is not None:
+            if key == "_replay":  # what a recomputation of the original's last call starts from (flexsn_nn.replay)
+                value = None
+            elif key in ("_states", "_state_seqs") and value is not None:
                 value = [t.detach() if isinstance(t, torch.Tensor) and not t.is_leaf else t for t in value]
             new.__dict__[key] = copy.deepcopy(value, memo)
         return new
@@ -49,4 +52,10 @@ class KeepsNoStates:
         state["_kernel"] = None
         state["_states"] = []
         state["_state_seqs"] = [] if self.store_state_seqs else None
+        state["_replay"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a pickle (one made before ``_replay`` existed included)."""
+        super().__setstate__(state)  # type: ignore[misc]  # nn.Module's, next in FlexSN's MRO
+        self.__dict__.setdefault("_replay", None)

@@ -1,0 +1,46 @@
+"""A neuron's ``static_inputs``: named, checked and registered as parameters or buffers."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import torch
+from torch import nn
+
+__all__ = ["register_static_inputs"]
+
+
+def register_static_inputs(
+    module: nn.Module, static_inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None
+) -> tuple[str, ...]:
+    """Register ``static_inputs`` on ``module``; return their attribute names in order.
+
+    ``nn.Parameter`` entries become parameters, other tensors buffers (so they
+    follow ``.to()``, ``state_dict``, deep copies and pickling), as
+    SpikingJelly's ``FlexSN(static_inputs=...)`` keeps them. A sequence's
+    entries are named ``static_input_<k>``; a mapping gives the names.
+
+    Raises:
+        TypeError: a bare tensor (its rows would pass as separate inputs), an
+            entry that is not a tensor.
+        ValueError: a name that is not an identifier or is taken on ``module``.
+    """
+    if isinstance(static_inputs, torch.Tensor):  # iterating it would pass its rows as separate static inputs
+        raise TypeError(
+            "static_inputs must be a sequence or mapping of tensors, got a torch.Tensor; "
+            "wrap a single one: static_inputs=(w,)"
+        )
+    if isinstance(static_inputs, Mapping):
+        named = [(str(k), w) for k, w in static_inputs.items()]
+    else:
+        named = [(f"static_input_{k}", w) for k, w in enumerate(() if static_inputs is None else static_inputs)]
+    for name, w in named:
+        if not isinstance(w, torch.Tensor):
+            raise TypeError(f"static_inputs[{name!r}] must be a torch.Tensor, got {type(w).__name__}")
+        if not name.isidentifier() or hasattr(module, name):
+            raise ValueError(f"static_inputs: {name!r} is not a free attribute name for a parameter or buffer")
+        if isinstance(w, nn.Parameter):
+            module.register_parameter(name, w)
+        else:
+            module.register_buffer(name, w)
+    return tuple(name for name, _ in named)
