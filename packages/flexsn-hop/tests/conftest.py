@@ -25,3 +25,22 @@ def _clean_hop_state() -> Iterator[None]:
     yield
     # restore the process's hook (the runtime kernels by default) for tests run after these
     flexsn_hop.register_fused_impl(previous)
+
+
+@pytest.fixture
+def fused_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The fused hook on, and the route of every fused run (``runtime_fusion.run_route``), in order."""
+    import flexsn_hop
+    from flexsn_hop import runtime_fusion
+
+    flexsn_hop.enable_fused_kernels(True)  # every test starts without the fused hook (above)
+    paths: list[str] = []
+    real = runtime_fusion.run_route
+
+    def spy(kernel, r, *args, **kwargs):  # type: ignore[no-untyped-def]
+        paths.append(r.path)
+        return real(kernel, r, *args, **kwargs)
+
+    monkeypatch.setattr(runtime_fusion, "run_route", spy)
+    yield paths
+    flexsn_hop.enable_fused_kernels(False)

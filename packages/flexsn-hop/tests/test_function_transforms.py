@@ -8,7 +8,6 @@ run the loop with one warning, and the results equal the loop's (``eager_scan``)
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
 
 import pytest
 import torch
@@ -26,20 +25,9 @@ def leaky_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch
     return torch.tanh(2.0 * h), h * 0.8
 
 
-@pytest.fixture
-def fused_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    flexsn_hop.enable_fused_kernels(True)  # the conftest starts every test without the fused hook
-    paths: list[str] = []
-    real = runtime_fusion.run_route
-
-    def spy(kernel, r, *args, **kwargs):  # type: ignore[no-untyped-def]
-        paths.append(r.path)
-        return real(kernel, r, *args, **kwargs)
-
-    monkeypatch.setattr(runtime_fusion, "run_route", spy)
+@pytest.fixture(autouse=True)
+def _untold(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runtime_fusion, "_WARNED", set())  # told once per process: each test starts untold
-    yield paths
-    flexsn_hop.enable_fused_kernels(False)
 
 
 def _tensors() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator
 
 import pytest
 import torch
 
 import flexsn_hop
-from flexsn_hop import runtime_fusion
 
 DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
 STEP = (2, 3, 4)
@@ -21,21 +19,6 @@ STEP = (2, 3, 4)
 def decay_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) * torch.sigmoid(w)
     return torch.tanh(h), h * 0.9
-
-
-@pytest.fixture
-def fused_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    flexsn_hop.enable_fused_kernels(True)  # the conftest starts every test without the fused hook
-    paths: list[str] = []
-    real = runtime_fusion.run_route
-
-    def spy(kernel, r, *args, **kwargs):  # type: ignore[no-untyped-def]
-        paths.append(r.path)
-        return real(kernel, r, *args, **kwargs)
-
-    monkeypatch.setattr(runtime_fusion, "run_route", spy)
-    yield paths
-    flexsn_hop.enable_fused_kernels(False)
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])

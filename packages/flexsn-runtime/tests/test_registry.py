@@ -127,6 +127,31 @@ def test_release_when_owner_and_active_both_reach_zero() -> None:
     assert [k.closed for k in kernels] == [1] * 6  # the 16-bit pair too
 
 
+def test_a_released_handle_is_answered_by_a_live_bundle_of_its_fingerprint() -> None:
+    """Bundles of one fingerprint hold the same kernels: a program saved elsewhere (``torch.export``) or one that
+    outlived its neuron runs on a live bundle of that fingerprint; salted handles (no fingerprint) never mix."""
+    first, second = Closable(), Closable()
+    h0 = register(first, identity="a1b2c3d4e5f60718")
+    h1 = register(second, identity="a1b2c3d4e5f60718")
+    other = register(Closable(), identity="0fedcba987654321")
+    release_flexsn_kernel_handle(h0)
+    assert h0 not in registered_handles()
+    assert lookup_flexsn_kernel_handle(h0).inference_kernel is second
+    assert lookup_flexsn_kernel_handle(h1 + 7).inference_kernel is second  # a serial this process never made
+    retain_flexsn_kernel_handle(h0)  # counted on the live bundle
+    assert counts(h1) == (1, 1)
+    release_active_flexsn_kernel_handle(h0)
+    release_flexsn_kernel_handle(h1)
+    release_flexsn_kernel_handle(other)
+    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+        lookup_flexsn_kernel_handle(h0)
+    s0, s1 = register(Closable()), register(Closable())
+    release_flexsn_kernel_handle(s0)
+    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+        lookup_flexsn_kernel_handle(s0)
+    release_flexsn_kernel_handle(s1)
+
+
 def test_active_release_first_then_owner() -> None:
     k = Closable()
     h = register(k)
@@ -140,8 +165,9 @@ def test_active_release_first_then_owner() -> None:
 def test_unknown_handles() -> None:
     h = register()
     release_flexsn_kernel_handle(h)
-    with pytest.raises(RuntimeError, match=f"unknown FlexSN kernel handle {h}"):
+    with pytest.raises(RuntimeError, match=f"unknown FlexSN kernel handle {h}") as raised:
         lookup_flexsn_kernel_handle(h)
+    assert "torch.export.save" in str(raised.value) and "build the same neurons first" in str(raised.value)
     with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
         retain_flexsn_kernel_handle(h)
     with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):

@@ -20,7 +20,11 @@ and builds the handle from it, so a graph compiled in another process is
 reused only for the same neuron; a bundle without one gets a handle salted
 per process, which never matches another process's. (Counting from 1 let a
 graph compiled for one neuron be served, with its output dtypes baked in, to
-an edited neuron in the next run.)
+an edited neuron in the next run.) Bundles of one fingerprint hold the same
+kernels, so a handle no longer registered is answered by a live bundle of its
+fingerprint (:func:`lookup_flexsn_kernel_handle`): a program saved by
+``torch.export.save`` in a process that had built that neuron several times
+runs in a process that built it once.
 """
 
 from __future__ import annotations
@@ -115,6 +119,17 @@ def _next_handle(identity: str | None) -> int:
     return (name << _SERIAL_BITS) | serial
 
 
+def _live(key: int) -> int | None:
+    """``key`` if registered, else a registered handle of the same trace fingerprint (the same kernels), else ``None``."""
+    if key in _REGISTRY:
+        return key
+    name = key >> _SERIAL_BITS
+    if name == _PROCESS_SALT:  # salted handles name no trace: two of them are different neurons
+        return None
+    # a miss only (a graph saved by another process, or one that outlived its neuron); list(): one C-level copy
+    return next((other for other in list(_REGISTRY) if other >> _SERIAL_BITS == name), None)
+
+
 def _normalize(handle: Any) -> int:
     if isinstance(handle, bool):
         raise TypeError("a FlexSN kernel handle must be an int, got bool")
@@ -174,22 +189,33 @@ def register_flexsn_kernel_handle(
 
 
 def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
-    """Return the bundle for ``handle``.
+    """Return the bundle for ``handle``, or a live one of its trace fingerprint when it is no longer registered.
 
-    Its training kernels may still be left for later (``None`` with a
+    Bundles of one fingerprint hold the same kernels (module docstring). Its training kernels may still be left for later (``None`` with a
     ``training_builder``): :func:`ensure_training_kernels` returns the bundle
     with them built.
 
     Raises:
         TypeError: ``handle`` is not int-like.
-        RuntimeError: the handle is unknown (never registered or released).
+        RuntimeError: the handle is unknown (never registered or released) and no
+            bundle of its fingerprint is alive.
     """
     key = _normalize(handle)
     # one dict read is atomic (no lock: torch.compile traces this when a compiled call falls back, and
     # Dynamo cannot enter a lock)
     bundle = _REGISTRY.get(key)
     if bundle is None:
-        raise RuntimeError(f"unknown FlexSN kernel handle {key} (released, or never registered)")
+        live = _live(key)
+        bundle = _REGISTRY.get(live) if live is not None else None
+    if bundle is None:
+        raise RuntimeError(
+            f"unknown FlexSN kernel handle {key} (released, or never registered). A graph saved by "
+            "torch.export.save or by torch.compile's caches names FlexSN kernels by handle, and the handles "
+            "live in the process that builds the kernels, as long as their neurons do: in a new process, build the "
+            "same neurons first and keep them (construct the model and run it once as the saved graph was made: "
+            "eagerly for backend='triton' or 'inductor', exported or compiled for backend='hop'), then run the "
+            "loaded graph"
+        )
     return bundle
 
 
@@ -236,6 +262,8 @@ def registered_handles() -> list[int]:
 def _change(handle: Any, owner: int, active: int) -> None:
     key = _normalize(handle)
     with _LOCK:
+        live = _live(key)
+        key = key if live is None else live
         bundle = _REGISTRY.get(key)
         if bundle is None:
             if owner > 0 or active > 0:
