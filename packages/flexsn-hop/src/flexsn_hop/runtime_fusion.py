@@ -42,6 +42,11 @@ _LOCK = threading.Lock()
 _WARNED: set[str] = set()
 
 
+def _call_falls_back(reason: str) -> None:
+    """Say once why a ``flex_sn_scan`` call runs on the eager loop."""
+    warn_fallback(_WARNED, f"flex_sn_scan: {reason}; this call runs on the eager loop", stacklevel=4)
+
+
 def _build_isolated(
     core_fn: Any, num_inputs: int, num_states: int, num_outputs: int, num_static: int = 0
 ) -> tuple[FlexSNKernel | None, list[warnings.WarningMessage], BaseException | None]:
@@ -107,7 +112,7 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     kernel traces the body.
     """
     if call.dispatch == "functorch":  # wrapped tensors: the operator's own loop, told once
-        warn_fallback(_WARNED, f"flex_sn_scan: {FUNCTORCH_REASON}; this call runs on the eager loop")
+        _call_falls_back(FUNCTORCH_REASON)
         return None
     if call.T == 0:
         return None  # templates only: the operator's own loop
@@ -135,12 +140,12 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     contract = kernel.with_captures(contract)  # tensors the body reads from outside (e.g. a GraphModule's buffers)
     contract, reason = fit_shapes(kernel, contract)
     if reason is not None:
-        warn_fallback(_WARNED, f"flex_sn_scan: {reason}; this call runs on the eager loop")
+        _call_falls_back(reason)
         return None
     r = route(kernel, contract, needs_grad=call.requires_grad)
     if r.path == "eager":
         if r.reason is not None:  # e.g. a dtype whose gradient the trace reads, forward-mode tangents
-            warn_fallback(_WARNED, f"flex_sn_scan: {r.reason}; this call runs on the eager loop")
+            _call_falls_back(r.reason)
         return None
     # With zero_init_states only the input sequences are passed and the ops
     # create the zero states inside (no zero fill in a traced graph).

@@ -46,7 +46,7 @@ def in_backward() -> bool:
 
 def note_call(neuron: "FlexSN") -> bool:
     """Note the states a call starts from; ``False`` (nothing noted) for a call inside a backward pass."""
-    if _graph_task_id() != -1:
+    if _graph_task_id() != -1:  # in_backward(), inline: every call of every neuron passes here
         return False
     states, memo = neuron._states, neuron._replay
     _set(neuron, "_replay", (states, 1 if memo is None or memo[2] or not states else memo[1] + 1, _NOTED))

@@ -14,7 +14,8 @@ import zlib
 from typing import Any, Callable
 
 import torch
-from torch.autograd import forward_ad
+
+from flexsn_runtime import dual_level_active
 
 __all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside", "make_spike"]
 
@@ -191,7 +192,7 @@ class SurrogateFunction:
         if not x.is_floating_point():
             raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
         # inside a forward-mode AD dual level: the class with a jvp (Dynamo cannot trace it, so only there)
-        function = self._function.forward_mode if forward_ad._current_level >= 0 else self._function
+        function = self._function.forward_mode if dual_level_active() else self._function
         apply: Callable[..., torch.Tensor] = function.apply
         return apply(x, *self._params)
 

@@ -24,6 +24,7 @@ from .ops import (
     run_inference,
     run_training,
 )
+from .call_cache import dual_level_active
 from .routing import FUNCTORCH_REASON, KERNEL_DTYPES, Route, call_reason, dtype_reason, fit_shapes, route, run_route, warn_fallback
 from .registry import (
     FlexSNKernelHandle,
@@ -69,6 +70,7 @@ __all__ = [
     "dtype_reason",
     "core_fingerprint",
     "default_example_inputs",
+    "dual_level_active",
     "eager_loop",
     "stored_in",
     "ensure_training_kernels",
