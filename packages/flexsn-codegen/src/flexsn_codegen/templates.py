@@ -6,7 +6,8 @@ into a module that also defines one scan kernel. Each program owns
 registers, so a sequence is read once and written once. Addresses use plain
 pointer arithmetic with masks (``tl.make_block_ptr`` is gone in Triton
 3.9); step ``t`` of a sequence starts at ``t * NCL`` computed in int64, so
-``T * NCL`` may exceed 2**31. The time loop is ``for i in range(T)``, or an
+``T * NCL`` may exceed 2**31; a neuron's index has ``NCL``'s integer
+type, so ``NCL`` itself may too. The time loop is ``for i in range(T)``, or an
 equivalent ``while`` loop when rendered under ``TRITON_INTERPRET=1`` (Triton
 3.6's interpreter cannot take ``range`` of a runtime int with NumPy >= 2.4).
 
@@ -143,7 +144,10 @@ def _prologue(params: Sequence[str], name: str, num_static: int = 0, reductions:
     return [
         _JIT,
         f"def {name}({', '.join([*params, 'T', 'NCL', *dims, *constexprs])}):",
-        "    offs = tl.program_id(0) * BLOCK_NCL + tl.arange(0, BLOCK_NCL)",
+        # a neuron's index is NCL's integer type: Triton passes NCL >= 2**31 as int64, and an int32
+        # program_id * BLOCK_NCL would wrap there; NCL * 0 is folded away when NCL is int32
+        "    pid = tl.program_id(0) + NCL * 0",
+        "    offs = pid * BLOCK_NCL + tl.arange(0, BLOCK_NCL)",
         "    mask = offs < NCL",
     ]
 
@@ -165,9 +169,9 @@ def _static_grad_store(ptr: str, k: int) -> list[str]:
         f"    if {red} == 0:",
         f"        tl.store({ptr} + offs, {acc}, mask=mask)",
         f"    elif {red} == 1:",
-        f"        tl.store({ptr} + tl.program_id(0), tl.sum({acc}, axis=0))",
+        f"        tl.store({ptr} + pid, tl.sum({acc}, axis=0))",
         "    else:",
-        f"        tl.store({ptr} + tl.program_id(0) * {red} + tl.arange(0, {red}),"
+        f"        tl.store({ptr} + pid * {red} + tl.arange(0, {red}),"
         f" tl.sum(tl.reshape({acc}, [BLOCK_NCL // {red}, {red}]), axis=0))",
     ]
 
