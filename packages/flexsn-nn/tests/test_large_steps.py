@@ -41,8 +41,9 @@ def _reference(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tenso
     """Spikes, dL/dx and dL/dw (L = sum of spikes) of the eager loop over ``x`` (fp32 copy)."""
     ref = ParametricLIFNode(backend="torch", step_mode="m").cuda()
     xr = x.float().requires_grad_()
-    s = ref(xr)
-    s.sum().backward()
+    with torch.enable_grad():  # also when the kernels' side runs under no_grad
+        s = ref(xr)
+        s.sum().backward()
     assert xr.grad is not None and ref.w.grad is not None
     return s.detach(), xr.grad, ref.w.grad
 
