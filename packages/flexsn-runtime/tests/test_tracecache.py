@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import types
 from pathlib import Path
@@ -141,6 +142,27 @@ def test_callable_instances_hash_their_attributes() -> None:
     a = core_fingerprint(with_sg(Surrogate(4.0)), ARITY, None, None)
     b = core_fingerprint(with_sg(Surrogate(2.0)), ARITY, None, None)
     assert a is not None and b is not None and a != b
+
+
+def test_copying_a_core_object_keeps_its_key() -> None:
+    """``copy``/``pickle`` cache ``__slotnames__`` on the class: behaviour did not change, nor may the key."""
+
+    class SlottedNeuron:
+        __slots__ = ("decay",)
+
+        def __init__(self, decay: float) -> None:
+            self.decay = decay
+
+        def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            v = v * self.decay + x
+            return (v >= 1.0).to(x.dtype), v
+
+    core = SlottedNeuron(0.5)
+    before = core_fingerprint(core, ARITY, None, None)
+    copy.deepcopy(core)
+    assert "__slotnames__" in vars(SlottedNeuron)  # what copying leaves on the class
+    assert before is not None and core_fingerprint(core, ARITY, None, None) == before
+    assert core_fingerprint(SlottedNeuron(0.25), ARITY, None, None) != before
 
 
 def test_unhashable_dependencies_and_opt_out_disable_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -234,6 +234,8 @@ class _Hasher:
             self.put("base")
             self.obj(base, depth + 1)
         for name, value in sorted(vars(c).items()):
+            if name in _CACHED_CLASS_ATTRS:
+                continue
             if isinstance(value, (staticmethod, classmethod)):
                 value = value.__func__
             if isinstance(value, property):
@@ -244,6 +246,11 @@ class _Hasher:
                 # unhashable item makes the whole key None: no caching, never a stale hit)
                 self.put("attr", name)
                 self.obj(value, depth + 1)
+
+
+#: class attributes Python caches on a class as a side effect, not behaviour: ``copyreg`` stores
+#: ``__slotnames__`` at a class's first ``copy``/``pickle``, which changed the key mid-process
+_CACHED_CLASS_ATTRS = frozenset({"__slotnames__"})
 
 
 def _slots(c: type) -> list[str]:
