@@ -243,7 +243,16 @@ class EagerTraining(torch.autograd.Function):
         if _functorch_active():
             return cls.apply(call, None, *flat_args)  # type: ignore[no-any-return, no-untyped-call]
         args = [_unwrap_if_dead(t) for t in flat_args]
-        return _C_apply(call, launch_training(call, args, fast), *args)  # type: ignore[no-any-return, no-untyped-call]
+        try:
+            return _C_apply(call, launch_training(call, args, fast), *args)  # type: ignore[no-any-return, no-untyped-call]
+        except RuntimeError:
+            # autograd refuses to save a tensor made under torch.inference_mode (a state left by an
+            # inference_mode call, an input made there), which the eager loop need not save: rerun
+            # from copies, as PyTorch's message advises; off the hot path (only after that error)
+            if not any(t.is_inference() for t in args):
+                raise
+            args = [t.clone() if t.is_inference() else t for t in args]
+            return _C_apply(call, launch_training(call, args, fast), *args)  # type: ignore[no-any-return, no-untyped-call]
 
     @staticmethod
     def forward(ctx: Any, call: TrainingCall, launched: Launched | None, *flat_args: torch.Tensor) -> tuple[torch.Tensor, ...]:
