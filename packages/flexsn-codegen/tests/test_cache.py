@@ -1,4 +1,4 @@
-"""``compile_triton_code_str`` and the on-disk cache (seed 004).
+"""``compile_triton_code_str`` and the on-disk cache.
 
 Each test compiles a source made unique with a random comment: the
 compiled modules are also cached in memory for the process, keyed by the

@@ -1,4 +1,4 @@
-"""torch.compile of flex_sn_scan: one captured node, eager-equal results (seed 003, M3)."""
+"""torch.compile of flex_sn_scan: one captured node, eager-equal results."""
 
 from __future__ import annotations
 

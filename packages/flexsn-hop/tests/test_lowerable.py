@@ -1,4 +1,4 @@
-"""lowerable_scan / lowerable_while_loop_scan against the eager scan (seed 003, M4)."""
+"""lowerable_scan / lowerable_while_loop_scan against the eager scan."""
 
 from __future__ import annotations
 

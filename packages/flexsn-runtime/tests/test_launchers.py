@@ -1,4 +1,4 @@
-"""Launch wrappers and seed 000's rules: ``T == 0``, ``None`` gradients, templates, NCL buckets."""
+"""Launch wrappers and their rules: ``T == 0``, ``None`` gradients, templates, NCL buckets."""
 
 from __future__ import annotations
 

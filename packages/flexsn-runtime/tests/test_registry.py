@@ -1,4 +1,4 @@
-"""The kernel-handle registry (seed 001) and ``FlexSNKernel`` lifetimes.
+"""The kernel-handle registry and ``FlexSNKernel`` lifetimes.
 
 A handle lives while it has an owner (a ``FlexSNKernel`` or a deep copy)
 or an active reference (a graph of the ``flexsn::training`` op awaiting its

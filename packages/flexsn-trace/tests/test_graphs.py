@@ -1,4 +1,4 @@
-"""Tracing step functions into aten FX graphs (seed 004).
+"""Tracing step functions into aten FX graphs.
 
 Graphs are checked by running them (as ``GraphModule``) against the
 function itself, and the training pair against ``torch.autograd`` on the

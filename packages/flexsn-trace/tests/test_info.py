@@ -1,4 +1,4 @@
-"""``extract_info`` / ``FlexSNInfo`` (seed 002 "Function Info").
+"""``extract_info`` / ``FlexSNInfo``.
 
 The mapping is checked semantically: for every saved value, the tensor its
 ``SavedSource`` points at (an input at step t, the state before step t, or
