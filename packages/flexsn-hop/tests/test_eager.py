@@ -1,6 +1,8 @@
-"""flex_sn_scan / eager_scan semantics, validation rules and autograd (seed 003)."""
+"""flex_sn_scan / eager_scan semantics, validation rules and autograd."""
 
 from __future__ import annotations
+
+import warnings
 
 import pytest
 import torch
@@ -289,3 +291,16 @@ def test_torch_func_transforms() -> None:
     batch = torch.randn(2, 4, 3)
     batched = torch.vmap(lambda xb: flex_sn_scan(lif_core, 1, 1, 1, xb, torch.zeros(3)))(batch)
     assert_all_close(batched, tuple(torch.stack(s) for s in zip(*(lif_by_hand(b, torch.zeros(3)) for b in batch))))
+
+
+def test_flex_sn_scan_refuses_sparse_and_nested_tensors_by_name() -> None:
+    x = torch.rand(3, 4) * 3
+    with pytest.raises(TypeError, match=r"flat_args\[0\] has layout torch\.sparse_coo"):
+        flex_sn_scan(lif_core, 1, 1, 1, x.to_sparse(), torch.zeros(4))
+    with pytest.raises(TypeError, match=r"flat_args\[1\] has layout torch\.sparse_coo"):
+        flex_sn_scan(lif_core, 1, 1, 1, x, torch.zeros(4).to_sparse())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nested tensors' prototype note
+        nested = torch.nested.nested_tensor([x, x])
+    with pytest.raises(TypeError, match=r"flat_args\[0\] is a nested tensor"):
+        flex_sn_scan(lif_core, 1, 1, 1, nested, torch.zeros(4))

@@ -1,4 +1,4 @@
-"""The ``flexsn::*`` custom ops (seed 001): opcheck, zero initial states
+"""The ``flexsn::*`` custom ops: opcheck, zero initial states
 materialized inside the op, final-state fast paths, non-differentiable
 outputs, ``requires_grad`` masks, and ``torch.compile``."""
 
@@ -226,6 +226,14 @@ def test_ops_reject_a_wrong_number_of_tensors(kernels: dict[str, Any], ref: Any,
     xs, s0 = ref.make_data(ref.CORES["two"], T, SHAPE, device)
     with pytest.raises(ValueError, match="num_inputs=2 input sequences optionally followed by num_states=2"):
         flexsn_inference_op(k.handle, [*xs, s0[0]], False)
+
+
+def test_ops_refuse_a_sparse_tensor_by_name(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    k = kernels["two"]
+    xs, s0 = ref.make_data(ref.CORES["two"], T, SHAPE, device)
+    flexsn_inference_op(k.handle, [*xs, *s0], False)  # the dense signature first: checked once, then remembered
+    with pytest.raises(TypeError, match=r"argument 2 \(initial state\) has layout torch\.sparse_coo"):
+        flexsn_inference_op(k.handle, [*xs, s0[0].to_sparse(), s0[1]], False)
 
 
 def _only_here(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

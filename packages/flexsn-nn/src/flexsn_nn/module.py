@@ -42,7 +42,7 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list, layout_problem
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .persistence import KeepsNoStates
@@ -339,6 +339,8 @@ class FlexSN(KeepsNoStates, nn.Module):
         for j, s in enumerate(x0.new_full(step_shape, s) if type(s) is float else s for s in current):
             if not isinstance(s, torch.Tensor):
                 raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
+            if layout_problem(s) is not None:
+                raise TypeError(f"state {j} {layout_problem(s)}")
             if s.device != x0.device:
                 raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
             if s.dtype != x0.dtype:

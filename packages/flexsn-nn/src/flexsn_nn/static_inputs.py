@@ -7,6 +7,8 @@ from typing import Mapping, Sequence
 import torch
 from torch import nn
 
+from flexsn_trace import layout_problem
+
 __all__ = ["register_static_inputs"]
 
 
@@ -22,7 +24,7 @@ def register_static_inputs(
 
     Raises:
         TypeError: a bare tensor (its rows would pass as separate inputs), an
-            entry that is not a tensor.
+            entry that is not a tensor, a sparse or nested one.
         ValueError: a name that is not an identifier or is taken on ``module``.
     """
     if isinstance(static_inputs, torch.Tensor):  # iterating it would pass its rows as separate static inputs
@@ -37,6 +39,9 @@ def register_static_inputs(
     for name, w in named:
         if not isinstance(w, torch.Tensor):
             raise TypeError(f"static_inputs[{name!r}] must be a torch.Tensor, got {type(w).__name__}")
+        problem = layout_problem(w)
+        if problem is not None:
+            raise TypeError(f"static_inputs[{name!r}] {problem}")
         if not name.isidentifier() or hasattr(module, name):
             raise ValueError(f"static_inputs: {name!r} is not a free attribute name for a parameter or buffer")
         if isinstance(w, nn.Parameter):

@@ -8,7 +8,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, reference_scan
+from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures, find_constants, layout_problem, reference_scan
 
 from .call_cache import CallCache, call_key
 from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
@@ -414,15 +414,11 @@ class FlexSNKernel:
     ) -> tuple[torch.Tensor, ...] | None:
         """Run a call whose signature a checked call ran fused before; ``None`` (nothing run) otherwise.
 
-        The host-time fast path of :meth:`run` (see :mod:`flexsn_runtime.call_cache`):
-        ``seqs`` the input sequences, ``states`` the initial states or ``()``
-        for zeros, ``statics`` the call's static inputs, all as a caller
-        passed them, unchecked. A call the cache does not know runs nothing
-        and the caller takes the checked path (:meth:`contract` then
-        :meth:`run`), which raises on bad arguments and records good ones.
-
-        Returns:
-            As :meth:`run`, or ``None``.
+        The host-time fast path of :meth:`run` (see :mod:`flexsn_runtime.call_cache`): ``seqs`` the input
+        sequences, ``states`` the initial states or ``()`` for zeros, ``statics`` the call's static inputs,
+        as a caller passed them, unchecked. A call the cache does not know runs nothing and the caller takes
+        the checked path (:meth:`contract` then :meth:`run`), which raises on bad arguments and records good
+        ones. Returns as :meth:`run`, or ``None``.
         """
         # Under Dynamo the cache never answers (no signature); asking first keeps Dynamo from
         # guarding on the cache's size, which an eager call of a shared kernel changes (a recompile).
@@ -431,9 +427,14 @@ class FlexSNKernel:
         if self.constants.items and self.constants.changed():
             return None  # run() traces again
         lifted = (*statics, *self.captures.values()) if self.num_kernel_statics > self.num_static else statics
-        key = call_key(seqs, states, lifted, final_state)
-        runner = self.calls.get(key) if key is not None else None
-        return None if runner is None else runner(seqs, states, lifted)
+        try:  # free unless raised (Python >= 3.11): the hot path reads no layout
+            key = call_key(seqs, states, lifted, final_state)
+            runner = self.calls.get(key) if key is not None else None
+            return None if runner is None else runner(seqs, states, lifted)
+        except RuntimeError:  # a sparse or nested tensor fails before any launch: the checked path names it
+            if any(isinstance(t, torch.Tensor) and layout_problem(t) for t in (*seqs, *states, *lifted)):
+                return None
+            raise
 
     def __call__(self, *args: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Run the scan: ``(*input_seqs, *init_states?) -> (*output_seqs, *state_seqs)``.

@@ -24,7 +24,7 @@ from typing import Any, Optional, Sequence
 
 import torch
 
-from flexsn_trace import check_scan_args
+from flexsn_trace import check_scan_args, layout_problem
 
 from .call_cache import interpreted, tensor_signature
 from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
@@ -65,6 +65,8 @@ def _signature(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> tupl
     Fake / functional tensors and other subclasses get none (checked every time); on the CPU the
     kernels run only while Triton's interpreter is on, so that is part of what was checked.
     """
+    if any(layout_problem(t) for t in flat_args if isinstance(t, torch.Tensor)):
+        return None  # sparse or nested: the check names it (their metadata would match a dense call's)
     tensors = tensor_signature(flat_args, requires_grad=False)
     if tensors is None or not flat_args:
         return None

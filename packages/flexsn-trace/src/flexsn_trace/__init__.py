@@ -10,7 +10,16 @@ from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
 from .constants import ArrayContents, Constant, Constants, NumberItems, autograd_function, find_constants, is_contents
 from .hoist import SplitGraph, split_invariants
-from .contract import ScanContract, as_tensor_tuple, broadcast_shape, check_counts, check_scan_args, check_tensor_list, reference_scan
+from .contract import (
+    ScanContract,
+    as_tensor_tuple,
+    broadcast_shape,
+    check_counts,
+    check_scan_args,
+    check_tensor_list,
+    layout_problem,
+    reference_scan,
+)
 from .graphs import (
     TrainingGraphs,
     generate_forward_and_backward_graph,
@@ -56,6 +65,7 @@ __all__ = [
     "generate_inference_graph",
     "generate_joint_graph",
     "graph_output_nodes",
+    "layout_problem",
     "minimize_saved",
     "placeholders",
     "reference_scan",

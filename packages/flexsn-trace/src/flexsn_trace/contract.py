@@ -29,6 +29,7 @@ __all__ = [
     "check_counts",
     "check_scan_args",
     "check_tensor_list",
+    "layout_problem",
     "reference_scan",
 ]
 
@@ -172,6 +173,18 @@ class ScanContract(NamedTuple):
         return self.init_states
 
 
+def layout_problem(t: torch.Tensor) -> str | None:
+    """Why the neurons cannot take ``t``'s layout (sparse, nested), as the end of a sentence; ``None`` for a dense tensor.
+
+    The kernels and the eager loop index steps and neurons of a dense (``torch.strided``) tensor.
+    """
+    if t.is_nested:
+        return "is a nested tensor; FlexSN takes dense tensors only (torch.nested.to_padded_tensor, or one call per sequence)"
+    if t.layout is not torch.strided:
+        return f"has layout {t.layout}; FlexSN takes dense (torch.strided) tensors only: call .to_dense() first"
+    return None
+
+
 def check_scan_args(
     num_inputs: int,
     num_states: int,
@@ -211,7 +224,7 @@ def check_scan_args(
         final_state: recorded in the contract.
 
     Raises:
-        TypeError: a non-tensor argument; with ``floating`` a non-floating
+        TypeError: a non-tensor argument, a sparse or nested one; with ``floating`` a non-floating
             input; with ``uniform`` tensors of different dtypes.
         ValueError: the wrong number of tensors, a 0-d input sequence,
             sequences with different ``T``, an unknown ``shapes`` rule; with
@@ -222,7 +235,10 @@ def check_scan_args(
     if n == 1 == num_inputs and (states != "required" or num_states == 0):
         # one sequence and no states: nothing to compare it with (the common call, kept cheap)
         x = args[0]
-        if isinstance(x, torch.Tensor) and x.dim() >= 1 and (x.is_floating_point() or not floating):
+        if (
+            isinstance(x, torch.Tensor) and x.layout is torch.strided and not x.is_nested and x.dim() >= 1
+            and (x.is_floating_point() or not floating)
+        ):
             return ScanContract(num_inputs, num_states, num_outputs, (x,), (), (), final_state, uniform)
     need = num_inputs + (0 if states == "none" else num_states)
     exact_ok = n == need or (states == "optional" and n == num_inputs)
@@ -244,11 +260,13 @@ def check_scan_args(
         )
         raise ValueError(f"{who}: expected {what}, got {n} argument(s){hint}")
     for i, a in enumerate(args):
+        role = "input sequence" if i < num_inputs else "initial state" if i < need else "lifted tensor"
+        what = f"flat_args[{i}]" if lifted else f"argument {i} ({role})"
         if not isinstance(a, torch.Tensor):
-            if lifted:
-                raise TypeError(f"{who}: flat_args[{i}] must be a torch.Tensor, got {type(a).__name__}")
-            role = "input sequence" if i < num_inputs else "initial state"
-            raise TypeError(f"{who}: argument {i} ({role}) must be a torch.Tensor, got {type(a).__name__}")
+            raise TypeError(f"{who}: {what} must be a torch.Tensor, got {type(a).__name__}")
+        problem = layout_problem(a)
+        if problem is not None:
+            raise TypeError(f"{who}: {what} {problem}")
     seqs = tuple(args[:num_inputs])
     n_states = 0 if states == "none" or (not lifted and n == num_inputs) else num_states
     init = tuple(args[num_inputs : num_inputs + n_states])
