@@ -339,8 +339,8 @@ class FlexSN(KeepsNoStates, nn.Module):
         for j, s in enumerate(x0.new_full(step_shape, s) if type(s) is float else s for s in current):
             if not isinstance(s, torch.Tensor):
                 raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
-            if layout_problem(s) is not None:
-                raise TypeError(f"state {j} {layout_problem(s)}")
+            if (problem := layout_problem(s)) is not None:
+                raise TypeError(f"state {j} {problem}")
             if s.device != x0.device:
                 raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
             if s.dtype != x0.dtype:
