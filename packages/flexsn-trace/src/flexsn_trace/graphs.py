@@ -11,11 +11,12 @@ before a fresh process's first kernel.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, ParamSpec, Sequence, TypeVar
+from typing import Any, Callable, Iterator, ParamSpec, Sequence, TypeVar
 
 import torch
 from torch import fx
@@ -131,17 +132,12 @@ def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[to
     """
     examples = _distinct(_check_example_inputs(example_inputs))
     wrapped = _unaliased(fn)
-    try:
-        with torch.no_grad():
-            gm = record(wrapped, examples)
-            if not functional_in_place(gm.graph):
-                # Only now pay for functionalization: it rejects old-style
-                # autograd.Functions (no setup_context), common in surrogates.
-                gm = record(torch.func.functionalize(wrapped, remove="mutations_and_views"), examples)
-    except ValueError:
-        raise
-    except Exception as exc:  # tracing errors from arbitrary user code
-        raise ValueError(f"tracing the core function failed: {type(exc).__name__}: {exc}") from exc
+    with _core_errors("tracing the core function"), torch.no_grad():
+        gm = record(wrapped, examples)
+        if not functional_in_place(gm.graph):
+            # Only now pay for functionalization: it rejects old-style
+            # autograd.Functions (no setup_context), common in surrogates.
+            gm = record(torch.func.functionalize(wrapped, remove="mutations_and_views"), examples)
     return _clean(gm.graph)
 
 
@@ -183,6 +179,20 @@ class TrainingGraphs:
     chunk: int = 1
 
 
+@contextlib.contextmanager
+def _core_errors(what: str) -> Iterator[None]:
+    """Errors from running arbitrary user code while tracing, as a ``ValueError`` that carries them.
+
+    A ``ValueError`` passes as it is (ours already say what failed).
+    """
+    try:
+        yield
+    except ValueError:
+        raise
+    except Exception as exc:
+        raise ValueError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
+
+
 def _joint(
     wrapped: Callable[..., tuple[torch.Tensor, ...]], examples: tuple[torch.Tensor, ...], flags: tuple[bool, ...]
 ) -> tuple[tuple[torch.Tensor, ...], fx.GraphModule]:
@@ -194,26 +204,16 @@ def _joint(
     """
     leaves = tuple(e.detach().clone().requires_grad_(f) for e, f in zip(examples, flags))
     # Which results carry gradient decides which tangents the backward takes.
-    try:
-        with torch.enable_grad():
-            probe = wrapped(*leaves)
-    except ValueError:
-        raise
-    except Exception as exc:  # errors from arbitrary user code, as in the traced run below
-        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    with _core_errors("tracing the core function for training"), torch.enable_grad():
+        probe = wrapped(*leaves)
     if not any(o.requires_grad for o in probe):
         raise ValueError(
             "no output of the core function is differentiable with respect to the inputs "
             f"marked requires_grad={list(flags)}"
         )
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
-            joint = trace_joint(wrapped, examples, flags, probe)
-    except ValueError:
-        raise
-    except Exception as exc:
-        raise ValueError(f"tracing the core function for training failed: {type(exc).__name__}: {exc}") from exc
+    with _core_errors("tracing the core function for training"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
+        joint = trace_joint(wrapped, examples, flags, probe)
     return probe, joint
 
 
