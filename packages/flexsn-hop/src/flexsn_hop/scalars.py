@@ -16,20 +16,16 @@ Python number does (PyTorch's type promotion).
 
 from __future__ import annotations
 
-import threading
-import weakref
-from typing import Any
-
 from torch import fx
 
 from ._types import CoreFn
+from .per_body import PerBody
 
 __all__ = ["items_read_as_tensors"]
 
-#: body -> {offset: (the body reading its lifted 0-d tensors as tensors, or the body itself; which lifted
-#: arguments it reads only through .item())}
-_REWRITTEN: "weakref.WeakKeyDictionary[Any, dict[int, tuple[CoreFn, tuple[int, ...]]]]" = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
+#: (body, offset) -> (the body reading its lifted 0-d tensors as tensors, or the body itself; which lifted
+#: arguments it reads only through .item())
+_REWRITTEN: PerBody[int, tuple[CoreFn, tuple[int, ...]]] = PerBody()
 
 
 def _rewrite(core: fx.GraphModule, offset: int) -> tuple[CoreFn, tuple[int, ...]]:
@@ -72,8 +68,4 @@ def items_read_as_tensors(core: CoreFn, offset: int) -> tuple[CoreFn, tuple[int,
     """
     if not isinstance(core, fx.GraphModule):
         return core, ()
-    with _LOCK:
-        per_core = _REWRITTEN.setdefault(core, {})
-        if offset not in per_core:
-            per_core[offset] = _rewrite(core, offset)
-        return per_core[offset]
+    return _REWRITTEN.get(core, offset, lambda: _rewrite(core, offset))

@@ -15,8 +15,6 @@ under ``dynamic=True``) is made a 0-d tensor (:func:`split_sizes`).
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -24,12 +22,12 @@ import torch
 from torch import fx
 
 from ._types import CoreFn
+from .per_body import PerBody
 
 __all__ = ["LiftedSizes", "is_size", "split_sizes", "without_sizes"]
 
-#: body -> {(offset, positions): the body with probes for its sizes, or the reason there is none}
-_PROBED: "weakref.WeakKeyDictionary[Any, dict[tuple[int, tuple[int, ...]], CoreFn | str]]" = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
+#: (body, (offset, positions)) -> the body with probes for its sizes, or the reason there is none
+_PROBED: PerBody[tuple[int, tuple[int, ...]], CoreFn | str] = PerBody()
 
 
 def is_size(value: object) -> bool:
@@ -150,9 +148,4 @@ def without_sizes(core: CoreFn, offset: int, sizes: LiftedSizes) -> CoreFn | str
         return core
     if not isinstance(core, fx.GraphModule):
         return "sizes among the lifted arguments are only taken out of a torch.fx.GraphModule body (Dynamo's)"
-    key = (offset, sizes.positions)
-    with _LOCK:
-        per_core = _PROBED.setdefault(core, {})
-        if key not in per_core:
-            per_core[key] = _probe(core, offset, sizes.positions)
-        return per_core[key]
+    return _PROBED.get(core, (offset, sizes.positions), lambda: _probe(core, offset, sizes.positions))
