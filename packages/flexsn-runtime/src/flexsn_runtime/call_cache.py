@@ -31,12 +31,13 @@ from torch.autograd import forward_ad
 
 from flexsn_codegen import interpreter_enabled
 
-__all__ = ["CallCache", "call_key", "dual_level_active", "interpreted", "tensor_signature"]
+__all__ = ["CallCache", "call_key", "dual_level_active", "functorch_active", "interpreted", "tensor_signature"]
 
 #: tensor types whose signature is their metadata (no subclass behaviour to check)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _compiling = torch.compiler.is_compiling
-_functorch_active = torch._C._are_functorch_transforms_active
+#: whether ``torch.func`` transforms (vmap, grad, jvp, ...) are active: their wrapped tensors look plain to Python
+functorch_active: Callable[[], bool] = torch._C._are_functorch_transforms_active
 _grad_enabled = torch.is_grad_enabled
 
 
@@ -74,7 +75,7 @@ def call_key(
         statics: the static inputs, then the captured tensors' current values.
         final_state: the final-state variant.
     """
-    if _compiling() or _functorch_active() or dual_level_active() or not seqs:
+    if _compiling() or functorch_active() or dual_level_active() or not seqs:
         return None
     if len(seqs) == 1 and not states and not statics:  # the usual neuron call, as the general path keys it, inline
         x = seqs[0]

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 import torch
 
+from .call_cache import functorch_active
 from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
@@ -175,7 +176,6 @@ def _planned_backward(
 
 
 _unwrap_if_dead = torch._C._functorch.unwrap_if_dead
-_functorch_active = torch._C._are_functorch_transforms_active
 
 
 #: what :func:`launch_training` returns: the forward's outputs, the step buffers for its backward,
@@ -240,7 +240,7 @@ class EagerTraining(torch.autograd.Function):
         Returns:
             The forward's ``num_outputs + num_states`` differentiable outputs.
         """
-        if _functorch_active():
+        if functorch_active():
             return cls.apply(call, None, *flat_args)  # type: ignore[no-any-return, no-untyped-call]
         args = [_unwrap_if_dead(t) for t in flat_args]
         try:

@@ -27,7 +27,7 @@ from torch.autograd import forward_ad
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape, run_isolated
 
 from .builders import dtype_dependence
-from .call_cache import dual_level_active
+from .call_cache import dual_level_active, functorch_active
 from .compile_time import constant_under_compile, enrolled
 from .launch_plan import LaunchPlan, PlanSlot
 from .launchers import launch_args, launch_inference
@@ -39,7 +39,6 @@ from .scan_kernel import KERNEL_DTYPES, tensor_problem
 from .statics import kept_as_is, prepare_static, static_problem
 from .training_plan import TrainingCall
 
-_functorch_active = torch._C._are_functorch_transforms_active
 #: why a call under ``torch.func`` transforms runs the eager loop (their wrapped tensors have no storage a kernel can read)
 FUNCTORCH_REASON = (
     "torch.func transforms (vmap, grad, jacrev, jvp, ...) are active, and their wrapped tensors "
@@ -198,7 +197,7 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     x = contract.input_seqs[0]
     if kernel is None:
         return Route("eager", None, fs)
-    if _functorch_active():
+    if functorch_active():
         return Route("eager", FUNCTORCH_REASON, fs)
     if has_tangent(contract):
         return Route("eager", DUAL_REASON, fs)
