@@ -15,8 +15,10 @@ variant; on the CPU whether Triton's interpreter is enabled. Calls that
 may not use the cache get no key and take the full path: tensor
 subclasses (``FakeTensor``, DTensor), calls under ``torch.func`` transforms
 (their wrappers are plain ``torch.Tensor`` to Python) or inside a
-forward-mode AD ``dual_level`` (a dual tensor is too), and calls while
-``torch.compile`` traces (Dynamo would bake the lookup into its graph).
+forward-mode AD ``dual_level`` (a dual tensor is too), calls while
+``torch.compile`` traces (Dynamo would bake the lookup into its graph), and
+calls while ``torch.jit.trace`` records (a launch is not an aten operation it
+could record: the routing sends those calls to the eager loop).
 Only fused routes of calls that needed no shape fitting are recorded:
 eager fallbacks keep their once-per-reason warning on the full path.
 """
@@ -31,13 +33,16 @@ from torch.autograd import forward_ad
 
 from flexsn_codegen import interpreter_enabled
 
-__all__ = ["CallCache", "call_key", "dual_level_active", "functorch_active", "interpreted", "tensor_signature"]
+__all__ = ["CallCache", "call_key", "dual_level_active", "functorch_active", "interpreted", "jit_tracing", "tensor_signature"]
 
 #: tensor types whose signature is their metadata (no subclass behaviour to check)
 _PLAIN = (torch.Tensor, torch.nn.Parameter)
 _compiling = torch.compiler.is_compiling
 #: whether ``torch.func`` transforms (vmap, grad, jvp, ...) are active: their wrapped tensors look plain to Python
 functorch_active: Callable[[], bool] = torch._C._are_functorch_transforms_active
+#: whether ``torch.jit.trace`` is recording on this thread (PyTorch's wrapper, which Dynamo folds to ``False``;
+#: ``torch._C._is_tracing`` is a graph break to it)
+jit_tracing: Callable[[], bool] = torch.jit.is_tracing
 _grad_enabled = torch.is_grad_enabled
 
 
@@ -75,7 +80,7 @@ def call_key(
         statics: the static inputs, then the captured tensors' current values.
         final_state: the final-state variant.
     """
-    if _compiling() or functorch_active() or dual_level_active() or not seqs:
+    if _compiling() or functorch_active() or dual_level_active() or jit_tracing() or not seqs:
         return None
     if len(seqs) == 1 and not states and not statics:  # the usual neuron call, as the general path keys it, inline
         x = seqs[0]

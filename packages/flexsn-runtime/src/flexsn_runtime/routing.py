@@ -27,7 +27,7 @@ from torch.autograd import forward_ad
 from flexsn_trace import ScanContract, as_tensor_tuple, broadcast_shape, run_isolated
 
 from .builders import dtype_dependence
-from .call_cache import dual_level_active, functorch_active
+from .call_cache import dual_level_active, functorch_active, jit_tracing
 from .compile_time import constant_under_compile, enrolled
 from .launch_plan import LaunchPlan, PlanSlot
 from .launchers import launch_args, launch_inference
@@ -43,6 +43,13 @@ from .training_plan import TrainingCall
 FUNCTORCH_REASON = (
     "torch.func transforms (vmap, grad, jacrev, jvp, ...) are active, and their wrapped tensors "
     "have no memory the fused kernels can read"
+)
+#: why a call recorded by ``torch.jit.trace`` runs the eager loop (a kernel launch is no aten operation: the trace would
+#: hold the inputs and outputs of this call, not the neuron)
+JIT_TRACE_REASON = (
+    "torch.jit.trace is recording, and it records aten operations only: the fused kernels' launch would be missing "
+    "from the traced graph, so the eager loop (unrolled for this T) is recorded instead; torch.compile and "
+    "torch.export keep the kernels"
 )
 #: why a call with forward-mode AD tangents runs the eager loop (the kernels would drop the tangents)
 DUAL_REASON = "tensors carry forward-mode AD tangents (torch.autograd.forward_ad), which the fused kernels do not propagate"
@@ -199,6 +206,8 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
         return Route("eager", None, fs)
     if functorch_active():
         return Route("eager", FUNCTORCH_REASON, fs)
+    if jit_tracing():
+        return Route("eager", JIT_TRACE_REASON, fs)
     if has_tangent(contract):
         return Route("eager", DUAL_REASON, fs)
     handle = kernel.handle
