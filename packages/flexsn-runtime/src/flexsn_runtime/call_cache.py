@@ -42,7 +42,7 @@ _compiling = torch.compiler.is_compiling
 functorch_active: Callable[[], bool] = torch._C._are_functorch_transforms_active
 #: whether ``torch.jit.trace`` is recording on this thread (PyTorch's wrapper, which Dynamo folds to ``False``;
 #: ``torch._C._is_tracing`` is a graph break to it)
-jit_tracing: Callable[[], bool] = torch.jit.is_tracing
+jit_tracing: Callable[[], bool] = torch.jit.is_tracing  # type: ignore[attr-defined]  # public, re-exported implicitly
 _grad_enabled = torch.is_grad_enabled
 
 
