@@ -14,8 +14,8 @@ Layer 5 of FlexSN:
   :class:`CUBALIFNode` (learnable parameters,
   :mod:`flexsn_nn.neurons_learnable`); :class:`QIFNode`, :class:`EIFNode`,
   :class:`IzhikevichNode` (:mod:`flexsn_nn.neurons_nonlinear`);
-* :mod:`flexsn_nn.functional`: :func:`reset_net`, :func:`set_step_mode`,
-  :func:`set_backend`;
+* :mod:`flexsn_nn.functional`: :func:`reset_net`, :func:`detach_net`,
+  :func:`set_step_mode`, :func:`set_backend`;
 * :class:`FlexSNKernel` (re-exported from ``flexsn_runtime``): the
   functional form;
 * :func:`explain` (and the ``flexsn explain module:function`` command):
@@ -41,7 +41,7 @@ from flexsn_runtime import FlexSNKernel
 
 from . import functional, neurons, surrogate
 from .__about__ import __version__
-from .functional import prepare_fully_shard, reset_net, set_backend, set_step_mode
+from .functional import detach_net, prepare_fully_shard, reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
 from .explain import Explanation, explain
 from .module import FlexSN
@@ -73,6 +73,7 @@ __all__ = [
     "neurons",
     "prepare_fully_shard",
     "reset_net",
+    "detach_net",
     "set_backend",
     "set_step_mode",
     "surrogate",

@@ -6,7 +6,7 @@ from torch import nn
 
 from .backends import check_backend, check_step_mode
 
-__all__ = ["prepare_fully_shard", "reset_net", "set_backend", "set_step_mode"]
+__all__ = ["detach_net", "prepare_fully_shard", "reset_net", "set_backend", "set_step_mode"]
 
 
 def reset_net(net: nn.Module) -> None:
@@ -28,6 +28,30 @@ def reset_net(net: nn.Module) -> None:
         reset = getattr(module, "reset", None)
         if callable(reset):
             reset()
+
+
+def detach_net(net: nn.Module) -> None:
+    """Call ``detach()`` on every module of ``net`` (``net`` included) that has one: truncated BPTT.
+
+    Between chunks of a long sequence, after a chunk's ``backward()``: the
+    neurons keep their states' values and the next chunk's backward stops
+    there (:meth:`flexsn_nn.FlexSN.detach`). SpikingJelly's stateful modules
+    in the same network are detached too (their ``detach`` is the same call).
+
+    Args:
+        net: any module; submodules without a callable ``detach`` are skipped.
+
+    Raises:
+        TypeError: ``net`` is not an ``nn.Module``.
+
+    Source: SpikingJelly ``functional.detach_net``.
+    """
+    if not isinstance(net, nn.Module):
+        raise TypeError(f"detach_net expects an nn.Module, got {type(net).__name__}")
+    for module in net.modules():
+        detach = getattr(module, "detach", None)
+        if callable(detach):
+            detach()
 
 
 def set_step_mode(net: nn.Module, step_mode: str) -> None:

@@ -42,12 +42,14 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list, layout_problem
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .persistence import KeepsNoStates
 from .replay import in_backward, note_call, note_reset, recompute
-from .shapes import OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error
+from .shapes import (
+    OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error, states_for_call,
+)
 from .static_inputs import register_static_inputs
 
 __all__ = ["FlexSN"]
@@ -296,6 +298,20 @@ class FlexSN(KeepsNoStates, nn.Module):
         if not _compiling() and in_backward():  # a checkpointed function resetting its neurons (flexsn_nn.replay)
             note_reset(self)
 
+    def detach(self) -> None:
+        """Cut the states from their autograd history (truncated BPTT); their values stay.
+
+        The next call starts from the same states, and its backward stops
+        there instead of reaching the calls before (whose graph a previous
+        ``backward()`` has freed). Call it between chunks of a long sequence,
+        or on a whole network with :func:`flexsn_nn.functional.detach_net`.
+        State sequences (``store_state_seqs``) are left as they are. Source:
+        SpikingJelly ``MemoryModule.detach``.
+        """
+        states = self._states
+        if states:
+            object.__setattr__(self, "_states", [s.detach() if isinstance(s, torch.Tensor) else s for s in states])
+
     def init_states(self, *input_seqs: torch.Tensor) -> TensorList:
         """Initial states for a call; override to change them (e.g. ``v = v_reset``).
 
@@ -334,18 +350,7 @@ class FlexSN(KeepsNoStates, nn.Module):
             if len(defaults) != self.num_states:
                 raise ValueError(f"init_states returned {len(defaults)} tensors, expected num_states = {self.num_states}")
             current = [d if s is None else s for s, d in zip(current, defaults)]
-        x0 = seqs[0]
-        states: TensorList = []
-        for j, s in enumerate(x0.new_full(step_shape, s) if type(s) is float else s for s in current):
-            if not isinstance(s, torch.Tensor):
-                raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
-            if (problem := layout_problem(s)) is not None:
-                raise TypeError(f"state {j} {problem}")
-            if s.device != x0.device:
-                raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
-            if s.dtype != x0.dtype:
-                raise TypeError(f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype")
-            states.append(s)
+        states = states_for_call(current, seqs[0], step_shape)
         if self._backend in KERNEL_BACKENDS:
             check_state_shapes(states, step_shape)  # torch / hop: the core decides
         return states

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import torch
 
-from flexsn_trace import broadcast_shape
+from flexsn_trace import broadcast_shape, layout_problem
 
 __all__ = [
     "OutputSpec",
@@ -31,6 +31,7 @@ __all__ = [
     "empty_outputs",
     "shape_error",
     "shape_hint",
+    "states_for_call",
 ]
 
 #: one output's per-step shape and dtype, from ``example_outputs``
@@ -76,6 +77,30 @@ def check_states_value(value: object, num_states: int) -> list[torch.Tensor | fl
         if s is not None and not isinstance(s, torch.Tensor):
             raise TypeError(f"states[{j}] must be a torch.Tensor or None, got {type(s).__name__}")
     return new
+
+
+def states_for_call(values: Sequence[object], x0: torch.Tensor, step_shape: tuple[int, ...]) -> list[torch.Tensor]:
+    """A call's initial states from a neuron's state values, checked against the call's first input ``x0``.
+
+    A float fills a state of ``step_shape`` (``[*shape]``) in ``x0``'s dtype; a tensor is taken as it is.
+
+    Raises:
+        TypeError: a value that is neither a tensor nor a float; a sparse or nested tensor; a dtype other
+            than ``x0``'s.
+        ValueError: a state on another device than ``x0`` (a neuron moved without ``reset()``).
+    """
+    states: list[torch.Tensor] = []
+    for j, s in enumerate(x0.new_full(step_shape, s) if type(s) is float else s for s in values):
+        if not isinstance(s, torch.Tensor):
+            raise TypeError(f"state {j} must be a torch.Tensor, got {type(s).__name__}")
+        if (problem := layout_problem(s)) is not None:
+            raise TypeError(f"state {j} {problem}")
+        if s.device != x0.device:
+            raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
+        if s.dtype != x0.dtype:
+            raise TypeError(f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype")
+        states.append(s)
+    return states
 
 
 def check_state_shapes(states: Sequence[torch.Tensor], step_shape: tuple[int, ...]) -> None:
