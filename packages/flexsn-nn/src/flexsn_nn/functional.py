@@ -22,12 +22,7 @@ def reset_net(net: nn.Module) -> None:
     Raises:
         TypeError: ``net`` is not an ``nn.Module``.
     """
-    if not isinstance(net, nn.Module):
-        raise TypeError(f"reset_net expects an nn.Module, got {type(net).__name__}")
-    for module in net.modules():
-        reset = getattr(module, "reset", None)
-        if callable(reset):
-            reset()
+    _call_on_modules(net, "reset", "reset_net")
 
 
 def detach_net(net: nn.Module) -> None:
@@ -46,12 +41,17 @@ def detach_net(net: nn.Module) -> None:
 
     Source: SpikingJelly ``functional.detach_net``.
     """
+    _call_on_modules(net, "detach", "detach_net")
+
+
+def _call_on_modules(net: nn.Module, method: str, caller: str) -> None:
+    """Call ``method()`` on every module of ``net`` (``net`` included) whose ``method`` attribute is callable."""
     if not isinstance(net, nn.Module):
-        raise TypeError(f"detach_net expects an nn.Module, got {type(net).__name__}")
+        raise TypeError(f"{caller} expects an nn.Module, got {type(net).__name__}")
     for module in net.modules():
-        detach = getattr(module, "detach", None)
-        if callable(detach):
-            detach()
+        bound = getattr(module, method, None)
+        if callable(bound):
+            bound()
 
 
 def set_step_mode(net: nn.Module, step_mode: str) -> None:
