@@ -16,6 +16,13 @@ one layer lower each time, so the copy ratio each layer leaves is visible:
 * ``raw``: Triton's C launcher alone, pointers read before the clock;
 * ``clone``: ``x.clone()``, the copy ratio's reference.
 
+With ``--spin US [US ...]`` it also times ``raw`` behind a busy wait of each
+length before the launch (``spin_<US>``) and one after it (``spin_after_20``):
+how much of the host time before a launch the per-call figure shows. On two
+H200 hosts (``tools/results/gpu-2026-11-27-graphs/``) every microsecond before
+the launch showed at ``T = 8``, and at ``T = 32`` on one of them (the other hid
+the first 5-10); a wait after the launch, while the kernel runs, showed none.
+
 With ``--host-ncl N`` it also times each variant's host microseconds per
 call on a layer of ``N`` neurons per step, calls back to back (the GPU
 finishes each kernel before the host queues the next, so wall time per call
@@ -37,6 +44,7 @@ import inspect
 import json
 import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -117,6 +125,30 @@ def _variants(T: int, ncl: int, dtype: torch.dtype) -> dict[str, Callable[[], ob
     }
 
 
+def spin_variants(raw: Callable[[], object], lengths: list[int]) -> dict[str, Callable[[], object]]:
+    """``raw`` behind a busy wait of each of ``lengths`` microseconds, and ``raw`` followed by a 20 µs wait."""
+    now = time.perf_counter
+
+    def spin(us: float) -> None:
+        end = now() + us * 1e-6
+        while now() < end:
+            pass
+
+    def before(us: int) -> Callable[[], object]:
+        def call() -> object:
+            spin(us)
+            return raw()
+
+        return call
+
+    def after() -> object:
+        out = raw()
+        spin(20)
+        return out
+
+    return {**{f"spin_{us}": before(us) for us in lengths}, "spin_after_20": after}
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, required=True)
@@ -125,6 +157,7 @@ def main() -> int:
     p.add_argument("--dtype", choices=["fp32", "bf16"], default="fp32")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--rep", type=int, default=51)
+    p.add_argument("--spin", type=int, nargs="*", default=[], help="also time raw behind busy waits of these µs")
     p.add_argument("--host-ncl", type=int, default=0, help="also host us per call on a layer this small (0: no)")
     a = p.parse_args()
     if not torch.cuda.is_available():
@@ -134,6 +167,8 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     for T in a.T:
         variants = _variants(T, a.ncl, dtype)
+        if a.spin:
+            variants.update(spin_variants(variants["raw"], a.spin))
         per_round: dict[str, list[float]] = {k: [] for k in variants}
         for _ in range(a.rounds):
             for name, fn in variants.items():
