@@ -227,3 +227,57 @@ def test_training_on_a_side_stream_matches_the_default_stream(make) -> None:  # 
         torch.cuda.current_stream().wait_stream(side)
         for (n, a), b in zip(ref.named_parameters(), side_net.parameters()):
             torch.testing.assert_close(b.grad, a.grad, rtol=1e-5, atol=1e-6, msg=lambda m: f"step {i}, {n}: {m}")
+
+
+def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -> tuple[torch.cuda.CUDAGraph, torch.Tensor, list[str]]:
+    """Warm ``m`` up on a side stream as PyTorch's recipe does (three calls, no reset between), then capture one call."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.no_grad():
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                m(x)
+        torch.cuda.current_stream().wait_stream(side)
+        if reset_first:
+            m.reset()  # type: ignore[operator]
+        graph = torch.cuda.CUDAGraph()
+        with warnings.catch_warnings(record=True) as told:
+            warnings.simplefilter("always")
+            with torch.cuda.graph(graph):
+                out = m(x)
+    return graph, out, [str(w.message) for w in told if "CUDA graph captured" in str(w.message)]
+
+
+@needs_cuda
+@pytest.mark.parametrize("backend", ["triton", "hop", "torch"])
+def test_a_capture_from_warm_up_states_is_told(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Captured while the warm-up's states are still held, every replay starts from them (its spikes differ
+    from a reset neuron's on every backend): the capture says so, naming reset()."""
+    from flexsn_nn import graph_capture
+
+    monkeypatch.setattr(graph_capture, "_told", set())
+    torch.manual_seed(0)
+    m = LIFNode(backend=backend).cuda()
+    x = torch.rand(8, 4, 16, device="cuda") * 2
+    graph, out, told = _capture_inference(m, x, reset_first=False)
+    assert len(told) == 1 and "reset()" in told[0]
+    m.reset()
+    graph.replay()
+    assert not torch.equal(out, LIFNode(backend="torch").cuda()(x))  # what the warning is about
+
+
+@needs_cuda
+@pytest.mark.parametrize("backend", ["triton", "hop", "torch"])
+def test_a_capture_after_reset_is_not_told_and_replays_start_fresh(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from flexsn_nn import graph_capture
+
+    monkeypatch.setattr(graph_capture, "_told", set())
+    torch.manual_seed(0)
+    m = LIFNode(backend=backend).cuda()
+    x = torch.rand(8, 4, 16, device="cuda") * 2
+    graph, out, told = _capture_inference(m, x, reset_first=True)
+    assert told == []
+    for scale in (1.0, 2.5):
+        x.copy_(torch.rand(8, 4, 16, device="cuda") * scale)
+        graph.replay()
+        torch.testing.assert_close(out, LIFNode(backend="torch").cuda()(x))

@@ -16,12 +16,10 @@ time loop runs (``backend``):
   ``flexsn::*`` custom ops that stay single opaque nodes under
   ``torch.compile``; unsupported cores / devices fall back to the eager loop
   with one warning;
-* ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop``
-  (its final-state form with ``store_state_seqs=False``; fresh zero states
-  are made inside the op, so compiled graphs carry no zero fill).
-  ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` / ``..._SCAN=1``
-  switch calls that need no gradient to the lowerable scans (SpikingJelly's
-  ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP``; training stays unrolled).
+* ``"hop"``: the ``flex_sn_scan`` higher-order operator of ``flexsn_hop`` (its final-state form with
+  ``store_state_seqs=False``; fresh zero states are made inside the op, so compiled graphs carry no zero
+  fill). ``FLEXSN_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP=1`` / ``..._SCAN=1`` switch calls that need no
+  gradient to the lowerable scans (SpikingJelly's ``SJ_ENABLE_EXPERIMENTAL_LOWERABLE_WHILE_LOOP``; training stays unrolled).
 
 On the kernel backends a call whose signature (shapes, dtypes, devices,
 ``requires_grad``, grad mode) ran fused before skips the checks and the
@@ -45,6 +43,7 @@ from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
 from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
+from .graph_capture import note_capture
 from .persistence import KeepsNoStates
 from .replay import in_backward, note_call, note_reset, recompute
 from .shapes import (
@@ -384,7 +383,9 @@ class FlexSN(KeepsNoStates, nn.Module):
         return self._run(inputs)
 
     def _run(self, inputs: tuple[Any, ...]) -> torch.Tensor | tuple[torch.Tensor, ...]:
+        started = self._states
         outs = self._single_step(inputs) if self._step_mode == "s" else self._multi_step(inputs)
+        note_capture(self, started, outs)  # after the launch: a CUDA graph capturing stale states is told
         return outs[0] if self.num_outputs == 1 else outs
 
     def _single_step(self, inputs: tuple[Any, ...]) -> tuple[torch.Tensor, ...]:

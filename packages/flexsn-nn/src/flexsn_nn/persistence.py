@@ -15,7 +15,8 @@ class KeepsNoStates:
 
     The class keeps its states in ``_states`` and ``_state_seqs`` (``None``
     when ``store_state_seqs`` is false), what a recomputed call starts from in
-    ``_replay`` (:mod:`flexsn_nn.replay`; neither copied nor pickled), and builds its kernels into ``_kernel`` when that is ``None``.
+    ``_replay`` (:mod:`flexsn_nn.replay`) and the list an uncaptured call left in ``_left_uncaptured``
+    (:mod:`flexsn_nn.graph_capture`; neither copied nor pickled), and builds its kernels into ``_kernel`` when that is ``None``.
     """
 
     store_state_seqs: bool
@@ -29,7 +30,7 @@ class KeepsNoStates:
         new = cls.__new__(cls)
         memo[id(self)] = new
         for key, value in self.__dict__.items():
-            if key == "_replay":  # what a recomputation of the original's last call starts from (flexsn_nn.replay)
+            if key in ("_replay", "_left_uncaptured"):  # what a recomputation starts from (flexsn_nn.replay); see graph_capture
                 value = None
             elif key in ("_states", "_state_seqs") and value is not None:
                 value = [t.detach() if isinstance(t, torch.Tensor) and not t.is_leaf else t for t in value]
@@ -53,6 +54,7 @@ class KeepsNoStates:
         state["_states"] = []
         state["_state_seqs"] = [] if self.store_state_seqs else None
         state["_replay"] = None
+        state.pop("_left_uncaptured", None)  # the states list an uncaptured call left (flexsn_nn.graph_capture)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
