@@ -255,8 +255,10 @@ def plot(out: Path) -> None:
     rows = [r for r in RESULTS if r.get("case") in ("plif_train", "overhead_train")]
     if not rows:
         return
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
-    for ax, case, title in ((axes[0], "plif_train", "PLIF training, per call"), (axes[1], "overhead_train", "constants vs learnable")):
+    panels = [(case, title) for case, title in (("plif_train", "PLIF training, per call"), ("overhead_train", "constants vs learnable"))
+              if any(r["case"] == case for r in rows)]  # only the parts that ran (--parts)
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False)
+    for ax, (case, title) in zip(axes[0], panels):
         sel = [r for r in rows if r["case"] == case]
         Ts = sorted({r["T"] for r in sel})
         impls = list(dict.fromkeys(r["impl"] for r in sel))
