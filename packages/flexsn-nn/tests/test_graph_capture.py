@@ -7,9 +7,11 @@ CUDA); ``test_cuda_graphs.py`` captures for real on a GPU.
 from __future__ import annotations
 
 import copy
+import gc
 import pickle
 import types
 import warnings
+import weakref
 from typing import Iterator
 
 import pytest
@@ -80,9 +82,19 @@ def test_cpu_calls_and_compiled_calls_are_not_checked(capture: list[bool]) -> No
         note_capture(m, started, [torch.rand(4, 3)])  # CPU outputs: nothing to capture
 
 
-def test_copies_and_pickles_do_not_keep_the_list(capture: list[bool]) -> None:
+def test_copies_and_pickles_do_not_keep_the_reference(capture: list[bool]) -> None:
     m = LIFNode(backend="torch")
     _call(m, False, capture)
-    assert m.__dict__["_left_uncaptured"] is m._states
+    assert m.__dict__["_left_uncaptured"]() is m._states[0]
     assert copy.deepcopy(m).__dict__["_left_uncaptured"] is None
     assert "_left_uncaptured" not in pickle.loads(pickle.dumps(m)).__dict__
+
+
+def test_reset_still_frees_the_states(capture: list[bool]) -> None:
+    """What an uncaptured call left is held weakly: after reset() nothing keeps the last states alive."""
+    m = LIFNode(backend="torch")
+    _call(m, False, capture)
+    last = weakref.ref(m._states[0])
+    m.reset()
+    gc.collect()
+    assert last() is None

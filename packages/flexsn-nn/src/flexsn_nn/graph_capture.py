@@ -19,12 +19,14 @@ once per neuron class when a call was captured from such states. States set by t
 (``node.v = t``, :attr:`~flexsn_nn.FlexSN.states`) are the user's memory to update
 between replays, and states made inside the capture are the graph's own; neither is
 told. Under ``torch.compile`` nothing is checked: ``mode="reduce-overhead"`` copies
-the states into its graph like any other input.
+the states into its graph like any other input. What an uncaptured call left is kept as a
+weak reference to its first state tensor, so ``reset()`` still frees the states.
 """
 
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import torch
@@ -53,8 +55,8 @@ def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[
 
     Args:
         neuron: the neuron just called. Its ``_states`` already hold the states this call left.
-        started: the ``_states`` list the call started from (the same list object that the
-            previous call left, unless the user set states or called ``reset()`` since).
+        started: the ``_states`` list the call started from (the states the previous call
+            left, unless the user set states or called ``reset()`` since).
         outputs: the call's outputs (their device tells a CUDA call; a neuron
             without outputs is told by its states).
 
@@ -63,17 +65,27 @@ def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[
     """
     if _compiling():
         return
-    ref = outputs[0] if outputs else next((s for s in neuron._states if isinstance(s, torch.Tensor)), None)
+    ref = outputs[0] if outputs else _first_tensor(neuron._states)
     if ref is None or not ref.is_cuda:
         return
     if not _capturing():
-        # the list this uncaptured call left (its identity: a list set by the user or by reset() is a new one)
-        object.__setattr__(neuron, "_left_uncaptured", neuron._states)
+        # what this uncaptured call left, by identity (a tensor set by the user is another object), held weakly
+        first = _first_tensor(neuron._states)
+        object.__setattr__(neuron, "_left_uncaptured", None if first is None else weakref.ref(first))
         return
     left = neuron.__dict__.get("_left_uncaptured")
     object.__setattr__(neuron, "_left_uncaptured", None)
-    if started and started is left and any(isinstance(s, torch.Tensor) for s in started):
+    first = _first_tensor(started)
+    if left is not None and first is not None and left() is first:
         message = CAPTURE_WARNING.format(name=type(neuron).__name__)
         if message not in _told:
             _told.add(message)
             warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def _first_tensor(states: Sequence[object]) -> torch.Tensor | None:
+    """The first tensor among ``states`` (a state may also be a float to fill, or ``None``)."""
+    for s in states:
+        if isinstance(s, torch.Tensor):
+            return s
+    return None

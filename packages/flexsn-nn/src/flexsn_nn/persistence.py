@@ -15,8 +15,8 @@ class KeepsNoStates:
 
     The class keeps its states in ``_states`` and ``_state_seqs`` (``None``
     when ``store_state_seqs`` is false), what a recomputed call starts from in
-    ``_replay`` (:mod:`flexsn_nn.replay`) and the list an uncaptured call left in ``_left_uncaptured``
-    (:mod:`flexsn_nn.graph_capture`; neither copied nor pickled), and builds its kernels into ``_kernel`` when that is ``None``.
+    ``_replay`` (:mod:`flexsn_nn.replay`) and a weak reference to what an uncaptured call left in
+    ``_left_uncaptured`` (:mod:`flexsn_nn.graph_capture`; neither copied nor pickled), and builds its kernels into ``_kernel`` when that is ``None``.
     """
 
     store_state_seqs: bool
@@ -54,7 +54,7 @@ class KeepsNoStates:
         state["_states"] = []
         state["_state_seqs"] = [] if self.store_state_seqs else None
         state["_replay"] = None
-        state.pop("_left_uncaptured", None)  # the states list an uncaptured call left (flexsn_nn.graph_capture)
+        state.pop("_left_uncaptured", None)  # a weak reference (flexsn_nn.graph_capture): not picklable
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
