@@ -91,3 +91,27 @@ def test_detach_keeps_values_and_is_a_no_op_without_states() -> None:
 def test_detach_net_checks_its_argument() -> None:
     with pytest.raises(TypeError, match="detach_net expects an nn.Module, got list"):
         functional.detach_net([LIFNode()])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["triton", "inductor"])
+@pytest.mark.parametrize("cls", [LIFNode, ParametricLIFNode])
+def test_a_forgotten_reset_names_the_remedies_on_the_fused_backends(cls: type, backend: str) -> None:
+    """States carried from a batch whose backward ran: the next backward reaches the freed call, as in the eager
+    loop, and the fused node's error names reset(), detach() and retain_graph (PyTorch's own message kept)."""
+    net = _net(cls, backend, "m")
+    x = torch.rand(T, 2, 5, device=DEVICE)
+    net(x).sum().backward()
+    with pytest.raises(RuntimeError, match=r"reset\(\).*detach\(\).*retain_graph=True") as caught:
+        net(x).sum().backward()  # no reset between the batches
+    assert "backward through the graph a second time" in str(caught.value)
+    functional.reset_net(net)
+    net(x).sum().backward()  # the remedy works
+
+
+@pytest.mark.parametrize("backend", ["triton", "inductor"])
+def test_a_second_backward_through_one_call_names_retain_graph(backend: str) -> None:
+    net = _net(LIFNode, backend, "m")
+    loss = net(torch.rand(T, 2, 5, device=DEVICE)).sum()
+    loss.backward()
+    with pytest.raises(RuntimeError, match=r"FlexSN: a backward pass reached .* retain_graph=True"):
+        loss.backward()

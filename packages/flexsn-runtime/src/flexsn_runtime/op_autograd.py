@@ -26,7 +26,18 @@ from .statics import static_dims
 from .step_buffers import StepBuffers, state_grad_targets, step_buffers
 from .training_plan import Spec, TrainingCall, TrainingPlan, plan_for
 
-__all__ = ["EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "op_setup", "setup"]
+__all__ = [
+    "FREED_GRAPH_HINT", "EagerTraining", "Launched", "backward", "derived_backward", "launch_training", "op_setup", "setup",
+]
+
+#: what a backward through a training call whose saved tensors an earlier backward freed adds to PyTorch's error
+FREED_GRAPH_HINT = (
+    "FlexSN: a backward pass reached a fused training call whose saved tensors an earlier backward pass already "
+    "freed. Usually a neuron's states carried over from a batch whose backward has run: call reset() "
+    "(flexsn_nn.functional.reset_net, as SpikingJelly's) between batches, or detach() "
+    "(flexsn_nn.functional.detach_net) between the chunks of truncated BPTT. To backward twice through one call, "
+    "pass retain_graph=True to the first."
+)
 
 
 def _template(spec: Spec) -> torch.Tensor:
@@ -56,6 +67,16 @@ class _ActiveRef:
                 pass
 
 
+def _saved_tensors(ctx: Any) -> tuple[torch.Tensor, ...]:
+    """``ctx.saved_tensors``; freed by an earlier backward, PyTorch's error with :data:`FREED_GRAPH_HINT` in front."""
+    try:
+        return ctx.saved_tensors  # type: ignore[no-any-return]
+    except RuntimeError as exc:
+        if "backward through the graph a second time" not in str(exc):
+            raise
+        raise RuntimeError(f"{FREED_GRAPH_HINT}\n(PyTorch: {exc})") from exc
+
+
 def setup(ctx: Any, call: TrainingCall, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor]) -> None:
     """Keep what the backward of a training call needs: ``call``, and the tensors it reads (:meth:`TrainingCall.saved`)."""
     ctx.call = call
@@ -83,7 +104,7 @@ def backward(
 ) -> list[torch.Tensor | None]:
     """The ``flexsn::training`` op's backward: ``backward_fn`` (the ``flexsn::backward`` op) on the saved tensors."""
     call: TrainingCall = ctx.call
-    saved = call.restore(ctx.saved_tensors, None)  # traced: a real zeros node
+    saved = call.restore(_saved_tensors(ctx), None)  # traced: a real zeros node
     templates = [_template(s) for s in call.specs()]
     plan = call.plan
     grads = list(grad_out[: plan.n_grads])
@@ -117,7 +138,7 @@ def _eager_backward(ctx: Any, grad_out: Sequence[torch.Tensor | None]) -> list[t
     # final-state gradients: the kernel only reads them) and scratch, on the
     # forward's stream, which autograd runs this backward on
     bufs: StepBuffers | None = ctx.bufs
-    saved = call.restore(ctx.saved_tensors, bufs.zeros if bufs is not None else None)
+    saved = call.restore(_saved_tensors(ctx), bufs.zeros if bufs is not None else None)
     grads = list(grad_out)
     fast: LaunchPlan | None = ctx.fast  # a forward launched from a plan had T > 0 and neurons
     if all(g is None for g in grads) or (fast is None and call.empty()):
