@@ -10,7 +10,7 @@ import pytest
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from flexsn_nn import FlexSN, LIFNode, ParametricLIFNode
+from flexsn_nn import FlexSN, LIFNode, ParametricLIFNode, graph_capture
 from flexsn_runtime import run_inference, run_training
 from flexsn_runtime import step_buffers as step_buffers_module
 from flexsn_trace.testing import lif_core
@@ -50,6 +50,12 @@ def test_reset_runs_no_tensor_op() -> None:
     with CountOps() as counter:
         m.reset()
     assert counter.ops == [] and m.states == []
+
+
+def assert_same_grads(ref: torch.nn.Module, net: torch.nn.Module, label: str, rtol: float = 1e-4, atol: float = 1e-5) -> None:
+    """``net``'s parameter gradients equal ``ref``'s (same architecture), each named with ``label`` on failure."""
+    for (n, a), b in zip(ref.named_parameters(), net.parameters()):
+        torch.testing.assert_close(b.grad, a.grad, rtol=rtol, atol=atol, msg=lambda m: f"{label}, {n}: {m}")
 
 
 class Net(torch.nn.Module):
@@ -107,8 +113,7 @@ def test_reduce_overhead_training_matches_eager(make) -> None:  # type: ignore[n
         for net, fn in ((eager, eager), (graphed, step)):
             net.zero_grad(set_to_none=True)
             fn(x).square().sum().backward()
-        for (n, a), b in zip(eager.named_parameters(), graphed.parameters()):
-            torch.testing.assert_close(b.grad, a.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"step {i}, {n}: {m}")
+        assert_same_grads(eager, graphed, f"step {i}")
 
 
 _BACKENDS = {
@@ -144,8 +149,7 @@ def test_make_graphed_callables_training_matches_eager(make) -> None:  # type: i
             out.square().sum().backward()
             outs.append(out.detach().clone())
         torch.testing.assert_close(outs[1], outs[0], msg=lambda m: f"replay {i}: {m}")
-        for (n, a), b in zip(eager.named_parameters(), graphed_net.parameters()):
-            torch.testing.assert_close(b.grad, a.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"replay {i}, {n}: {m}")
+        assert_same_grads(eager, graphed_net, f"replay {i}")
 
 
 @needs_cuda
@@ -159,12 +163,12 @@ def test_cuda_graph_capture_of_a_training_step_on_every_backend(make) -> None:  
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
-        for _ in range(3):
+        for _ in range(3):  # warm-up on a side stream, as torch.cuda.graph asks
             net.zero_grad(set_to_none=False)
             net(x).sum().backward()
     torch.cuda.current_stream().wait_stream(stream)
     graph = torch.cuda.CUDAGraph()
-    net.zero_grad(set_to_none=True)
+    net.zero_grad(set_to_none=True)  # the captured backward allocates the gradients in the graph's pool
     with torch.cuda.graph(graph):
         net(x).sum().backward()
     for scale in (1.0, 2.5):
@@ -197,8 +201,13 @@ def test_training_on_a_side_stream_matches_the_default_stream(make) -> None:  # 
         with torch.cuda.stream(side):
             side_net(x).square().sum().backward()
         torch.cuda.current_stream().wait_stream(side)
-        for (n, a), b in zip(ref.named_parameters(), side_net.parameters()):
-            torch.testing.assert_close(b.grad, a.grad, rtol=1e-5, atol=1e-6, msg=lambda m: f"step {i}, {n}: {m}")
+        assert_same_grads(ref, side_net, f"step {i}", rtol=1e-5, atol=1e-6)
+
+
+@pytest.fixture
+def fresh_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The capture warning not yet told in this process (it is told once per neuron class)."""
+    monkeypatch.setattr(graph_capture, "_told", set())
 
 
 def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -> tuple[torch.cuda.CUDAGraph, torch.Tensor, list[str]]:
@@ -222,12 +231,10 @@ def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -
 
 @needs_cuda
 @pytest.mark.parametrize("backend", ["triton", "hop", "torch"])
-def test_a_capture_from_warm_up_states_is_told(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("fresh_told")
+def test_a_capture_from_warm_up_states_is_told(backend: str) -> None:
     """Captured while the warm-up's states are still held, every replay starts from them (its spikes differ
     from a reset neuron's on every backend): the capture says so, naming reset()."""
-    from flexsn_nn import graph_capture
-
-    monkeypatch.setattr(graph_capture, "_told", set())
     torch.manual_seed(0)
     m = LIFNode(backend=backend).cuda()
     x = torch.rand(8, 4, 16, device="cuda") * 2
@@ -240,10 +247,8 @@ def test_a_capture_from_warm_up_states_is_told(backend: str, monkeypatch: pytest
 
 @needs_cuda
 @pytest.mark.parametrize("backend", ["triton", "hop", "torch"])
-def test_a_capture_after_reset_is_not_told_and_replays_start_fresh(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from flexsn_nn import graph_capture
-
-    monkeypatch.setattr(graph_capture, "_told", set())
+@pytest.mark.usefixtures("fresh_told")
+def test_a_capture_after_reset_is_not_told_and_replays_start_fresh(backend: str) -> None:
     torch.manual_seed(0)
     m = LIFNode(backend=backend).cuda()
     x = torch.rand(8, 4, 16, device="cuda") * 2
