@@ -240,8 +240,34 @@ def test_bad_static_inputs() -> None:
     assert [n for n, _ in named.named_parameters()] == ["w"]
     m = FlexSN(plif, 1, 1, 1, static_inputs=[torch.zeros(7, device=DEVICE)])  # does not broadcast to [B, C, H]
     with pytest.warns(RuntimeWarning, match=r"static input 0 of shape \(7,\) does not broadcast"):
-        with pytest.raises(RuntimeError, match="size"):
-            m(_x())  # the eager loop runs the core, which raises PyTorch's own error
+        # the eager loop runs the core, which fails in PyTorch; the error names the static input
+        with pytest.raises(ValueError, match=r"'static_input_0' of shape \(7,\), which does not broadcast.*The size of"):
+            m(_x())
+
+
+@pytest.mark.parametrize("step_mode", ["m", "s"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_static_input_that_does_not_broadcast_is_named(backend: str, step_mode: str) -> None:
+    """A per-channel parameter given the wrong length: a ``ValueError`` naming it, its shape and the per-step shape.
+
+    Before, every backend raised PyTorch's "The size of tensor a (3) must match the size of tensor b
+    (4)", which names neither the parameter nor the inputs' shape.
+    """
+    m = FlexSN(shifted_plif, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros(())), "th": nn.Parameter(torch.ones(C + 1, 1))},
+               backend=backend, step_mode=step_mode).to(DEVICE)
+    x = _x() if step_mode == "m" else _x()[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the kernel backends' fallback to the eager loop, which then fails
+        with pytest.raises(ValueError) as info:
+            m(x)
+    msg = str(info.value)
+    assert f"'th' of shape ({C + 1}, 1), which does not broadcast to the per-step shape {(B, C, H)}" in msg
+    assert "'w'" not in msg  # the scalar fits
+    assert "The size of tensor" in msg  # PyTorch's own message stays
+    m.reset()
+    with torch.no_grad():
+        m.th = nn.Parameter(torch.ones(C, 1, device=DEVICE))  # the right shape: it runs
+    assert m(x).shape == x.shape
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])

@@ -397,7 +397,7 @@ class FlexSN(KeepsNoStates, nn.Module):
                 self.core(*xs, *init, *self.static_inputs), "the core", self.num_outputs + self.num_states, TypeError
             )
         except RuntimeError as exc:
-            error = shape_error(exc, [x.unsqueeze(0) for x in xs], init)
+            error = shape_error(exc, [x.unsqueeze(0) for x in xs], init, list(zip(self._static_names, self.static_inputs)))
             if error is exc:
                 raise
             raise error from exc
@@ -442,7 +442,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         try:
             res = self._run_backend(seqs, init, checked.uniform)
         except RuntimeError as exc:  # the core failed: say which shapes it got, when they differ
-            error = shape_error(exc, seqs, init)
+            error = shape_error(exc, seqs, init, list(zip(self._static_names, self.static_inputs)))
             if error is exc:
                 raise
             raise error from exc

@@ -164,27 +164,44 @@ def empty_outputs(
     )
 
 
-def shape_error(exc: RuntimeError, seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> Exception:
-    """The error to raise for a ``RuntimeError`` of the core: a ``ValueError`` naming the per-step shapes when they differ, else ``exc``.
+def shape_error(
+    exc: RuntimeError, seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor],
+    statics: Sequence[tuple[str, torch.Tensor]] = (),
+) -> Exception:
+    """The error to raise for a ``RuntimeError`` of the core: a ``ValueError`` naming the shapes that do not fit, else ``exc``.
 
-    The ``torch`` / ``hop`` backends let any shapes through; a core that
-    cannot take them fails in PyTorch ("The size of tensor a ...") and this
-    says which shapes it got and that a change of batch shape needs
-    ``reset()``. (A ``try`` around the call costs nothing until it raises.)
+    The ``torch`` / ``hop`` backends let any shapes through, and the kernel
+    backends fall back to the eager loop for a static input that does not
+    broadcast to the per-step shape; a core that cannot take them fails in
+    PyTorch ("The size of tensor a ...") and this says which shapes it got:
+    per-step shapes that differ (a change of batch shape needs ``reset()``)
+    and, by name, ``statics`` (``(name, tensor)`` pairs) that do not
+    broadcast to the per-step shape. (A ``try`` around the call costs
+    nothing until it raises.)
     """
-    hint = shape_hint(seqs, states)
+    hint = shape_hint(seqs, states, statics)
     return exc if hint is None else ValueError(f"FlexSN: {hint}: {exc}")
 
 
-def shape_hint(seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor]) -> str | None:
-    """For an error raised by the core: the per-step shapes it got, when they differ (else ``None``)."""
+def shape_hint(
+    seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor], statics: Sequence[tuple[str, torch.Tensor]] = ()
+) -> str | None:
+    """For an error raised by the core: the shapes that do not fit (see :func:`shape_error`), else ``None``."""
     step = tuple(seqs[0].shape[1:])
+    hints = []
     shapes = [tuple(x.shape[1:]) for x in seqs] + [tuple(s.shape) for s in states]
-    if all(sh == step for sh in shapes):
-        return None
-    inputs = ", ".join(str(tuple(x.shape[1:])) for x in seqs)
-    held = ", ".join(str(tuple(s.shape)) for s in states) or "none"
-    return (
-        f"the core failed on inputs of per-step shapes {inputs} and states of shapes {held} "
-        "(if the batch shape changed, call reset() before feeding inputs of a new shape)"
-    )
+    if any(sh != step for sh in shapes):
+        inputs = ", ".join(str(tuple(x.shape[1:])) for x in seqs)
+        held = ", ".join(str(tuple(s.shape)) for s in states) or "none"
+        hints.append(
+            f"the core failed on inputs of per-step shapes {inputs} and states of shapes {held} "
+            "(if the batch shape changed, call reset() before feeding inputs of a new shape)"
+        )
+    unfit = [f"{name!r} of shape {tuple(w.shape)}" for name, w in statics if broadcast_shape([tuple(w.shape), step]) != step]
+    if unfit:
+        hints.append(
+            f"the core failed with static input{'s' if len(unfit) > 1 else ''} {', '.join(unfit)}, which "
+            f"{'do' if len(unfit) > 1 else 'does'} not broadcast to the per-step shape {step} of the inputs "
+            "(a per-channel parameter of [T, B, C, H, W] inputs has shape [C, 1, 1])"
+        )
+    return "; ".join(hints) or None
