@@ -210,7 +210,9 @@ def fresh_told(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(graph_capture, "_told", set())
 
 
-def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -> tuple[torch.cuda.CUDAGraph, torch.Tensor, list[str]]:
+def _capture_inference(
+    m: torch.nn.Module, x: torch.Tensor, reset_first: bool, detach_first: bool = False
+) -> tuple[torch.cuda.CUDAGraph, torch.Tensor, list[str]]:
     """Warm ``m`` up on a side stream as PyTorch's recipe does (three calls, no reset between), then capture one call."""
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -221,6 +223,8 @@ def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -
         torch.cuda.current_stream().wait_stream(side)
         if reset_first:
             m.reset()  # type: ignore[operator]
+        if detach_first:
+            m.detach()  # type: ignore[operator]  # new tensors, the warm-up's memory
         graph = torch.cuda.CUDAGraph()
         with warnings.catch_warnings(record=True) as told:
             warnings.simplefilter("always")
@@ -230,15 +234,16 @@ def _capture_inference(m: torch.nn.Module, x: torch.Tensor, reset_first: bool) -
 
 
 @needs_cuda
+@pytest.mark.parametrize("detach_first", [False, True], ids=["held", "detached"])
 @pytest.mark.parametrize("backend", ["triton", "hop", "torch"])
 @pytest.mark.usefixtures("fresh_told")
-def test_a_capture_from_warm_up_states_is_told(backend: str) -> None:
-    """Captured while the warm-up's states are still held, every replay starts from them (its spikes differ
-    from a reset neuron's on every backend): the capture says so, naming reset()."""
+def test_a_capture_from_warm_up_states_is_told(backend: str, detach_first: bool) -> None:
+    """Captured while the warm-up's states are still held (or detached: the same memory), every replay starts
+    from them (its spikes differ from a reset neuron's on every backend): the capture says so, naming reset()."""
     torch.manual_seed(0)
     m = LIFNode(backend=backend).cuda()
     x = torch.rand(8, 4, 16, device="cuda") * 2
-    graph, out, told = _capture_inference(m, x, reset_first=False)
+    graph, out, told = _capture_inference(m, x, reset_first=False, detach_first=detach_first)
     assert len(told) == 1 and "reset()" in told[0]
     m.reset()
     graph.replay()

@@ -98,3 +98,29 @@ def test_reset_still_frees_the_states(capture: list[bool]) -> None:
     m.reset()
     gc.collect()
     assert last() is None
+
+
+@pytest.mark.parametrize("how", ["detach", "detach_net"])
+def test_a_capture_after_detach_is_told(capture: list[bool], how: str) -> None:
+    """``detach()`` keeps the warm-up's memory under new tensors: a capture from them is as stale (told before: no)."""
+    from flexsn_nn.functional import detach_net
+
+    m = LIFNode(backend="torch")
+    _call(m, False, capture)  # warm-up, no reset
+    before = m._states[0]
+    m.detach() if how == "detach" else detach_net(m)
+    assert m._states[0] is not before and m._states[0].data_ptr() == before.data_ptr()
+    told = _call(m, True, capture)
+    assert len(told) == 1 and "LIFNode" in told[0]
+
+
+def test_detach_of_fresh_or_user_states_is_not_told(capture: list[bool]) -> None:
+    m = LIFNode(backend="torch")
+    m.detach()  # nothing held: a no-op
+    _call(m, False, capture)
+    m.reset()
+    m.detach()
+    assert _call(m, True, capture) == []  # the capture starts from fresh states
+    m.v = torch.zeros(3)  # the user's memory
+    m.detach()
+    assert _call(m, True, capture) == []

@@ -20,7 +20,8 @@ once per neuron class when a call was captured from such states. States set by t
 between replays, and states made inside the capture are the graph's own; neither is
 told. Under ``torch.compile`` nothing is checked: ``mode="reduce-overhead"`` copies
 the states into its graph like any other input. What an uncaptured call left is kept as a
-weak reference to its first state tensor, so ``reset()`` still frees the states.
+weak reference to its first state tensor, so ``reset()`` still frees the states;
+``detach()`` keeps that memory, so its states stay told (:func:`note_detach`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import torch
 if TYPE_CHECKING:
     from .module import FlexSN
 
-__all__ = ["CAPTURE_WARNING", "note_capture"]
+__all__ = ["CAPTURE_WARNING", "note_capture", "note_detach"]
 
 #: whether the current CUDA stream is capturing (a CPU-only build has no CUDA stream to capture)
 _capturing: Callable[[], bool] = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or (lambda: False)
@@ -81,6 +82,19 @@ def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[
         if message not in _told:
             _told.add(message)
             warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def note_detach(neuron: "FlexSN", before: Sequence[object], after: Sequence[object]) -> None:
+    """After :meth:`~flexsn_nn.FlexSN.detach` replaced the states ``before`` by ``after``: keep what is told.
+
+    ``detach()`` (and :func:`flexsn_nn.functional.detach_net`) makes new state tensors on the
+    same memory, so a capture from them reads what the uncaptured call left, as before the detach.
+    """
+    left = neuron.__dict__.get("_left_uncaptured")
+    first = _first_tensor(before)
+    if left is not None and first is not None and left() is first:
+        new = _first_tensor(after)
+        object.__setattr__(neuron, "_left_uncaptured", None if new is None else weakref.ref(new))
 
 
 def _first_tensor(states: Sequence[object]) -> torch.Tensor | None:

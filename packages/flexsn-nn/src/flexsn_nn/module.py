@@ -43,7 +43,7 @@ from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
 from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
 
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
-from .graph_capture import note_capture
+from .graph_capture import note_capture, note_detach
 from .persistence import KeepsNoStates
 from .replay import in_backward, note_call, note_reset, recompute
 from .shapes import (
@@ -310,6 +310,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         states = self._states
         if states:
             object.__setattr__(self, "_states", [s.detach() if isinstance(s, torch.Tensor) else s for s in states])
+            note_detach(self, states, self._states)  # the same memory: a CUDA-graph capture from it is still told
 
     def init_states(self, *input_seqs: torch.Tensor) -> TensorList:
         """Initial states for a call; override to change them (e.g. ``v = v_reset``).
@@ -459,9 +460,8 @@ class FlexSN(KeepsNoStates, nn.Module):
 
     def _commit(self, states: TensorList, state_seqs: TensorList) -> None:
         """Keep ``states`` (and ``state_seqs`` with ``store_state_seqs``); both lists are the caller's to give away."""
-        _set = object.__setattr__  # as in reset()
-        _set(self, "_states", states)
-        _set(self, "_state_seqs", state_seqs if self.store_state_seqs else None)
+        object.__setattr__(self, "_states", states)  # as in reset()
+        object.__setattr__(self, "_state_seqs", state_seqs if self.store_state_seqs else None)
 
     def _run_backend(self, seqs: TensorList, init: TensorList, uniform: bool = False) -> tuple[torch.Tensor, ...]:
         """Run a checked multi-step call (``uniform``: the inputs share one per-step shape)."""
