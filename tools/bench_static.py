@@ -14,8 +14,11 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
   ``sj_static`` (its ``FlexSN(static_inputs=...)``) and ``sj_plif`` (its hand-written
   ``ParametricLIFNode``). dL/dw of each is checked against the eager loop.
 * ``overhead``: ``[T, B, C, L]`` training, ``LIFNode`` with constants against the same neuron
-  with a per-channel learnable threshold (``LearnableThresholdLIFNode``) and a per-channel
-  learnable decay (PLIF with ``w`` of shape ``[C, 1]``).
+  with a per-channel learnable threshold (``LearnableThresholdLIFNode``), PLIF with a scalar
+  and with a per-channel learnable decay (``w`` of shape ``[C, 1]``): per call (median over
+  ``--rounds`` rounds in rotated order), back to back, and the GPU time of a step's kernels
+  (``torch.profiler``), each as a fraction over constants. The kernels' figure is what the
+  parameter costs the GPU; the rest of the per-call difference is host time left exposed.
 * ``startup``: construction to first inference and first training result of
   ``ParametricLIFNode`` in a fresh process (imports, CUDA context and Triton's driver stubs
   excluded, as ``tools/bench.py`` does), cold (empty FlexSN and Triton caches) and warm; then
@@ -186,7 +189,44 @@ def module_train_step(m: torch.nn.Module, x: torch.Tensor, g: torch.Tensor) -> C
     return train_step(lambda xx: (m.reset(), m(xx))[1], x, g, list(m.parameters()))  # type: ignore[operator]
 
 
+def back_to_back(fn: Callable[[], object], warm: int, n: int) -> float:
+    """Mean ms of ``fn`` over ``n`` calls with no synchronize between them (the GPU's pace, unless the host is slower)."""
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    for _ in range(n):
+        fn()
+    b.record()
+    torch.cuda.synchronize()
+    return a.elapsed_time(b) / n
+
+
+def kernel_time(fn: Callable[[], object], warm: int) -> tuple[float, list[tuple[str, float]]]:
+    """GPU time of one call's kernels (torch.profiler, CUDA activity): total µs and ``(kernel, µs)`` in launch order.
+
+    What the GPU does for a call whatever the host: the gap between this and the per-call time
+    is the host's (Python, autograd, launches) left exposed.
+    """
+    from torch.profiler import ProfilerActivity, profile
+
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    kernels = [(e.name, e.device_time_total) for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
+    return sum(t for _, t in kernels), [(n[:60], round(t, 1)) for n, t in kernels]
+
+
 def bench_overhead(args: argparse.Namespace, out: Path) -> None:
+    """The ``overhead`` part: per call over ``--rounds`` rounds (the neurons' order rotated each round, so a
+    host's slow spell does not fall on one neuron), back to back, and the kernels' GPU time, each over
+    LIF with constants."""
+    from statistics import median
+
     dev = torch.device("cuda")
     C = 64
     L = args.ncl // (args.batch * C)
@@ -194,11 +234,25 @@ def bench_overhead(args: argparse.Namespace, out: Path) -> None:
         x = torch.randn(T, args.batch, C, L, device=dev) + 0.5
         g = torch.randn_like(x)
         t_copy = per_call(lambda: x.clone(), args.warmup, args.rep)
-        base = None
-        for name, m in overhead_neurons(C, dev).items():
-            ms = per_call(module_train_step(m, x, g), args.warmup, args.rep)
-            base = ms if base is None else base
-            log(out, case="overhead_train", impl=name, T=T, ms=ms, copy_ratio=t_copy / ms, over_constants=ms / base - 1.0)
+        steps = {name: module_train_step(m, x, g) for name, m in overhead_neurons(C, dev).items()}
+        names = list(steps)
+        rounds: dict[str, list[float]] = {name: [] for name in names}
+        for r in range(args.rounds):
+            k = r % len(names)
+            for name in names[k:] + names[:k]:
+                rounds[name].append(per_call(steps[name], args.warmup, args.rep))
+        base: dict[str, float] = {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the profiler's note on its cycles
+            for name in names:
+                ms = median(rounds[name])
+                b2b = back_to_back(steps[name], args.warmup, 4 * args.rep)
+                kernel_us, kernels = kernel_time(steps[name], args.warmup)
+                base = base or {"ms": ms, "b2b": b2b, "kernel": kernel_us}
+                log(out, case="overhead_train", impl=name, T=T, ms=ms, rounds_ms=[round(v, 4) for v in rounds[name]],
+                    copy_ratio=t_copy / ms, over_constants=ms / base["ms"] - 1.0, back_to_back_ms=b2b,
+                    back_to_back_over_constants=b2b / base["b2b"] - 1.0, kernel_us=kernel_us,
+                    kernel_over_constants=kernel_us / base["kernel"] - 1.0, kernels=kernels)
 
 
 STARTUP = """
@@ -246,6 +300,20 @@ def bench_startup(out: Path, repeats: int = 1) -> None:
             log(out, case="startup", kind=label, **times, err=res.stderr[-300:] if res.returncode else None)
 
 
+def over_constants(ax: Any, rows: list[dict[str, Any]]) -> None:
+    """Per learnable neuron and ``T``: its cost over LIF with constants per call, back to back and in kernel time (%)."""
+    labels = [f"{r['impl']}\nT={r['T']}" for r in rows]
+    metrics = [("over_constants", "per call"), ("back_to_back_over_constants", "back to back"), ("kernel_over_constants", "kernels (GPU time)")]
+    width = 0.8 / len(metrics)
+    for i, (key, label) in enumerate(metrics):
+        ax.bar([j + i * width for j in range(len(rows))], [100 * r[key] for r in rows], width, label=label)
+    ax.axhline(10, color="k", ls="--", lw=0.8, label="issue's bound (10%)")
+    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(rows))], labels, fontsize=6)
+    ax.set_ylabel("cost over constants (%)")
+    ax.set_title("learnable parameter's cost, training")
+    ax.legend(fontsize=7)
+
+
 def plot(out: Path) -> None:
     import matplotlib
 
@@ -257,7 +325,10 @@ def plot(out: Path) -> None:
         return
     panels = [(case, title) for case, title in (("plif_train", "PLIF training, per call"), ("overhead_train", "constants vs learnable"))
               if any(r["case"] == case for r in rows)]  # only the parts that ran (--parts)
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False)
+    costs = [r for r in rows if r["case"] == "overhead_train" and "kernel_over_constants" in r and r["impl"] != "lif_constants"]
+    fig, axes = plt.subplots(1, len(panels) + bool(costs), figsize=(6 * (len(panels) + bool(costs)), 4), squeeze=False)
+    if costs:
+        over_constants(axes[0][-1], costs)
     for ax, (case, title) in zip(axes[0], panels):
         sel = [r for r in rows if r["case"] == case]
         Ts = sorted({r["T"] for r in sel})
@@ -282,6 +353,7 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--rep", type=int, default=15)
+    p.add_argument("--rounds", type=int, default=3, help="overhead part: per-call rounds, the neurons' order rotated each round")
     p.add_argument("--parts", nargs="+", default=["plif", "overhead", "startup"], choices=["plif", "overhead", "startup"])
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile peer")
     p.add_argument("--startup-repeats", type=int, default=1, help="cold first training steps, each with and without the compile ahead")
