@@ -11,4 +11,4 @@ for l in sys.stdin:
     try: r = json.loads(l)
     except Exception: print(l, end=''); continue
     print(r['impl'], r['T'], 'per call', round(r['ms'], 4), r['rounds_ms'], 'over', round(r['over_constants'], 3), 'b2b over', round(r['back_to_back_over_constants'], 3), 'kernels', round(r['kernel_us'], 1), 'over', round(r['kernel_over_constants'], 4))"
-timeout 420 bash tools/results/gpu-2026-11-24/suite.sh packages -n 8 -x
+timeout 420 bash tools/results/gpu-2026-11-24/suite.sh packages -n 8
