@@ -19,7 +19,10 @@ GPU::
 
     PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_per_call.py --out OUT
 
-Writes ``per_call.json``; the last lines printed are a table of copy ratios.
+``--autograd-threads off`` times training with the backward on the calling thread
+(``torch.autograd.set_multithreading_enabled(False)``, PyTorch's API), as a loop driving one
+GPU per process may run it. Writes ``per_call.json``; the last lines printed are a table of
+copy ratios.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ from typing import Any, Callable
 import torch
 
 ROWS: list[dict[str, Any]] = []
+
+AUTOGRAD_THREADS_HELP = (
+    "on: PyTorch's default, CUDA backward passes run on autograd's device thread; off: on the calling thread "
+    "(torch.autograd.set_multithreading_enabled(False)), which spares each training call the hand-off there and back"
+)
 
 
 def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
@@ -120,8 +128,10 @@ def main() -> None:
     p.add_argument("--peers", nargs="*", default=["sj_flexsn", "sj_lif"], choices=["sj_flexsn", "sj_lif"])
     p.add_argument("--impls", nargs="*", default=None, help="time only these implementations (default: all)")
     p.add_argument("--cases", nargs="*", default=None, choices=["lif", "2x2"], help="only these neurons (default: both)")
+    p.add_argument("--autograd-threads", choices=["on", "off"], default="on", help=AUTOGRAD_THREADS_HELP)
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    torch.autograd.set_multithreading_enabled(args.autograd_threads == "on")  # this (the calling) thread's setting
     from flexsn_nn.surrogate import Sigmoid
 
     dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float32
@@ -160,7 +170,7 @@ def main() -> None:
                         first = time.perf_counter() - t0
                         ms = per_call(call, args.warmup, args.rep)
                     row = dict(case=name, mode=mode, impl=impl, T=T, dtype=args.dtype, ms=ms, copy_ratio=t_copy / ms, first_s=first,
-                               **host)
+                               autograd_threads=args.autograd_threads, **host)
                     ROWS.append(row)
                     print(json.dumps(row), flush=True)
                     (args.out / "per_call.json").write_text(json.dumps(ROWS, indent=1))

@@ -25,6 +25,10 @@ alone with CUDA events after a synchronize, median of ``--rep``; fp32; copy rati
   construction to the first training step alone (no inference call before it), cold, with and
   without the backward kernel compiled ahead (``FLEXSN_PREWARM``).
 
+``--autograd-threads off`` runs the backward passes on the calling thread (PyTorch's
+``torch.autograd.set_multithreading_enabled(False)``; the startup part's fresh processes keep
+PyTorch's default).
+
 GPU::
 
     PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_static.py --out OUT
@@ -47,12 +51,15 @@ from typing import Any, Callable
 
 import torch
 
-from bench_per_call import per_call  # the one per-call timer (tools/ is this script's folder on sys.path)
+from bench_per_call import AUTOGRAD_THREADS_HELP, per_call  # the one per-call timer (tools/ is this script's folder on sys.path)
 
 RESULTS: list[dict[str, Any]] = []
+#: the run's --autograd-threads, recorded in every row
+SETTINGS: dict[str, Any] = {}
 
 
 def log(out: Path, **row: Any) -> None:
+    row.update(SETTINGS)
     RESULTS.append(row)
     print(json.dumps(row), flush=True)
     (out / "static.json").write_text(json.dumps(RESULTS, indent=1))
@@ -354,11 +361,14 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--rep", type=int, default=15)
     p.add_argument("--rounds", type=int, default=3, help="overhead part: per-call rounds, the neurons' order rotated each round")
+    p.add_argument("--autograd-threads", choices=["on", "off"], default="on", help=AUTOGRAD_THREADS_HELP)
     p.add_argument("--parts", nargs="+", default=["plif", "overhead", "startup"], choices=["plif", "overhead", "startup"])
     p.add_argument("--no-compile", action="store_true", help="skip the torch.compile peer")
     p.add_argument("--startup-repeats", type=int, default=1, help="cold first training steps, each with and without the compile ahead")
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    SETTINGS["autograd_threads"] = args.autograd_threads
+    torch.autograd.set_multithreading_enabled(args.autograd_threads == "on")  # this (the calling) thread's setting
     if "startup" in args.parts:
         bench_startup(args.out, args.startup_repeats)  # first: nothing of this process is warm for it
     if "plif" in args.parts:
