@@ -165,3 +165,51 @@ def test_unaligned_tensors_and_dropped_launchers_take_the_derived_path(ref: Any,
     f._clear_direct()  # what persist_config does when a launch configuration changes
     _check_call(k, ref, core, xs, None, True, False)
     assert runs["forward"][-1] is False
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["sums", "rows-as-they-are"])
+def test_static_gradients_from_reused_partials_are_each_backward_s_own(
+    shared: bool, device: torch.device, ref: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plan's backward takes its statics' partial sums from the step buffers (``StepBuffers.partials``) when
+    every static's gradient is a sum of them: after the first backward nothing is allocated for them before the
+    launch. Each backward's gradients are new tensors: an earlier backward's stay as they were, and all match
+    autograd through the loop. Statics whose partial row is their gradient as it is (a per-neuron static)
+    get fresh partials every time."""
+    from flexsn_runtime.statics import PartialsLayout
+
+    allocs: list[bool] = []
+    real = PartialsLayout.allocate
+
+    def allocate(self: PartialsLayout, dev: torch.device) -> Any:
+        allocs.append(self.reduced)
+        return real(self, dev)
+
+    monkeypatch.setattr(PartialsLayout, "allocate", allocate)
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    runs = plan_runs(monkeypatch)
+    kept: list[tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]] = []
+    for seed in range(4):
+        xs, _ = ref.make_data(ref.CORES["lif"], 6, (2, 3, 4), device, seed=seed)
+        x = xs[0].detach().clone().requires_grad_()
+        # per sample [2, 1, 1] and per channel [3, 1]: sums; per neuron [2, 3, 4]: the partial row is the gradient
+        w0 = (torch.linspace(-0.5, 0.5, 2, device=device).view(2, 1, 1) if shared
+              else torch.linspace(-0.5, 0.5, 24, device=device).view(2, 3, 4)) + 0.1 * seed
+        th0 = torch.linspace(0.8, 1.2, 3, device=device).view(3, 1) - 0.05 * seed
+        w, th = w0.clone().requires_grad_(), th0.clone().requires_grad_()
+        g = torch.randn(6, 2, 3, 4, generator=torch.Generator().manual_seed(seed)).to(device)
+        out = k.final_state(x, w, th)[0]
+        before = len(allocs)
+        out.backward(g)
+        made = allocs[before:]  # the partials allocated for this backward (each entry: its layout's .reduced)
+        rw, rth = w0.clone().requires_grad_(), th0.clone().requires_grad_()
+        expect = ref.loop(ref.Core(lambda a, v: decay(a, v, rw, rth), 1, 1, 1), [xs[0]], [torch.zeros_like(xs[0][0])])[0][0]
+        expect.backward(g)
+        assert w.grad is not None and th.grad is not None and rw.grad is not None and rth.grad is not None
+        kept.append((w.grad, th.grad, rw.grad, rth.grad))
+        if seed >= 2:
+            assert runs["backward"][-1] is True  # through the plan
+            assert made == ([] if shared else [False])  # reused for sums; fresh for rows as they are
+    for gw, gth, rw_grad, rth_grad in kept:  # every backward's gradients still its own, after the later ones
+        torch.testing.assert_close(gw, rw_grad, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(gth, rth_grad, rtol=1e-4, atol=1e-5)

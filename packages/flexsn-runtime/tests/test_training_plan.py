@@ -39,6 +39,38 @@ def test_cache_is_bounded() -> None:
     assert cached_zeros((1, 1, 1), torch.float32, torch.device("cpu")) is not first
 
 
+def test_static_partials_are_per_thread_and_fresh_under_capture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``StepBuffers.partials``: one buffer set per layout and thread (two threads launching on one stream never
+    share one), and fresh ones while a CUDA graph is captured (the graph's memory must be its own)."""
+    import threading
+
+    from flexsn_runtime import step_buffers as sb
+    from flexsn_runtime.statics import partials_layout
+
+    bufs = sb.StepBuffers((4, 8), torch.float32, torch.device("cpu"), torch.zeros(4, 8))
+    layout = partials_layout((8, 4), 32, 32)  # a per-channel static: one sum per channel
+    assert layout.reduced
+    mine = bufs.partials(layout)
+    assert bufs.partials(layout) is mine
+    theirs: list[Any] = []
+    worker = threading.Thread(target=lambda: theirs.append(bufs.partials(layout)))
+    worker.start()
+    worker.join()
+    assert theirs[0] is not mine and theirs[0].bufs[0].data_ptr() != mine.bufs[0].data_ptr()
+    # under capture (a CUDA device, stood in for: no buffer is made on it) a fresh set per call
+    made: list[torch.device] = []
+
+    class Layout:
+        def allocate(self, device: torch.device) -> object:
+            made.append(device)
+            return object()
+
+    cuda = sb.StepBuffers((4, 8), torch.float32, torch.device("cuda", 0), torch.zeros(4, 8))
+    monkeypatch.setattr(sb, "_capturing", lambda: True)
+    assert cuda.partials(Layout()) is not cuda.partials(Layout())  # type: ignore[arg-type]
+    assert len(made) == 2
+
+
 @pytest.mark.parametrize("name", ["lif", "two"])
 def test_repeated_steps_with_omitted_states_match_the_loop(ref: Any, device: torch.device, kernels: dict[str, Any], name: str) -> None:
     """Omitted (zero) initial states and dropped final-state gradients use the shared tensors; repeated

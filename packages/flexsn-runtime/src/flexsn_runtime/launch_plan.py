@@ -245,7 +245,7 @@ class BackwardPlan:
             trial = layout.allocate(device)
             if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
                 return None
-            statics = _Statics(layout, layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs]))
+            statics = _Statics(layout, layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs]), layout.reduced)
             reds, rows = layout.modes, len(trial.rows)
         grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
         dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]
@@ -286,7 +286,8 @@ class BackwardPlan:
             if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states]):
                 return None
             return [*grad_inputs, *grad_states]
-        partials = st.layout.allocate(device)
+        # the shared buffers (StepBuffers.partials) where every gradient is a new sum: no allocation before the launch
+        partials = bufs.partials(st.layout) if bufs is not None and st.shareable else st.layout.allocate(device)
         if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states, *partials.rows]):
             return None
         return [*grad_inputs, *grad_states, *st.reduce(partials.bufs)]
@@ -297,3 +298,5 @@ class _Statics(NamedTuple):
 
     layout: PartialsLayout
     reduce: Callable[[list[torch.Tensor]], list[torch.Tensor]]
+    #: the partials may live in the step buffers (:meth:`StepBuffers.partials`): every gradient is a new sum
+    shareable: bool

@@ -240,6 +240,11 @@ class PartialsLayout:
     modes: tuple[int, ...]
     groups: tuple[_Group, ...]
 
+    @property
+    def reduced(self) -> bool:
+        """Whether every gradient :meth:`reducer` returns is a sum, a new tensor (a ``[mid]`` row is returned as it is)."""
+        return all(g.split is not None for g in self.groups)
+
     def allocate(self, device: torch.device) -> "StaticPartials":
         """Fresh (uninitialised: the kernel writes every element) fp32 buffers on ``device``."""
         bufs = [_empty((g.n, g.size) if g.n > 1 else g.size, dtype=torch.float32, device=device) for g in self.groups]

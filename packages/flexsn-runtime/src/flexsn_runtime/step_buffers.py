@@ -1,22 +1,29 @@
-"""Per-step-shaped tensors shared between calls: read-only zeros and write-only scratch.
+"""Per-step-shaped tensors shared between calls: read-only zeros, write-only scratch, static-gradient partials.
 
 A training step of a small layer is host-bound: a zero fill is a kernel
-launch, as costly on the host as the scan itself. Omitted initial states and
+launch, as costly on the host as the scan itself, and an allocation costs
+microseconds of host time before the launch. Omitted initial states and
 missing final-state gradients (which the kernels only read) share one zero
-tensor; dropped gradients go to scratch tensors nobody reads. Nothing is
-shared under CUDA-graph capture, a dispatch mode (fake tensors, ``make_fx``)
-or for tensor subclasses.
+tensor; dropped gradients go to scratch tensors nobody reads; the partial
+sums of the static inputs' gradients, which a backward kernel writes and its
+own reduction reads next, reuse one buffer per thread. Nothing is shared
+under CUDA-graph capture, a dispatch mode (fake tensors, ``make_fx``) or for
+tensor subclasses.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import torch
 
 from .layout import Order, empty_in_order
 from .scan_kernel import current_raw_stream
+
+if TYPE_CHECKING:
+    from .statics import PartialsLayout, StaticPartials
 
 __all__ = ["StepBuffers", "cached_scratch", "cached_zeros", "missing_grad", "state_grad_targets", "step_buffers"]
 
@@ -29,19 +36,46 @@ class StepBuffers:
     fill is a kernel launch, as costly on the host as the scan itself for
     small layers. :meth:`scratch` tensors are written by kernels and read by
     nobody (gradients that are dropped); their contents are garbage.
+    :meth:`partials` buffers are written by a backward kernel and read by
+    that backward's reduction, the next launch on the same stream.
     """
 
-    __slots__ = ("shape", "dtype", "device", "zeros", "_scratch")
+    __slots__ = ("shape", "dtype", "device", "zeros", "_scratch", "_local")
 
     def __init__(self, shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, zeros: torch.Tensor) -> None:
         self.shape, self.dtype, self.device, self.zeros = shape, dtype, device, zeros
         self._scratch: list[torch.Tensor] = []
+        self._local = threading.local()
 
     def scratch(self, slot: int) -> torch.Tensor:
         """Scratch tensor ``slot`` (several in one launch must not alias)."""
         while len(self._scratch) <= slot:  # appends are atomic under the GIL: no lock needed
             self._scratch.append(torch.empty(self.shape, dtype=self.dtype, device=self.device))
         return self._scratch[slot]
+
+    def partials(self, layout: "PartialsLayout") -> "StaticPartials":
+        """This thread's static-gradient partials of ``layout``, for a backward whose reduction makes new tensors.
+
+        Safe to reuse because (1) these buffers are per stream, and a backward
+        launches its kernel and then its reduction on this stream, so the next
+        backward's kernel writes them only after that reduction has read them;
+        (2) they are per thread, so two threads launching on one stream
+        (autograd's device thread off) do not interleave on one buffer;
+        (3) the caller asks only for a layout whose every gradient is a sum,
+        a new tensor (:attr:`flexsn_runtime.statics.PartialsLayout.reduced`),
+        never a view of these buffers. While a CUDA graph is captured (a
+        backward captured after an uncaptured forward) fresh buffers are
+        made: memory the graph uses must be the graph's own.
+        """
+        if self.device.type == "cuda" and _capturing():
+            return layout.allocate(self.device)
+        held: dict["PartialsLayout", "StaticPartials"] | None = getattr(self._local, "partials", None)
+        if held is None:
+            held = self._local.partials = {}
+        partials = held.get(layout)
+        if partials is None:
+            partials = held[layout] = layout.allocate(self.device)
+        return partials
 
 
 _CACHE: "OrderedDict[tuple[object, ...], StepBuffers]" = OrderedDict()
