@@ -363,3 +363,20 @@ def test_captures_of_classes_containers_and_methods(backend: str, compiled: bool
     (yr * torch.linspace(0.5, 1.5, H, device=DEVICE)).sum().backward()
     for g, want in zip(got, [yr, xr.grad, *(p.grad for p in params)]):
         torch.testing.assert_close(g, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_static_input_on_another_device_is_named(backend: str) -> None:
+    """Inputs moved without their neuron (``x.cuda()`` but no ``net.cuda()``): a ``ValueError`` naming the
+    parameter and both devices, with PyTorch's message after it. (The meta device stands in for a second
+    device on a CPU-only machine: the core's arithmetic fails on it as on CUDA.)"""
+    m = FlexSN(shifted_plif, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros(())), "th": nn.Parameter(torch.ones(C, 1))},
+               backend=backend).to(DEVICE)
+    m.th = nn.Parameter(torch.ones(C, 1, device="meta"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the kernel backends' fallback to the eager loop, which then fails
+        with pytest.raises(ValueError) as info:
+            m(_x())
+    msg = str(info.value)
+    assert "'th' is on meta" in msg and f"than the inputs ({DEVICE})" in msg and ".to(" in msg
+    assert "'w'" not in msg

@@ -172,11 +172,13 @@ def shape_error(
 
     The ``torch`` / ``hop`` backends let any shapes through, and the kernel
     backends fall back to the eager loop for a static input that does not
-    broadcast to the per-step shape; a core that cannot take them fails in
-    PyTorch ("The size of tensor a ...") and this says which shapes it got:
+    broadcast to the per-step shape or is on another device; a core that
+    cannot take them fails in PyTorch ("The size of tensor a ...", "Expected
+    all tensors to be on the same device") and this says what it got:
     per-step shapes that differ (a change of batch shape needs ``reset()``)
-    and, by name, ``statics`` (``(name, tensor)`` pairs) that do not
-    broadcast to the per-step shape. (A ``try`` around the call costs
+    and, by name, ``statics`` (``(name, tensor)`` pairs) on another device
+    than the inputs (a 0-d CPU tensor is fine: PyTorch moves it) or that do
+    not broadcast to the per-step shape. (A ``try`` around the call costs
     nothing until it raises.)
     """
     hint = shape_hint(seqs, states, statics)
@@ -196,6 +198,13 @@ def shape_hint(
         hints.append(
             f"the core failed on inputs of per-step shapes {inputs} and states of shapes {held} "
             "(if the batch shape changed, call reset() before feeding inputs of a new shape)"
+        )
+    device = seqs[0].device
+    away = [f"{name!r} is on {w.device}" for name, w in statics if w.device != device and not (w.dim() == 0 and w.device.type == "cpu")]
+    if away:
+        hints.append(
+            f"the core failed with static input{'s' if len(away) > 1 else ''} on another device than the inputs ({device}): "
+            f"{', '.join(away)} (move the module with .to({str(device)!r}) as you move its inputs)"
         )
     unfit = [f"{name!r} of shape {tuple(w.shape)}" for name, w in statics if broadcast_shape([tuple(w.shape), step]) != step]
     if unfit:
