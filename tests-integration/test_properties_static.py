@@ -231,3 +231,47 @@ def test_random_cores_with_static_inputs_match_the_loop_compiled(
         torch._dynamo.reset()
     assert "training" in paths and "eager" not in paths, paths
     case.check(got, want, layout)
+
+
+@settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 10))
+@given(
+    program=static_programs(),
+    T=st.integers(1, 4),
+    dims=st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 5)),
+    kinds=st.lists(st.sampled_from(sorted(STATIC_SHAPES)), min_size=2, max_size=2),
+    block=st.sampled_from([0, 4, 8]),
+    seed=st.integers(0, 2**16),
+)
+def test_repeated_calls_through_launch_plans_match_the_loop_each_time(
+    program: Program, T: int, dims: tuple[int, int, int], kinds: list[str], block: int, seed: int
+) -> None:
+    """Three calls of one signature with new values: the first records the signature, the second builds the
+    launch plans, the third runs them, its static partial sums in the step buffers' reused ones where every
+    static's gradient is a sum (``StepBuffers.partials``). Every call matches the loop, and each call's
+    gradients are still its own after the later calls (a reused buffer returned as a gradient would not be)."""
+    from flexsn_runtime.launch_plan import BackwardPlan
+
+    ni = program.ni
+    planned: list[bool] = []
+    real = BackwardPlan.run
+
+    def spy(self: BackwardPlan, *args: Any) -> Any:
+        out = real(self, *args)
+        planned.append(out is not None)
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # every op here is lowered: no fallback allowed
+        k = FlexSNKernel(_Case(program, (T, *dims), kinds, "contiguous", seed).core, ni, program.ns, len(program.outputs),
+                         num_static=program.nw)
+    calls = []
+    with _programs_of(block, k), mock.patch.object(BackwardPlan, "run", spy):
+        for r in range(3):
+            case = _Case(program, (T, *dims), kinds, "contiguous", seed + r)
+            got = case.run(lambda *a: k(*case.views(a), *a[ni:]))
+            want = case.run(case.loop)
+            case.check(got, want, f"call {r}, block {block}")
+            calls.append((case, got, want))
+    assert planned and planned[-1], planned  # the last backward ran from its plan
+    for r, (case, got, want) in enumerate(calls):
+        case.check(got, want, f"call {r} after the later ones, block {block}")
