@@ -200,6 +200,7 @@ def shape_hint(
             "(if the batch shape changed, call reset() before feeding inputs of a new shape)"
         )
     device = seqs[0].device
+    statics = [(name, w) for name, w in statics if isinstance(w, torch.Tensor)]  # a buffer set to None: the core's error says it
     away = [f"{name!r} is on {w.device}" for name, w in statics if w.device != device and not (w.dim() == 0 and w.device.type == "cpu")]
     if away:
         hints.append(
