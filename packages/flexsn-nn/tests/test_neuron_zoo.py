@@ -145,6 +145,28 @@ def test_neuron_matches_its_equations(name: str, backend: str) -> None:
         torch.testing.assert_close(p.grad, params[n].grad, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("backend", ["triton", "inductor", "torch", "hop"])
+@pytest.mark.parametrize("name", ["LIFNode", *CASES])
+def test_an_empty_sequence_gives_empty_spikes_on_every_backend(name: str, backend: str) -> None:
+    """``T = 0``: spikes ``[0, *shape]`` in the input's dtype, the states as they were, and a backward that reaches
+    the input, on every backend alike (before, ``torch`` and ``hop`` asked for ``example_outputs``, which the
+    neurons do not take; SpikingJelly's neurons fail on an empty sequence)."""
+    if backend == "hop" and not fn.hop_available():
+        pytest.skip("flexsn_hop is not importable")
+    cls, kwargs, _ = CASES[name] if name in CASES else (fn.LIFNode, {}, None)
+    m = cls(backend=backend, **kwargs).to(DEVICE)
+    x = torch.rand(T, B, C, H, device=DEVICE)
+    m(x)
+    held = [s.clone() for s in m.states]
+    xe = torch.rand(0, B, C, H, device=DEVICE, requires_grad=True)
+    y = m(xe)
+    assert y.shape == (0, B, C, H) and y.dtype == xe.dtype
+    for s, h in zip(m.states, held):
+        assert torch.equal(s, h)
+    y.sum().backward()
+    assert xe.grad is not None and xe.grad.shape == xe.shape
+
+
 def test_plif_follows_spikingjelly() -> None:
     m = fn.ParametricLIFNode(init_tau=2.0)
     assert [n for n, _ in m.named_parameters()] == ["w"] and float(m.w) == pytest.approx(0.0)

@@ -436,7 +436,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
         if x0.shape[0] == 0:
-            fused = self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
+            fused = getattr(self, "_outputs_like_inputs", False) or (self._backend in KERNEL_BACKENDS and self.kernel.handle is not None)
             outs = empty_outputs(f"FlexSN(backend={self._backend!r})", seqs, init, self._output_specs, no, fused)
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs

@@ -252,6 +252,10 @@ class IFNode(FlexSN):
         ValueError: non-finite constants, bad backend / step_mode.
     """
 
+    #: elementwise cores: the spikes take the inputs' per-step shape and dtype, so a ``T = 0`` call gives
+    #: ``[0, *shape]`` on every backend without ``example_outputs`` (:func:`flexsn_nn.shapes.empty_outputs`)
+    _outputs_like_inputs = True
+
     def __init__(
         self,
         v_threshold: float = 1.0,
