@@ -380,3 +380,43 @@ def test_a_static_input_on_another_device_is_named(backend: str) -> None:
     msg = str(info.value)
     assert "'th' is on meta" in msg and f"than the inputs ({DEVICE})" in msg and ".to(" in msg
     assert "'w'" not in msg
+
+
+@pytest.mark.parametrize("backend", ["triton", "inductor"])
+def test_inside_torch_compile_with_dynamic_shapes(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``torch.compile(dynamic=True)``: every size symbolic, the channel count too. A per-channel static still runs
+    fused and matches the loop, over batch and length changes. Before, Dynamo answered ``3 in (1, s)`` False for
+    the symbolic channel size, the static was said not to broadcast, and the call fell back to the loop inside
+    the compiled graph, where Dynamo then failed ("lift_tracked_freevar_to_input should not be called on root
+    SubgraphTracer"). (``hop`` is left out: under ``dynamic=True`` this core's global surrogate reaches its body as
+    a lifted float read through ``.item()`` inside the surrogate's own ``autograd.Function`` bodies, which
+    ``flexsn_hop.scalars`` does not rewrite, so the scan runs the eager loop there, with a warning.)"""
+    routes = FusedRoutes(monkeypatch)
+    w0 = torch.linspace(-0.5, 0.5, C, device=DEVICE).view(C, 1)
+    m = FlexSN(plif, 1, 1, 1, backend=backend, static_inputs={"w": nn.Parameter(w0.clone())})
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        m.reset()
+        return m(x)
+
+    compiled = torch.compile(step, dynamic=True, backend="aot_eager")
+    torch._dynamo.reset()
+    try:
+        for b, h in ((B, H), (B + 1, H), (B, H + 3)):
+            x = (torch.rand(T, b, C, h, generator=torch.Generator().manual_seed(b * h)) * 2.5).to(DEVICE)
+            xg = x.clone().requires_grad_()
+            m.w.grad = None
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", RuntimeWarning)  # no fallback
+                y = compiled(xg)
+            g = torch.linspace(0.5, 1.5, y.numel(), device=DEVICE).view(y.shape)
+            (y * g).sum().backward()
+            wr, xr = w0.clone().requires_grad_(), x.clone().requires_grad_()
+            yr, _ = loop(plif, xr, [torch.zeros_like(x[0])], [wr])
+            (yr * g).sum().backward()
+            torch.testing.assert_close(y, yr)
+            torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-4, atol=1e-5)
+            torch.testing.assert_close(m.w.grad, wr.grad, rtol=1e-4, atol=1e-4)
+    finally:
+        torch._dynamo.reset()
+    assert routes.paths and "eager" not in routes.paths, routes.paths

@@ -59,7 +59,7 @@ def _layout(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, int] | 
         if padded is None:
             return None
         shape = padded
-    if any(p not in (1, s) for p, s in zip(shape, step)):
+    if not all(p == 1 or p == s for p, s in zip(shape, step)):  # not `p in (1, s)`: see _pad
         return None
     run = [d for d, p in enumerate(shape) if p != 1]
     if not run:
@@ -117,7 +117,9 @@ def _pad(shape: tuple[int, ...], step: tuple[int, ...]) -> tuple[int, ...] | Non
     if extra > 0 and any(d != 1 for d in shape[:extra]):
         return None
     padded = shape[extra:] if extra > 0 else (1,) * -extra + shape
-    return padded if all(p in (1, s) for p, s in zip(padded, step)) else None
+    # `p == 1 or p == s`, not `p in (1, s)`: Dynamo (torch 2.13) answers `3 in (1, s)` False for a symbolic
+    # size s of 3 (torch.compile(dynamic=True)), which sent every non-scalar static to the eager loop there
+    return padded if all(p == 1 or p == s for p, s in zip(padded, step)) else None
 
 
 def prepare_static(w: torch.Tensor, step: Sequence[int], index: int = 0, device: torch.device | None = None) -> torch.Tensor:
