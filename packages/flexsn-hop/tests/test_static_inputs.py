@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import pytest
 import torch
@@ -189,3 +190,74 @@ def test_a_parameter_read_through_item_gets_no_gradient_on_the_kernels(fused_pat
     torch.testing.assert_close(y, yr)
     torch.testing.assert_close(gx, gxr, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(ggain, ggain_r, rtol=1e-4, atol=1e-5)
+
+
+class _SpikeSavingAlpha(torch.autograd.Function):
+    """A surrogate spike taking its slope as a number: the forward keeps it (``ctx.alpha``) for the backward."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, alpha: float) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        ctx.alpha = alpha * 4.0
+        return (x >= 0).to(x)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple[torch.Tensor, None]:
+        (x,) = ctx.saved_tensors
+        s = torch.sigmoid(ctx.alpha * x)
+        return g * ctx.alpha * s * (1 - s), None
+
+
+class _SpikeReadingAGlobal(torch.autograd.Function):
+    """A surrogate spike whose backward reads a global float itself (as a formula reads ``math.pi``)."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return (x >= 0).to(x)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (1 + (HOLDER.thr * 3.0 * x) ** 2)
+
+
+def saving_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _SpikeSavingAlpha.apply(h - 1.0, HOLDER.thr)  # the float itself: the Function's forward reads it
+    return s, h * (1.0 - s)
+
+
+def global_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _SpikeReadingAGlobal.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("core", [saving_core, global_core], ids=["forward reads it", "backward reads it"])
+def test_a_lifted_float_a_custom_function_reads_is_read_by_the_kernels(core: Any, fused_paths: list[str]) -> None:
+    """Under ``dynamic=True`` Dynamo lifts a float a custom ``autograd.Function`` gets (a surrogate's slope) or its
+    backward reads (``math.pi`` in a formula): the Function's own bodies read it with ``.item()``. Before, the
+    kernels' trace failed there and the scan trained on the loop, with a warning (every ``nn.Module`` core with a
+    surrogate of ours, on ``backend="hop"``). Now it runs fused at each value, equal to the loop with gradients."""
+
+    def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        return tuple(flexsn_hop.flex_sn_scan(core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
+
+    run = torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=True)
+    try:
+        for thr in (1.0, 0.5):
+            HOLDER.thr = thr
+            x = (torch.rand(5, *STEP, device=DEVICE) * 3).requires_grad_()
+            xr = x.detach().clone().requires_grad_()
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", RuntimeWarning)  # no fallback (Dynamo's own notes aside)
+                y, vs = run(x)
+                (y.sum() + vs.pow(2).sum()).backward()
+            yr, vr = flexsn_hop.eager_scan(core, 1, 1, 1, xr, torch.zeros(STEP, device=DEVICE))
+            (yr.sum() + vr.pow(2).sum()).backward()
+            torch.testing.assert_close(y, yr)
+            torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
+    finally:
+        HOLDER.thr = 1.0
+    assert fused_paths and set(fused_paths) == {"training"}, fused_paths

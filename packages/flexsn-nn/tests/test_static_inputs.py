@@ -382,16 +382,21 @@ def test_a_static_input_on_another_device_is_named(backend: str) -> None:
     assert "'w'" not in msg
 
 
-@pytest.mark.parametrize("backend", ["triton", "inductor"])
+@pytest.mark.parametrize("backend", ["triton", "inductor", pytest.param("hop", marks=needs_hop)])
 def test_inside_torch_compile_with_dynamic_shapes(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``torch.compile(dynamic=True)``: every size symbolic, the channel count too. A per-channel static still runs
     fused and matches the loop, over batch and length changes. Before, Dynamo answered ``3 in (1, s)`` False for
     the symbolic channel size, the static was said not to broadcast, and the call fell back to the loop inside
     the compiled graph, where Dynamo then failed ("lift_tracked_freevar_to_input should not be called on root
-    SubgraphTracer"). (``hop`` is left out: under ``dynamic=True`` this core's global surrogate reaches its body as
-    a lifted float read through ``.item()`` inside the surrogate's own ``autograd.Function`` bodies, which
-    ``flexsn_hop.scalars`` does not rewrite, so the scan runs the eager loop there, with a warning.)"""
+    SubgraphTracer"). On ``hop`` this core's global surrogate reaches the scan's body as a lifted float that the
+    surrogate's own ``autograd.Function`` bodies read with ``.item()``; the scan trained on the eager loop, with a
+    warning, until ``flexsn_hop.scalars`` read it as a tensor there too."""
     routes = FusedRoutes(monkeypatch)
+    if backend == "hop":  # the scan's fused path routes through flexsn_hop.runtime_fusion
+        from flexsn_hop import runtime_fusion
+
+        real = runtime_fusion.run_route
+        monkeypatch.setattr(runtime_fusion, "run_route", lambda k, r, *a, **kw: (routes.paths.append(r.path), real(k, r, *a, **kw))[1])
     w0 = torch.linspace(-0.5, 0.5, C, device=DEVICE).view(C, 1)
     m = FlexSN(plif, 1, 1, 1, backend=backend, static_inputs={"w": nn.Parameter(w0.clone())})
 
