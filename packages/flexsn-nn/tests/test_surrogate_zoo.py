@@ -106,3 +106,48 @@ def test_parameters_are_checked_and_named() -> None:
     with pytest.raises(AttributeError, match="has no alpha"):
         _ = PiecewiseLeakyReLU().alpha
     assert Erf() == Erf(2.0) != SoftSign(2.0)
+
+
+#: the surrogate the core below reads as a module global (torch.compile(dynamic=True) lifts its parameters)
+CURRENT: SurrogateFunction = Sigmoid()
+
+
+def global_lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = CURRENT(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("backend", ["torch", "hop"])
+@pytest.mark.parametrize(("sg", "formula"), FORMULAS, ids=IDS)
+def test_a_global_surrogate_under_compile_with_dynamic_shapes(
+    sg: SurrogateFunction, formula: Callable[[torch.Tensor], torch.Tensor], backend: str
+) -> None:
+    """``torch.compile(dynamic=True)`` lifts a global surrogate's floats as ``SymFloat`` s, and Dynamo (torch 2.13)
+    failed once a graph held two calls of it, as the time loop of the ``torch`` backend does ("lift_tracked_freevar
+    _to_input should not be called on root SubgraphTracer"). With symbolic parameters the surrogate is written as
+    arithmetic; spikes and gradients equal the uncompiled loop's."""
+    del formula
+    global CURRENT
+    CURRENT = sg
+    m = FlexSN(global_lif, 1, 1, 1, backend=backend)
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        m.reset()
+        return m(x)
+
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(step, dynamic=True, backend="aot_eager")
+        for shape in ((5, 3, 4), (7, 2, 6)):
+            x = (torch.rand(*shape, generator=torch.Generator().manual_seed(shape[0])) * 2.4 - 0.2).to(DEVICE)
+            got, want = x.clone().requires_grad_(), x.clone().requires_grad_()
+            y = compiled(got)
+            g = torch.linspace(0.5, 1.5, y.numel(), device=DEVICE).view(y.shape)
+            (y * g).sum().backward()
+            (step(want) * g).sum().backward()
+            torch.testing.assert_close(y, step(want).detach())
+            torch.testing.assert_close(got.grad, want.grad, rtol=1e-5, atol=1e-6)
+    finally:
+        torch._dynamo.reset()
+        CURRENT = Sigmoid()

@@ -89,7 +89,9 @@ def atan_surrogate_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
         A tensor of ``x``'s shape and dtype. Source: SpikingJelly
         ``surrogate.ATan`` (backward ``atan_backward``).
     """
-    u = x * (math.pi / 2.0 * alpha)
+    # π/2 as a literal (== math.pi / 2.0): torch.compile(dynamic=True) lifts a module's float (math.pi) read in a
+    # backward as a symbolic value, which Dynamo (torch 2.13) cannot hand to a second call's backward in one graph
+    u = x * (1.5707963267948966 * alpha)
     return (alpha / 2.0) / (u * u + 1.0)
 
 
@@ -105,7 +107,7 @@ def _soft_sign_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
 
 def _erf_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
     u = x * alpha
-    return torch.exp(-(u * u)) * (alpha / math.sqrt(math.pi))
+    return torch.exp(-(u * u)) * (alpha / 1.7724538509055159)  # √π as a literal (== math.sqrt(math.pi)): see atan_surrogate_grad
 
 
 def _super_spike_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:

@@ -17,6 +17,8 @@ import torch
 
 from flexsn_runtime import dual_level_active
 
+_dynamo_compiling = torch.compiler.is_dynamo_compiling
+
 __all__ = ["HeavisideSpike", "SurrogateFunction", "heaviside", "make_spike"]
 
 
@@ -191,10 +193,28 @@ class SurrogateFunction:
             raise TypeError(f"{type(self).__name__} expects a torch.Tensor, got {type(x).__name__}")
         if not x.is_floating_point():
             raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
+        params = self._params
+        if _dynamo_compiling() and any(isinstance(p, torch.SymFloat) for p in params):
+            return self._spike_by_arithmetic(x, params)
         # inside a forward-mode AD dual level: the class with a jvp (Dynamo cannot trace it, so only there)
         function = self._function.forward_mode if dual_level_active() else self._function
         apply: Callable[..., torch.Tensor] = function.apply
-        return apply(x, *self._params)
+        return apply(x, *params)
+
+    def _spike_by_arithmetic(self, x: torch.Tensor, params: tuple[Any, ...]) -> torch.Tensor:
+        """The spike and its surrogate gradient without an ``autograd.Function``: ``Θ(x)`` forward, ``grad · g'(x)`` back.
+
+        For Dynamo with symbolic parameters only: ``torch.compile(dynamic=True)`` lifts a global
+        surrogate's floats as ``SymFloat`` s, and Dynamo (torch 2.13) fails when a second
+        ``autograd.Function`` call in one graph hands such a float from its forward to its backward
+        ("lift_tracked_freevar_to_input should not be called on root SubgraphTracer"; PyTorch issue
+        111031's kind), as a time loop or a core with two spikes does. ``x · g'(x)``, its factor
+        detached, has the derivative ``g'(x)``, multiplied into the gradient as the Function's
+        backward does; minus its own detached value it adds 0 to ``Θ(x)``.
+        """
+        slope = self._function.formula(x.detach(), *params)
+        t = x * slope
+        return heaviside(x) + (t - t.detach())
 
     def primitive(self, x: torch.Tensor) -> torch.Tensor:
         """The smooth function ``g`` whose derivative is the surrogate gradient (same shape/dtype as ``x``)."""
