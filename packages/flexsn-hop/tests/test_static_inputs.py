@@ -89,23 +89,31 @@ def test_a_float_dynamo_lifts_is_read_by_the_kernels_at_every_call(dynamic: bool
     def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return tuple(flexsn_hop.flex_sn_scan(threshold_core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
 
-    run = torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=dynamic)
+    _matches_the_loop_at_each_value(threshold_core, torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=dynamic),
+                                    (1.0, 0.7, 0.4), Warning)
+    assert fused_paths and set(fused_paths) == {"training"}, fused_paths
+
+
+def _matches_the_loop_at_each_value(
+    core: Any, run: Any, values: tuple[float, ...], no_warning: type[Warning]
+) -> None:
+    """``run`` (a compiled scan of ``core``) with ``HOLDER.thr`` at each of ``values``: no warning of category
+    ``no_warning`` (no fallback) while it runs, and results and input gradients equal to the loop's."""
     try:
-        for thr in (1.0, 0.7, 0.4):
+        for thr in values:
             HOLDER.thr = thr
             x = (torch.rand(5, *STEP, device=DEVICE) * 3).requires_grad_()
             xr = x.detach().clone().requires_grad_()
             with warnings.catch_warnings():
-                warnings.simplefilter("error")  # no fallback
+                warnings.simplefilter("error", no_warning)  # no fallback
                 y, vs = run(x)
             (y.sum() + vs.pow(2).sum()).backward()
-            yr, vr = flexsn_hop.eager_scan(threshold_core, 1, 1, 1, xr, torch.zeros(STEP, device=DEVICE))
+            yr, vr = flexsn_hop.eager_scan(core, 1, 1, 1, xr, torch.zeros(STEP, device=DEVICE))
             (yr.sum() + vr.pow(2).sum()).backward()
             torch.testing.assert_close(y, yr)
             torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
     finally:
         HOLDER.thr = 1.0
-    assert fused_paths and set(fused_paths) == {"training"}, fused_paths
 
 
 def exp_threshold_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -244,20 +252,7 @@ def test_a_lifted_float_a_custom_function_reads_is_read_by_the_kernels(core: Any
     def scan(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         return tuple(flexsn_hop.flex_sn_scan(core, 1, 1, 1, x, torch.zeros(STEP, device=DEVICE)))
 
-    run = torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=True)
-    try:
-        for thr in (1.0, 0.5):
-            HOLDER.thr = thr
-            x = (torch.rand(5, *STEP, device=DEVICE) * 3).requires_grad_()
-            xr = x.detach().clone().requires_grad_()
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", RuntimeWarning)  # no fallback (Dynamo's own notes aside)
-                y, vs = run(x)
-                (y.sum() + vs.pow(2).sum()).backward()
-            yr, vr = flexsn_hop.eager_scan(core, 1, 1, 1, xr, torch.zeros(STEP, device=DEVICE))
-            (yr.sum() + vr.pow(2).sum()).backward()
-            torch.testing.assert_close(y, yr)
-            torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
-    finally:
-        HOLDER.thr = 1.0
+    # Dynamo's own DeprecationWarning about the Function class aside: a fallback is a RuntimeWarning
+    _matches_the_loop_at_each_value(core, torch.compile(scan, fullgraph=True, backend="aot_eager", dynamic=True), (1.0, 0.5),
+                                    RuntimeWarning)
     assert fused_paths and set(fused_paths) == {"training"}, fused_paths
