@@ -70,14 +70,11 @@ def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[
     if ref is None or not ref.is_cuda:
         return
     if not _capturing():
-        # what this uncaptured call left, by identity (a tensor set by the user is another object), held weakly
-        first = _first_tensor(neuron._states)
-        object.__setattr__(neuron, "_left_uncaptured", None if first is None else weakref.ref(first))
+        _remember(neuron, neuron._states)
         return
-    left = neuron.__dict__.get("_left_uncaptured")
+    was_left = _left_uncaptured(neuron, started)
     object.__setattr__(neuron, "_left_uncaptured", None)
-    first = _first_tensor(started)
-    if left is not None and first is not None and left() is first:
+    if was_left:
         message = CAPTURE_WARNING.format(name=type(neuron).__name__)
         if message not in _told:
             _told.add(message)
@@ -90,11 +87,21 @@ def note_detach(neuron: "FlexSN", before: Sequence[object], after: Sequence[obje
     ``detach()`` (and :func:`flexsn_nn.functional.detach_net`) makes new state tensors on the
     same memory, so a capture from them reads what the uncaptured call left, as before the detach.
     """
+    if _left_uncaptured(neuron, before):
+        _remember(neuron, after)
+
+
+def _remember(neuron: "FlexSN", states: Sequence[object]) -> None:
+    """Record ``states`` as what an uncaptured call left: by identity (a tensor set by the user is another object), weakly."""
+    first = _first_tensor(states)
+    object.__setattr__(neuron, "_left_uncaptured", None if first is None else weakref.ref(first))
+
+
+def _left_uncaptured(neuron: "FlexSN", states: Sequence[object]) -> bool:
+    """Whether ``states`` are the ones :func:`_remember` recorded for ``neuron``."""
     left = neuron.__dict__.get("_left_uncaptured")
-    first = _first_tensor(before)
-    if left is not None and first is not None and left() is first:
-        new = _first_tensor(after)
-        object.__setattr__(neuron, "_left_uncaptured", None if new is None else weakref.ref(new))
+    first = _first_tensor(states)
+    return left is not None and first is not None and left() is first
 
 
 def _first_tensor(states: Sequence[object]) -> torch.Tensor | None:
