@@ -65,12 +65,18 @@ def _zero_dim(node: fx.Node) -> bool:
     return isinstance(value, torch.Tensor) and value.dim() == 0
 
 
-def _copy_reading_tensors(body: fx.GraphModule, read: set[fx.Node]) -> fx.GraphModule:
-    """A copy of ``body`` whose ``.item()`` calls on the placeholders ``read`` use the tensors, detached."""
+def _copy_reading_tensors(body: fx.GraphModule, read: "list[fx.Node] | set[fx.Node]", drop_dead: bool = False) -> fx.GraphModule:
+    """A copy of ``body`` whose ``.item()`` calls on the placeholders ``read`` use the tensors, detached.
+
+    ``drop_dead``: also drop calls whose results nobody uses (see :func:`_rewrite`).
+    """
     graph = fx.Graph()
     env: dict[fx.Node, fx.Node] = {}
-    graph.output(graph.graph_copy(body.graph, env))
+    graph.output(graph.graph_copy(body.graph, env))  # graph_copy leaves the output node out
     _tensors_for_items(graph, _items_of(graph, {env[p] for p in read}))
+    if drop_dead:
+        graph.eliminate_dead_code()
+    # built from the finished graph: GraphModule copies the submodules and attributes it reads from body
     return fx.GraphModule(body, graph, class_name=type(body).__name__)
 
 
@@ -117,15 +123,9 @@ def _rewrite(core: fx.GraphModule, offset: int) -> tuple[CoreFn, tuple[int, ...]
     if not items and not bodies:
         return core, ()
     only_items = tuple(k for k, p in enumerate(lifted) if p.users and all(u in items for u in p.users))
-    graph = fx.Graph()
-    env: dict[fx.Node, fx.Node] = {}
-    graph.output(graph.graph_copy(core.graph, env))  # graph_copy leaves the output node out
-    _tensors_for_items(graph, [env[n] for n in items])
     # Dynamo may keep a dead call on the number (math.exp(x.item()) whose value it folded in as a guarded
     # constant): on a tensor it would fail the kernels' trace for nothing
-    graph.eliminate_dead_code()
-    # built from the finished graph: GraphModule copies the submodules and attributes it reads from core
-    rewritten = fx.GraphModule(core, graph, class_name=type(core).__name__)
+    rewritten = _copy_reading_tensors(core, lifted, drop_dead=True)
     for name, body in bodies.items():  # this copy's own Function bodies (core keeps its)
         setattr(rewritten, name, body)
     return rewritten, only_items
