@@ -21,6 +21,7 @@ from typing import Sequence
 
 import torch
 
+from flexsn_runtime.statics import readable_on
 from flexsn_trace import broadcast_shape, layout_problem
 
 __all__ = [
@@ -201,7 +202,7 @@ def shape_hint(
         )
     device = seqs[0].device
     statics = [(name, w) for name, w in statics if isinstance(w, torch.Tensor)]  # a buffer set to None: the core's error says it
-    away = [f"{name!r} is on {w.device}" for name, w in statics if w.device != device and not (w.dim() == 0 and w.device.type == "cpu")]
+    away = [f"{name!r} is on {w.device}" for name, w in statics if not readable_on(w, device)]
     if away:
         hints.append(
             f"the core failed with static input{'s' if len(away) > 1 else ''} on another device than the inputs ({device}): "

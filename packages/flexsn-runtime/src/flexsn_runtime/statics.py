@@ -32,7 +32,7 @@ import torch
 
 __all__ = [
     "PartialsLayout", "StaticPartials", "padded_shape", "partial_modes", "partials_layout", "permuted", "prepare_static",
-    "kept_as_is", "static_dims", "static_layout", "static_problem",
+    "kept_as_is", "readable_on", "static_dims", "static_layout", "static_problem",
 ]
 
 
@@ -82,11 +82,16 @@ def static_problem(statics: Sequence[object], x: torch.Tensor) -> str | None:
             return f"static input {k} is a {type(w).__name__}, not a tensor"
         if not w.is_floating_point():
             return f"static input {k} has dtype {w.dtype}; the fused kernels read floating-point static inputs"
-        if w.device != x.device and not (w.dim() == 0 and w.device.type == "cpu"):
+        if not readable_on(w, x.device):
             return f"static input {k} is on {w.device} but the inputs are on {x.device}"
         if padded_shape(w.shape, step) is None:
             return f"static input {k} of shape {tuple(w.shape)} does not broadcast to the per-step shape {step}"
     return None
+
+
+def readable_on(w: torch.Tensor, device: torch.device) -> bool:
+    """Whether static input ``w`` can be read beside inputs on ``device``: it is there, or a 0-d CPU tensor (moved, as PyTorch moves it)."""
+    return w.device == device or (w.dim() == 0 and w.device.type == "cpu")
 
 
 def padded_shape(shape: Sequence[int], step: Sequence[int]) -> tuple[int, ...] | None:
