@@ -239,7 +239,7 @@ def test_bad_static_inputs() -> None:
     named = FlexSN(plif, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros(()))})
     assert [n for n, _ in named.named_parameters()] == ["w"]
     m = FlexSN(plif, 1, 1, 1, static_inputs=[torch.zeros(7, device=DEVICE)])  # does not broadcast to [B, C, H]
-    with pytest.warns(RuntimeWarning, match=r"static input 0 of shape \(7,\) does not broadcast"):
+    with pytest.warns(RuntimeWarning, match=r"static input 'static_input_0' of shape \(7,\) does not broadcast"):
         # the eager loop runs the core, which fails in PyTorch; the error names the static input
         with pytest.raises(ValueError, match=r"'static_input_0' of shape \(7,\), which does not broadcast.*The size of"):
             m(_x())
@@ -268,6 +268,31 @@ def test_a_static_input_that_does_not_broadcast_is_named(backend: str, step_mode
     with torch.no_grad():
         m.th = nn.Parameter(torch.ones(C, 1, device=DEVICE))  # the right shape: it runs
     assert m(x).shape == x.shape
+
+
+@pytest.mark.parametrize("backend", ["triton", "inductor"])
+def test_the_fallback_warning_names_the_static_input(backend: str) -> None:
+    """The kernel backends' fallback warning names a static input by its registered name and a captured
+    tensor by where it lives, not by its argument index (before: "static input 1 has dtype torch.int64")."""
+    gain = torch.ones((), device=DEVICE)
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return shifted_plif(x * gain, v, w, th)
+
+    m = FlexSN(core, 1, 1, 1, static_inputs={"w": nn.Parameter(torch.zeros((), device=DEVICE)),
+                                              "th": torch.ones(C, 1, device=DEVICE)}, backend=backend)
+    assert m.kernel.captures.names() == ("closure gain",)
+    m.th = torch.ones(C, 1, device=DEVICE, dtype=torch.int64)  # a buffer the kernels cannot read
+    with pytest.warns(RuntimeWarning, match=r"static input 'th' has dtype torch.int64") as record:
+        y = m(_x())
+    assert not any("static input 1" in str(r.message) for r in record)
+    torch.testing.assert_close(y, loop(core, _x(), [torch.zeros(B, C, H, device=DEVICE)], m.static_inputs)[0])
+    m.reset()
+    m.th = torch.ones(C, 1, device=DEVICE)
+    gain = torch.ones(7, device=DEVICE)  # the closure's tensor no longer broadcasts: the loop's own error follows
+    with pytest.warns(RuntimeWarning, match=r"the captured tensor closure gain of shape \(7,\) does not broadcast"):
+        with pytest.raises(RuntimeError):
+            m(_x())
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])

@@ -3,6 +3,7 @@ the public launchers and ops, against autograd through the Python loop."""
 
 from __future__ import annotations
 
+import pickle
 import warnings
 import pytest
 import torch
@@ -225,3 +226,12 @@ def test_a_kernel_counts_its_static_inputs(device: torch.device) -> None:
         y, v = k(x, torch.tensor(0.1, device=device))  # a 0-d static input: read as a scalar
     want = reference_scan(decay_core, ScanContract(1, 1, 1, (x,), (), (torch.tensor(0.1, device=device),)))
     torch.testing.assert_close(y, want[0])
+
+
+def test_a_fallback_names_the_static_input_given_names_and_a_pickle_keeps_them(device: torch.device) -> None:
+    """``static_names`` (``FlexSN`` passes its registered names) replace the index in a fallback warning."""
+    k = pickle.loads(pickle.dumps(FlexSNKernel(decay_core, 1, 1, 1, num_static=1, static_names=("decay",))))
+    assert k.static_names == ("decay",)
+    x = torch.randn(4, *STEP, device=device)
+    with pytest.warns(RuntimeWarning, match=r"static input 'decay' has dtype torch.int64"):
+        k(x, torch.ones(3, 1, dtype=torch.int64, device=device))

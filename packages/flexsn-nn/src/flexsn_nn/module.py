@@ -244,7 +244,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         """
         if self._kernel is None:
             try:
-                self._kernel = FlexSNKernel(*self._kernel_arguments())
+                self._kernel = FlexSNKernel(*self._kernel_arguments(), static_names=self._static_names)
             except AttributeError as exc:
                 # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
                 raise RuntimeError(f"building the kernels of the core failed: {type(exc).__name__}: {exc}") from exc

@@ -12,6 +12,7 @@ from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures,
 
 from .call_cache import CallCache, call_key
 from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
+from .eager import eager_loop, stored_in
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
 from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
@@ -82,6 +83,8 @@ class FlexSNKernel:
         requires_grad: per input/state flags for the training trace
             (static inputs are always traced as differentiable).
         num_static: the number of static inputs, >= 0.
+        static_names: the static inputs' names (``FlexSN`` passes its registered
+            ones), used by the messages that name one; default: their indices.
 
     Raises:
         TypeError / ValueError: bad arity, examples, or a core returning the
@@ -94,7 +97,7 @@ class FlexSNKernel:
     def __init__(
         self, core: Callable[..., Any], num_inputs: int, num_states: int, num_outputs: int,
         example_inputs: Sequence[torch.Tensor] | None = None, requires_grad: Sequence[bool] | None = None,
-        num_static: int = 0,
+        num_static: int = 0, static_names: Sequence[str] = (),
     ) -> None:
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
@@ -103,6 +106,8 @@ class FlexSNKernel:
         self.core = core
         self.num_inputs, self.num_states, self.num_outputs = num_inputs, num_states, num_outputs
         self.num_static = num_static
+        #: the call's static inputs by name, for the messages that name one (:meth:`_named`)
+        self.static_names = tuple(str(n) for n in static_names)
         self._example_inputs = None if example_inputs is None else tuple(example_inputs)
         self._requires_grad = None if requires_grad is None else tuple(bool(r) for r in requires_grad)
         self._warned: set[str] = set()
@@ -262,12 +267,14 @@ class FlexSNKernel:
             "example_inputs": self._example_inputs,
             "requires_grad": self._requires_grad,
             "num_static": self.num_static,
+            "static_names": self.static_names,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Rebuild the kernels in this process (see :meth:`__getstate__`)."""
         self.__init__(  # type: ignore[misc]
-            state["core"], *state["arity"], state["example_inputs"], state["requires_grad"], state.get("num_static", 0)
+            state["core"], *state["arity"], state["example_inputs"], state["requires_grad"], state.get("num_static", 0),
+            static_names=state.get("static_names", ()),
         )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "FlexSNKernel":
@@ -361,9 +368,11 @@ class FlexSNKernel:
         return contract._replace(lifted_args=(*contract.lifted_args, *self.captures.values()))
 
     def _named(self, reason: str) -> str:
-        """A fallback reason naming a captured tensor by where it lives, not by its argument index."""
-        for k, name in enumerate(self.captures.names()):
-            reason = reason.replace(f"static input {self.num_static + k} ", f"the captured tensor {name} ")
+        """A fallback reason naming a static input by its name, or a captured tensor by where it lives, not by index."""
+        named = {k: f"static input {n!r} " for k, n in enumerate(self.static_names[: self.num_static])}
+        named.update((self.num_static + k, f"the captured tensor {c} ") for k, c in enumerate(self.captures.names()))
+        for k, name in named.items():
+            reason = reason.replace(f"static input {k} ", name)
         return reason
 
     def _call(self, args: tuple[Any, ...], final_state: bool) -> tuple[torch.Tensor, ...]:
@@ -459,41 +468,3 @@ class FlexSNKernel:
             f"FlexSNKernel({name}, num_inputs={self.num_inputs}, num_states={self.num_states}, "
             f"num_outputs={self.num_outputs}, {mode})"
         )
-
-
-def eager_loop(
-    core: Callable[..., Any],
-    num_inputs: int,
-    num_states: int,
-    num_outputs: int,
-    input_seqs: Sequence[torch.Tensor],
-    init_states: Sequence[torch.Tensor],
-    store_state_seqs: bool = True,
-    static_inputs: Sequence[torch.Tensor] = (),
-) -> tuple[torch.Tensor, ...]:
-    """The reference time loop (:func:`flexsn_trace.reference_scan`) in the positional form of ``FlexSN``'s torch backend.
-
-    ``static_inputs`` are passed to the core after the states at every step.
-    Returns ``(*output_seqs, *state_seqs)``, or ``(*output_seqs,
-    *final_states)`` when ``store_state_seqs`` is false. Raises as
-    :func:`flexsn_trace.reference_scan`. Floating results come in the input
-    sequences' dtype, as from the kernels (:func:`stored_in`).
-    """
-    contract = ScanContract(
-        num_inputs, num_states, num_outputs, tuple(input_seqs), tuple(init_states), tuple(static_inputs), not store_state_seqs
-    )
-    return stored_in(reference_scan(core, contract), contract.input_seqs[0].dtype)
-
-
-def stored_in(results: tuple[torch.Tensor, ...], dtype: torch.dtype) -> tuple[torch.Tensor, ...]:
-    """``results`` with each floating-point tensor in ``dtype``: the time loop's results stored as the kernels store theirs.
-
-    A step of bfloat16 inputs and a float32 parameter returns float32 by PyTorch's type promotion; the kernels
-    store floating outputs and states in the input sequences' dtype (``flexsn_runtime.builders.output_dtypes``),
-    so the loop's results are cast likewise (differentiably, after the loop: it computes in the promoted
-    dtype). A backend switch or a fallback then leaves a network's dtypes as they were. Bool and integer
-    results (a spike returned as ``x >= 1``) keep theirs.
-    """
-    if not any(r.is_floating_point() and r.dtype != dtype for r in results):
-        return results
-    return tuple(r.to(dtype) if r.is_floating_point() else r for r in results)
