@@ -207,6 +207,7 @@ class BackwardPlan:
         meta: tuple[Sequence[int], torch.dtype, torch.device],
         arity: tuple[int, int, int, bool, bool],
         static_specs: Sequence[tuple[tuple[int, ...], torch.dtype, torch.device]],
+        distinct: bool = False,
     ) -> "BackwardPlan | None":
         """The plan of backward kernel ``f`` for backwards like this one, or ``None`` (they take the derived path).
 
@@ -220,6 +221,8 @@ class BackwardPlan:
                 ``explicit`` the initial states were passed and get gradients
                 (else the kernel writes those to scratch).
             static_specs: the static inputs' layout-form shapes, dtypes and devices.
+            distinct: every static input gets a partial-sum buffer of its own (a custom op's
+                results must not share storage: :mod:`flexsn_runtime.op_plans`).
 
         ``None`` for an empty call, a tensor that is not contiguous, or no cached
         launcher for this launch yet (the caller launches through
@@ -241,7 +244,7 @@ class BackwardPlan:
         reds: tuple[int, ...] = ()
         rows = 0
         if shapes:
-            layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"])
+            layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"], distinct)
             trial = layout.allocate(device)
             if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
                 return None

@@ -7,13 +7,14 @@ path, so every route runs the same lines.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Hashable, Sequence
 
 import torch
 
 from flexsn_trace import FlexSNInfo
 
 from .launchers import flexsn_backward, launch_args, launch_forward, launch_inference
+from .op_plans import planned_op_backward, planned_op_forward
 from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
 from .training_plan import TrainingPlan, plan_for
@@ -74,8 +75,13 @@ def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
         )
 
 
-def inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+def inference_impl(
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, signature: Hashable | None = None
+) -> list[torch.Tensor]:
     """Run the inference kernel on checked tensors (omitted initial states: zeros made in the kernel).
+
+    ``signature``: the op's checked call signature, whose launch plan runs the call when it fits
+    (:mod:`flexsn_runtime.op_plans`); ``None``: the launch is derived.
 
     Raises:
         RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
@@ -83,6 +89,9 @@ def inference_impl(handle: int, flat_args: Sequence[torch.Tensor], final_state: 
     bundle = lookup_flexsn_kernel_handle(handle)
     check_traced_constants(bundle)
     kernel, info = inference_kernel(bundle, final_state)
+    planned = planned_op_forward(bundle, signature, kernel, info, flat_args, final_state, None)
+    if planned is not None:
+        return list(planned)
     return list(launch_inference(kernel, info, launch_args(info, flat_args), final_state))
 
 
@@ -91,8 +100,11 @@ def training_impl(
     flat_args: Sequence[torch.Tensor],
     final_state: bool,
     plan: TrainingPlan | None = None,
+    signature: Hashable | None = None,
 ) -> list[torch.Tensor]:
     """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel).
+
+    ``signature``: as :func:`inference_impl` takes it.
 
     Raises:
         RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
@@ -100,6 +112,9 @@ def training_impl(
     if plan is None:
         plan = plan_for(handle, final_state, flat_args[0].dtype)
     check_traced_constants(plan.bundle)
+    planned = planned_op_forward(plan.bundle, signature, plan.forward, plan.info, flat_args, final_state, plan.stored)
+    if planned is not None:
+        return list(planned)
     stored = plan.stored if final_state else None
     return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args), final_state, stored))
 
@@ -116,7 +131,9 @@ def backward_impl(
     A direct call may come before any training forward built the kernels; the input
     templates' dtype picks the pair the forward ran (:func:`flexsn_runtime.registry.training_kernels`).
     """
-    return plan_backward(plan_for(handle, final_state, templates[0].dtype), grads, saved, templates)
+    plan = plan_for(handle, final_state, templates[0].dtype)
+    planned = planned_op_backward(plan, grads, saved, templates)  # the signature's plan, when the call fits one
+    return planned if planned is not None else plan_backward(plan, grads, saved, templates)
 
 
 def plan_backward(

@@ -73,10 +73,12 @@ def _signature(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> tupl
     return (who, handle, interpreted(flat_args[0].device), tensors)
 
 
-def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
+def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> tuple[Any, ...] | None:
     """Check a custom op's ``[*input_seqs, *init_states?, *statics]`` as the kernels need them.
 
-    A signature (shapes, dtypes, devices) that passed before is not checked again.
+    A signature (shapes, dtypes, devices) that passed before is not checked again. Returns it
+    (``None`` for tensors it cannot be remembered of): the key of the call's launch plan
+    (:mod:`flexsn_runtime.op_plans`).
 
     Raises:
         RuntimeError: unknown handle.
@@ -87,12 +89,13 @@ def check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> N
     """
     key = _signature(handle, flat_args, who)
     if key is not None and key in _CHECKED:
-        return
+        return key
     _check_op_args(handle, flat_args, who)
     if key is not None:
         if len(_CHECKED) >= _CHECKED_MAX:
             _CHECKED.clear()
         _CHECKED.add(key)
+    return key
 
 
 def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> None:
@@ -128,8 +131,7 @@ def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state:
         RuntimeError: an unknown handle. TypeError / ValueError: tensors the
             kernels cannot take (:func:`check_op_args`), before any launch.
     """
-    check_op_args(handle, flat_args, "flexsn::inference")
-    return inference_impl(handle, flat_args, final_state)
+    return inference_impl(handle, flat_args, final_state, check_op_args(handle, flat_args, "flexsn::inference"))
 
 
 def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
@@ -154,8 +156,7 @@ def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: 
 
     Raises: as :func:`flexsn_inference_op`.
     """
-    check_op_args(handle, flat_args, "flexsn::training")
-    return training_impl(handle, flat_args, final_state)
+    return training_impl(handle, flat_args, final_state, signature=check_op_args(handle, flat_args, "flexsn::training"))
 
 
 @flexsn_training_op.register_fake
