@@ -116,3 +116,53 @@ def test_a_planned_op_backward_gives_each_static_its_own_storage(device: torch.d
     for copy, g_a, g_b in kept:
         torch.testing.assert_close(g_a, copy)  # untouched by the later backwards
         torch.testing.assert_close(g_a, g_b)  # the core reads a + b: both get the same gradient
+
+
+def _channels_last(t: torch.Tensor) -> torch.Tensor:
+    """``[T, B, C, H, W]`` in a channels-last convolution output's memory (the ``[T * B, C, H, W]`` view)."""
+    T, B = t.shape[:2]
+    return t.reshape(T * B, *t.shape[2:]).contiguous(memory_format=torch.channels_last).view(t.shape)
+
+
+@pytest.mark.parametrize("through", ["op", "eager"])
+def test_channels_last_calls_run_from_plans_and_match_contiguous_ones(
+    through: str, device: torch.device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sequences in channels-last memory (Inductor's layout for a convolution's output, or a channels-last
+    network) launch from plans kept in that order, forward and backward, and give the contiguous call's
+    results and gradients with their own strides. The ops keep a plan per memory order (two call sites of
+    one signature); an eager kernel keeps one per call signature (a neuron's layout is its network's), so
+    its contiguous reference is another kernel."""
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    k_ref = k if through == "op" else FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    runs = plan_runs(monkeypatch)
+    shape = (5, 2, 3, 4, 2)  # [T, B, C, H, W]
+
+    def step(k: FlexSNKernel, x: torch.Tensor, seed: int) -> list[torch.Tensor]:
+        statics = [torch.tensor(0.1 * seed, device=device), torch.linspace(0.8, 1.2, 3, device=device).view(1, 3, 1, 1)]
+        leaves = [x.detach().clone().requires_grad_(), *(w.clone().requires_grad_() for w in statics)]
+        if through == "op":
+            s, v = flexsn_training_op(k.handle, leaves, True)[:2]
+        else:
+            s, v = k.final_state(*leaves)
+        g = torch.Generator().manual_seed(seed)
+        gs = torch.randn(shape, generator=g).to(device)
+        gv = torch.randn(shape[1:], generator=g).to(device)
+        if not x.is_contiguous():  # a consumer that keeps the layout gives the gradient in it
+            gs, gv = _channels_last(gs), _channels_last(gv.expand(shape))[0]
+        assert s.stride() == x.stride()
+        torch.autograd.backward([s, v], [gs, gv])
+        assert leaves[0].grad is not None and leaves[0].grad.stride() == x.stride()
+        return [s.detach(), v.detach(), *(t.grad for t in leaves)]  # type: ignore[misc]
+
+    planned = []
+    for seed in range(4):
+        x = torch.randn(shape, generator=torch.Generator().manual_seed(10 + seed)).to(device)
+        n_fwd, n_bwd = len(runs["forward"]), len(runs["backward"])
+        got = step(k, _channels_last(x), seed)
+        planned.append((runs["forward"][n_fwd:], runs["backward"][n_bwd:]))  # this call's plan runs, if any
+        want = step(k_ref, x, seed)  # the same signature in contiguous memory
+        for a, b in zip(got, want):
+            torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+    # from the second channels-last call on, it launched from a plan forward and backward
+    assert planned[-2:] == [([True], [True])] * 2

@@ -14,6 +14,13 @@ contiguity (one C getter per tensor) and alignment (an ``or`` of the
 pointers) and launches. A call that is not like that gets ``None`` and
 takes the derived path: same kernel, same results, a few microseconds more.
 
+Tensors in another dense memory order with time outermost (a channels-last
+convolution's output viewed ``[T, B, C, H, W]``, which Inductor's layout choice
+gives a compiled network's neurons, or a channels-last network run eagerly)
+launch from a plan too: it keeps the order and every tensor's strides, a call
+compares strides instead of asking for contiguity, and the outputs are
+allocated in that order, as the derived launch allocates them.
+
 Host-bound steps (short sequences, small layers) gain what the plan skips:
 about a third of the host time to the first launch (``tools/host_probe.py``).
 """
@@ -28,7 +35,7 @@ import torch
 from flexsn_trace import FlexSNInfo
 
 from .launchers import launch_args
-from .layout import stored_shape
+from .layout import Order, backward_order, empty_in_order, in_order, stored_shape, strides_in_order
 from .scan_kernel import ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets
@@ -37,6 +44,7 @@ __all__ = ["BackwardPlan", "LaunchPlan", "PlanSlot"]
 
 _empty_like = torch.empty_like
 _empty = torch.empty
+_empty_strided = torch.empty_strided
 
 P = TypeVar("P")
 
@@ -73,7 +81,7 @@ class LaunchPlan:
     launches a later call of the same signature.
     """
 
-    __slots__ = ("_launch", "_body", "_allocs", "_order", "backwards")
+    __slots__ = ("_launch", "_body", "_allocs", "_order", "_strides", "_strided", "backwards")
 
     def __init__(
         self,
@@ -81,8 +89,14 @@ class LaunchPlan:
         body: tuple[int, ...],
         allocs: tuple[tuple[tuple[int, ...] | None, torch.dtype | None], ...],
         order: tuple[int, ...] | None,
+        strides: tuple[tuple[int, ...], ...] | None = None,
+        strided: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = (),
     ) -> None:
         self._launch = launch
+        #: per flat argument its strides, for a launch in a memory order other than contiguous (``None``: contiguous)
+        self._strides = strides
+        #: with ``strides``: per output its shape and strides in that order (``_allocs`` gives the dtypes)
+        self._strided = strided
         #: the launch's input tensors as indices into a call's flat arguments (omitted zero states: the
         #: input sequence's pointer, which ``ZERO_INIT`` kernels do not read)
         self._body = body
@@ -110,15 +124,21 @@ class LaunchPlan:
                 sequences (:attr:`~flexsn_runtime.training_plan.TrainingPlan.stored`);
                 ``None`` for inference.
 
-        ``None`` for an empty call (``T == 0`` or no neuron), a tensor that is
-        not contiguous, or a CUDA launch whose cached launcher :meth:`ScanKernel.launch`
-        has not made yet (the caller launches through it and may build again later).
+        ``None`` for an empty call (``T == 0`` or no neuron), a tensor the launch
+        would copy (neither contiguous nor in the launch's memory order), or a CUDA
+        launch whose cached launcher :meth:`ScanKernel.launch` has not made yet
+        (the caller launches through it and may build again later).
         """
         x = flat[0]
-        if x.shape[0] == 0 or x.numel() == 0 or not all(t.is_contiguous() for t in flat):
+        if x.shape[0] == 0 or x.numel() == 0:
             return None
+        ordered = not all(t.is_contiguous() for t in flat)
         la = launch_args(info, flat)
-        if la.order is not None:  # contiguous tensors launch contiguous; checked, not assumed
+        if ordered:  # another memory order: only when the launch reads every tensor as it is (no copy)
+            launched = {id(t) for t in la.tensors}
+            if la.order is None or not all(id(t) in launched for t in flat):
+                return None
+        elif la.order is not None:  # contiguous tensors launch contiguous; checked, not assumed
             return None
         no, ns = info.num_outputs, info.num_states
         kinds: Sequence[int]
@@ -141,15 +161,25 @@ class LaunchPlan:
         n_body, n_seqs = len(flat) - info.num_static, len(kinds)
         body = (*range(n_body), *(0,) * ns, *range(n_body, len(flat))) if la.zero_init else tuple(range(len(flat)))
         order = (*range(split), *range(n_seqs, n_seqs + n_finals), *range(split, n_seqs))
-        return cls(launch, body, tuple(allocs), None if order == tuple(range(len(order))) else order)
+        returns = None if order == tuple(range(len(order))) else order
+        if not ordered:
+            return cls(launch, body, tuple(allocs), returns)
+        shapes, mem = [seq if sh is None else sh for sh, _ in allocs], la.order
+        assert mem is not None  # ordered: checked above
+        strided = tuple((sh, strides_in_order(sh, mem)) for sh in shapes)
+        return cls(launch, body, tuple(allocs), returns, tuple(tuple(t.stride()) for t in flat), strided)
 
     def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:
         """Allocate the outputs and launch for ``flat`` (a call of the plan's signature), or ``None`` (nothing launched).
 
         Returns as the derived launch (:func:`~flexsn_runtime.launchers.launch_inference` or
         :func:`~flexsn_runtime.launchers.launch_forward`); ``None`` when a tensor is not
-        contiguous or not 16-byte aligned, or the current CUDA device is not the tensors'.
+        contiguous (or, for a plan in another memory order, has other strides than the
+        plan's) or not 16-byte aligned, or the current CUDA device is not the tensors'.
         """
+        strides = self._strides
+        if strides is not None:
+            return self._run_strided(flat, strides)
         for t in flat:
             if not t.is_contiguous():
                 return None
@@ -170,6 +200,21 @@ class LaunchPlan:
         order = self._order
         return tuple(outs) if order is None else tuple([outs[i] for i in order])
 
+    def _run_strided(self, flat: Sequence[torch.Tensor], strides: tuple[tuple[int, ...], ...]) -> tuple[torch.Tensor, ...] | None:
+        """:meth:`run` of a plan in another memory order: the same strides as the plan's, outputs allocated in it."""
+        for t, s in zip(flat, strides):
+            if t.stride() != s:
+                return None
+        x = flat[0]
+        outs = [
+            _empty_strided(shape, st, dtype=x.dtype if dtype is None else dtype, device=x.device)
+            for (shape, st), (_, dtype) in zip(self._strided, self._allocs)
+        ]
+        if not self._launch([*(flat[i] for i in self._body), *outs]):
+            return None
+        order = self._order
+        return tuple(outs) if order is None else tuple([outs[i] for i in order])
+
 
 class BackwardPlan:
     """The BPTT launch of one call signature for one pattern of missing incoming gradients.
@@ -177,12 +222,13 @@ class BackwardPlan:
     What :func:`~flexsn_runtime.launchers.launch_backward` and the training
     op's autograd derive per call (the memory order, the zero gradients, the
     static inputs' index ints and partial-sum modes, the cached launcher's
-    key), fixed while every tensor is contiguous and 16-byte aligned.
+    key), fixed while every tensor is contiguous and 16-byte aligned, or in
+    one other memory order with the same strides (:class:`LaunchPlan`).
     Built by :meth:`build` from a backward's tensors; :meth:`run` launches a
     later backward of the same signature and pattern.
     """
 
-    __slots__ = ("_launch", "_grad_dtypes", "_seq", "_dtype", "_device", "_arity", "_statics", "_like")
+    __slots__ = ("_launch", "_grad_dtypes", "_seq", "_dtype", "_device", "_arity", "_statics", "_like", "_order", "_strides")
 
     def __init__(
         self,
@@ -192,8 +238,13 @@ class BackwardPlan:
         arity: tuple[int, int, int, bool, bool],
         statics: "_Statics | None",
         like: int | None = None,
+        ordered: "tuple[Order, _Strides] | None" = None,
     ) -> None:
         self._launch, self._grad_dtypes, self._arity, self._statics = launch, grad_dtypes, arity, statics
+        #: the launch's memory order and the strides of the incoming gradients and saved tensors (another
+        #: order than contiguous), or ``None`` (every tensor contiguous)
+        self._order: Order = ordered[0] if ordered is not None else None
+        self._strides: _Strides | None = ordered[1] if ordered is not None else None
         self._seq, self._dtype, self._device = meta
         #: a saved tensor of the gradients' dtype and device: ``saved[like].new_empty(*seq)`` allocates a gradient
         self._like = like
@@ -208,6 +259,7 @@ class BackwardPlan:
         arity: tuple[int, int, int, bool, bool],
         static_specs: Sequence[tuple[tuple[int, ...], torch.dtype, torch.device]],
         distinct: bool = False,
+        zero_saved: Sequence[int] = (),
     ) -> "BackwardPlan | None":
         """The plan of backward kernel ``f`` for backwards like this one, or ``None`` (they take the derived path).
 
@@ -223,9 +275,11 @@ class BackwardPlan:
             static_specs: the static inputs' layout-form shapes, dtypes and devices.
             distinct: every static input gets a partial-sum buffer of its own (a custom op's
                 results must not share storage: :mod:`flexsn_runtime.op_plans`).
+            zero_saved: the saved tensors that are zeros (omitted initial states): read alike in
+                any memory order, so their strides are not asked.
 
-        ``None`` for an empty call, a tensor that is not contiguous, or no cached
-        launcher for this launch yet (the caller launches through
+        ``None`` for an empty call, a tensor the launch would copy (neither contiguous nor
+        in the launch's memory order), or no cached launcher for this launch yet (the caller launches through
         :meth:`ScanKernel.launch <flexsn_runtime.scan_kernel.ScanKernel.launch>` and may build again later).
         """
         shape, dtype, device = meta
@@ -233,13 +287,23 @@ class BackwardPlan:
         step, T = seq[1:], seq[0]
         ncl = math.prod(step)
         ni, ns = arity[1], arity[2]
-        if T == 0 or ncl == 0 or any(g is not None and not g.is_contiguous() for g in grads):
+        if T == 0 or ncl == 0:
             return None
-        if not all(t.is_contiguous() for t in saved):
-            return None
-        ref = torch.empty(0, dtype=dtype, device=device)
         shapes = [tuple(w_shape) for w_shape, _, _ in static_specs]
-        dims: list[int] = static_dims(shapes, step, None) if shapes else []
+        zero = set(zero_saved)
+        present = [t for t in (*grads, *(t for i, t in enumerate(saved) if i not in zero)) if t is not None]
+        ordered: tuple[Order, _Strides] | None = None
+        if not all(t.is_contiguous() for t in present):  # another memory order: when every tensor is read as it is
+            order = backward_order([*saved, *grads], seq, shapes)
+            if order is None or any(in_order(t, order) is not t for t in present):
+                return None
+            strides = (
+                tuple(None if g is None else tuple(g.stride()) for g in grads),
+                tuple(None if i in zero else tuple(t.stride()) for i, t in enumerate(saved)),
+            )
+            ordered = (order, strides)
+        ref = torch.empty(0, dtype=dtype, device=device)
+        dims: list[int] = static_dims(shapes, step, ordered[0] if ordered else None) if shapes else []
         statics: _Statics | None = None
         reds: tuple[int, ...] = ()
         rows = 0
@@ -256,7 +320,7 @@ class BackwardPlan:
         if launch is None:
             return None
         like = next((k for k, t in enumerate(saved) if t.dtype == dtype and t.device == device), None)
-        return cls(launch, grad_dtypes, (seq, dtype, device), arity, statics, like)
+        return cls(launch, grad_dtypes, (seq, dtype, device), arity, statics, like, ordered)
 
     def run(
         self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], bufs: StepBuffers | None
@@ -267,23 +331,29 @@ class BackwardPlan:
         scratch), ``None`` where nothing is shared (CUDA-graph capture). Gradients of omitted
         initial states are scratch, as in the derived path (the caller drops them).
         """
-        for g, d in zip(grads, self._grad_dtypes):
-            if g is not None and (g.dtype is not d or not g.is_contiguous()):
-                return None
-        for t in saved:
-            if not t.is_contiguous():
-                return None
-        seq, dtype, device = self._seq, self._dtype, self._device
+        if self._strides is None:
+            for g, d in zip(grads, self._grad_dtypes):
+                if g is not None and (g.dtype is not d or not g.is_contiguous()):
+                    return None
+            for t in saved:
+                if not t.is_contiguous():
+                    return None
+        elif not self._fits_strides(grads, saved, self._strides):
+            return None
+        seq, dtype, device, order = self._seq, self._dtype, self._device, self._order
         no, ni, ns, final_state, explicit = self._arity
+        # missing gradients are zeros, read alike in any memory order
         kernel_grads = [
             g if g is not None else missing_grad(k, no, final_state, seq, dtype, device, bufs) for k, g in enumerate(grads)
         ]
         like = self._like
-        if like is not None and saved[like].dtype is dtype:  # saved tensors keep their dtypes per signature; checked, not assumed
+        if order is not None:
+            grad_inputs = [empty_in_order(seq, order, dtype, device) for _ in range(ni)]
+        elif like is not None and saved[like].dtype is dtype:  # saved tensors keep their dtypes per signature; checked, not assumed
             grad_inputs = [saved[like].new_empty(*seq) for _ in range(ni)]
         else:
             grad_inputs = [_empty(seq, dtype=dtype, device=device) for _ in range(ni)]
-        grad_states = state_grad_targets(explicit, ns, seq[1:], None, dtype, device, bufs)
+        grad_states = state_grad_targets(explicit, ns, seq[1:], order, dtype, device, bufs)
         st = self._statics
         if st is None:
             if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states]):
@@ -294,6 +364,20 @@ class BackwardPlan:
         if not self._launch([*kernel_grads, *saved, *grad_inputs, *grad_states, *partials.rows]):
             return None
         return [*grad_inputs, *grad_states, *st.reduce(partials.bufs)]
+
+    def _fits_strides(
+        self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], strides: "_Strides"
+    ) -> bool:
+        """Whether a backward's gradients (dtypes too) and saved tensors have the strides of this plan's memory order."""
+        for g, d, st in zip(grads, self._grad_dtypes, strides[0]):
+            if g is not None and (g.dtype is not d or g.stride() != st):
+                return False
+        return all(st is None or t.stride() == st for t, st in zip(saved, strides[1]))
+
+
+#: a backward plan's strides: per incoming gradient (``None`` where it is missing), then per saved tensor
+#: (``None`` for zeros, read alike in any order)
+_Strides = tuple[tuple[tuple[int, ...] | None, ...], tuple[tuple[int, ...] | None, ...]]
 
 
 class _Statics(NamedTuple):

@@ -40,7 +40,7 @@ from flexsn_trace import FlexSNInfo
 
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order", "stored_shape"]
+__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -110,11 +110,16 @@ def _strides(shape: Sequence[int], order: tuple[int, ...], lead: int) -> tuple[i
     return tuple(strides)
 
 
+def strides_in_order(shape: Sequence[int], order: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a dense sequence ``[T, *S]`` or state ``[*S]`` of ``shape`` whose per-step dims lie in ``order``."""
+    return _strides(shape, order, len(shape) - len(order))
+
+
 def empty_in_order(shape: Sequence[int], order: Order, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
     """An uninitialised sequence ``[T, *S]`` or state ``[*S]`` in ``order`` (contiguous for ``None``)."""
     if order is None:
         return torch.empty(tuple(shape), dtype=dtype, device=device)
-    return torch.empty_strided(tuple(shape), _strides(shape, order, len(shape) - len(order)), dtype=dtype, device=device)
+    return torch.empty_strided(tuple(shape), strides_in_order(shape, order), dtype=dtype, device=device)
 
 
 def backward_order(

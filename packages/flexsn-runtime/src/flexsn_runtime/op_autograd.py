@@ -192,7 +192,9 @@ def _planned_backward(
         slot = fast.backwards.setdefault(pattern, PlanSlot())
     bplan = slot.plan
     if bplan is None:
-        bplan = slot.retry(lambda: BackwardPlan.build(call.plan.backward, grads, saved, call.meta, call.arity, call.static_specs))
+        bplan = slot.retry(lambda: BackwardPlan.build(
+            call.plan.backward, grads, saved, call.meta, call.arity, call.static_specs, zero_saved=call.zero_init
+        ))
     return bplan.run(grads, saved, bufs) if bplan is not None else None
 
 

@@ -79,7 +79,8 @@ def planned_op_forward(
     """
     if signature is None:
         return None
-    slot = _slot(bundle, ("forward", final_state, signature))
+    # the input's strides too: one signature may come in two memory orders (two call sites), each with its plan
+    slot = _slot(bundle, ("forward", final_state, signature, flat_args[0].stride()))
     plan = slot.plan
     if plan is None:
         plan = slot.retry(lambda: LaunchPlan.build(f, info, flat_args, final_state, stored))
@@ -106,7 +107,8 @@ def planned_op_backward(
     if any(p is None for p in parts):
         return None
     pattern = tuple([g is None for g in grads])
-    slot = _slot(plan.bundle, ("backward", plan.final_state, plan.info.num_static, pattern, parts))
+    strides = tuple([t.stride() for t in (*present, *saved)])  # as for the forward: a plan per memory order
+    slot = _slot(plan.bundle, ("backward", plan.final_state, plan.info.num_static, pattern, parts, strides))
     bplan: BackwardPlan | None = slot.plan
     if bplan is None:
         ni, ns = plan.n_inputs, plan.n_states

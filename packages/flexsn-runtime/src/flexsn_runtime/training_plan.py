@@ -187,12 +187,23 @@ class TrainingCall:
         return [pool[i] for i in self._sources]
 
     def restore(self, saved: Sequence[torch.Tensor | None], zeros: torch.Tensor | None) -> list[torch.Tensor]:
-        """``saved`` with each omitted zero initial state rebuilt: ``zeros`` when given (read-only shared ones), else fresh zeros."""
+        """``saved`` with each omitted zero initial state rebuilt: ``zeros`` when given (read-only shared ones), else fresh zeros.
+
+        Fresh zeros take the memory order of the first saved sequence (a step of it, as
+        ``zeros_like`` keeps a dense tensor's strides), so a backward in a channels-last launch
+        reads them as they are instead of copying them (``flexsn_runtime.op_plans``).
+        """
         out = list(saved)
         if self.zero_init:
             _, dtype, device = self.meta
+            row = next((t for t in saved if t is not None and t.dim() == len(self.step) + 1 and t.shape[0] > 0), None)
             for i in self.zero_init:
-                out[i] = zeros if zeros is not None else torch.zeros(self.step, dtype=dtype, device=device)
+                if zeros is not None:
+                    out[i] = zeros
+                elif row is not None and tuple(row.shape[1:]) == self.step:
+                    out[i] = torch.zeros_like(row[0], dtype=dtype)
+                else:
+                    out[i] = torch.zeros(self.step, dtype=dtype, device=device)
         return out  # type: ignore[return-value]
 
     def specs(self) -> list[Spec]:
