@@ -401,9 +401,10 @@ def test_a_static_input_on_another_device_is_named(backend: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the kernel backends' fallback to the eager loop, which then fails
         with pytest.raises(ValueError) as info:
-            m(_x())
+            m(x := _x())
     msg = str(info.value)
-    assert "'th' is on meta" in msg and f"than the inputs ({DEVICE})" in msg and ".to(" in msg
+    # the inputs' own device (cuda:0 on a GPU, where DEVICE is the index-free "cuda")
+    assert "'th' is on meta" in msg and f"than the inputs ({x.device})" in msg and ".to(" in msg
     assert "'w'" not in msg
 
 
