@@ -2,8 +2,9 @@
 
 An exported program names FlexSN kernels by handle (a number the building process registers, made from
 the traced core). In the same process it runs as the network does, on every backend; after
-``torch.export.save`` it runs in a new process once that process has built the same neurons, and
-without them it raises an error that says so (before: "unknown FlexSN kernel handle N (released, or
+``torch.export.save`` it runs in a new process once that process has built the same neurons, or by itself
+where FlexSN's trace cache holds the kernels (the same machine and versions), and
+without either it raises an error that says so (before: "unknown FlexSN kernel handle N (released, or
 never registered)" and nothing more). Reference: the network itself, eagerly, on fresh inputs.
 """
 
@@ -84,8 +85,8 @@ except RuntimeError as exc:
 '''
 
 
-def _in_a_new_process(tmp_path: Path, program: str, *args: str) -> dict[str, Any]:
-    env = dict(os.environ, TRITON_INTERPRET="1", FLEXSN_CACHE_DIR=str(tmp_path / "flexsn"))
+def _in_a_new_process(tmp_path: Path, program: str, *args: str, cache: str = "flexsn") -> dict[str, Any]:
+    env = dict(os.environ, TRITON_INTERPRET="1", FLEXSN_CACHE_DIR=str(tmp_path / cache))
     src = [str(p) for p in sorted((REPO / "packages").glob("*/src"))]
     env["PYTHONPATH"] = os.pathsep.join(src + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     command = [sys.executable, "-c", program, str(Path(__file__).parent), *args]
@@ -102,5 +103,10 @@ def test_saved_program_runs_in_a_new_process_that_builds_the_neurons(tmp_path: P
     built = _in_a_new_process(tmp_path, _LOAD, program, "build")
     assert "out" in built, built
     torch.testing.assert_close(torch.tensor(built["out"]), torch.tensor(saved["out"]))
+    # a process that builds nothing loads the kernels from the trace cache the saving process wrote
     bare = _in_a_new_process(tmp_path, _LOAD, program, "bare")
-    assert "build the same neurons first" in bare["error"], bare
+    assert "out" in bare, bare
+    torch.testing.assert_close(torch.tensor(bare["out"]), torch.tensor(saved["out"]))
+    # with another (empty) cache it cannot, and says what to do
+    elsewhere = _in_a_new_process(tmp_path, _LOAD, program, "bare", cache="other")
+    assert "build the same neurons first" in elsewhere["error"] and "trace cache" in elsewhere["error"], elsewhere

@@ -243,15 +243,28 @@ def _only_here(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Te
     return s, h * (1.0 - s)
 
 
-def test_ops_on_a_released_handle(ref: Any, device: torch.device) -> None:
+@pytest.mark.parametrize("trace_cache", [False, True], ids=["no-cache", "cache"])
+def test_ops_on_a_released_handle(trace_cache: bool, device: torch.device, monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Without the trace cache (a handle salted per process) a released handle raises; with it, the handle is
+    answered by the cache's entry of its fingerprint (the same kernels), as a saved program's would be."""
+    import gc
+
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("FLEXSN_TRACE_CACHE", "1" if trace_cache else "0")
     k = FlexSNKernel(_only_here, 1, 1, 1)
     h = k.handle
     del k
-    import gc
-
     gc.collect()
-    with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
-        flexsn_inference_op(h, [torch.zeros(2, 3, device=device)], False)
+    x = torch.rand(2, 3, device=device) * 2
+    if not trace_cache:
+        with pytest.raises(RuntimeError, match="unknown FlexSN kernel handle"):
+            flexsn_inference_op(h, [x], False)
+        return
+    s, v = flexsn_inference_op(h, [x], False)
+    want_v = x[0] / 3.25
+    want_s = (want_v >= 0.75).to(x.dtype)
+    torch.testing.assert_close(s[0], want_s)
+    torch.testing.assert_close(v[0], want_v * (1.0 - want_s))
 
 
 def test_backward_op_keeps_template_shapes(ref: Any, device: torch.device) -> None:

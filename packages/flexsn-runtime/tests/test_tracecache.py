@@ -262,3 +262,58 @@ print("WARNINGS", sum("damaged trace-cache entry" in str(w.message) for w in cau
         entry.write_bytes(damage)
     second = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0 and "WARNINGS 1" in second.stdout, second.stdout + second.stderr
+
+
+def test_an_unknown_handle_loads_its_kernels_from_the_trace_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, device: torch.device
+) -> None:
+    """A saved program's handle (the fingerprint's name, a serial this process never made), asked after every
+    neuron of it is gone: the kernels come from the trace cache's entry, inference and training, and compute
+    what the loop computes."""
+    import gc
+
+    from flexsn_runtime import flexsn_inference_op, flexsn_training_op, registered_handles
+
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    core = make_core(0.61)
+    k = FlexSNKernel(core, *ARITY)
+    assert k.handle is not None and k.has_training_kernels  # both parts written
+    saved_handle = k.handle | (1 << 19)
+    del k
+    gc.collect()
+    assert not any(h >> 20 == saved_handle >> 20 for h in registered_handles())
+    x = torch.randn(5, 3, device=device)
+    zeros = [torch.zeros(3, device=device)]
+    for a, b in zip(flexsn_inference_op(saved_handle, [x], True), eager_loop(core, *ARITY, [x], zeros, False)):
+        torch.testing.assert_close(a, b)
+    xl, xr = x.clone().requires_grad_(), x.clone().requires_grad_()
+    s, v = flexsn_training_op(saved_handle, [xl], True)[:2]
+    rs, rv = eager_loop(core, *ARITY, [xr], zeros, False)
+    g = torch.randn_like(x)
+    torch.autograd.backward([s, v], [g, torch.ones_like(v)])
+    torch.autograd.backward([rs, rv], [g, torch.ones_like(rv)])
+    torch.testing.assert_close(xl.grad, xr.grad)
+
+
+def test_the_trace_cache_answers_a_prefix_only_with_one_entry_of_these_versions(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+
+    from flexsn_runtime import tracecache
+
+    monkeypatch.setenv("FLEXSN_CACHE_DIR", str(tmp_path))
+    k = FlexSNKernel(make_core(0.62), *ARITY)
+    assert k.handle is not None
+    (entry,) = tmp_path.glob("trace_*.json")
+    data = json.loads(entry.read_text())
+    prefix = data["key"][:10]
+    assert tracecache.key_by_prefix(prefix) == data["key"]
+    entry.write_text(json.dumps(dict(data, versions="torch 0|triton 0|other sources")))
+    assert tracecache.key_by_prefix(prefix) is None  # written under other versions: not taken
+    entry.write_text(json.dumps(data))
+    twin = dict(data, key=prefix + "f" * 54)  # another entry of the same prefix: the prefix does not decide
+    (tmp_path / f"trace_{twin['key'][:40]}.json").write_text(json.dumps(twin))
+    assert tracecache.key_by_prefix(prefix) is None
+    monkeypatch.setenv("FLEXSN_TRACE_CACHE", "0")
+    assert tracecache.key_by_prefix(prefix) is None

@@ -20,12 +20,14 @@ from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, ge
 
 from .compile_time import constant_under_compile, enrolled
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
-from .registry import FlexSNKernelHandle, TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle
+from .registry import (
+    FlexSNKernelHandle, TrainingBuild, TrainingKernels, ensure_training_kernels, register_flexsn_kernel_handle, set_bundle_loader,
+)
 from .routing import warn_fallback
 from .scan_kernel import ScanKernel, elements_per_thread
-from .tracecache import BUILD_PARTS, core_fingerprint, load_build, store_build
+from .tracecache import BUILD_PARTS, core_fingerprint, key_by_prefix, load_build, store_build
 
-__all__ = ["build_handle", "trains_fused", "training_reason", "used_captures"]
+__all__ = ["build_handle", "bundle_from_trace_cache", "trains_fused", "training_reason", "used_captures"]
 
 
 def build_handle(
@@ -71,6 +73,45 @@ def build_handle(
         constants=constants,
     )
     return handle, None
+
+
+def bundle_from_trace_cache(prefix: str) -> bool:
+    """Register the kernels of the trace-cache entry whose fingerprint starts with hex ``prefix``; whether it did.
+
+    The registry's bundle loader (:func:`flexsn_runtime.registry.set_bundle_loader`): a program saved by
+    ``torch.export.save`` names its kernels by a handle built from their fingerprint
+    (:mod:`flexsn_runtime.registry`), and a process that built no such neuron finds them here, when this
+    machine's trace cache holds their entry, written by the same torch, Triton and FlexSN
+    (:func:`flexsn_runtime.tracecache.key_by_prefix`). The training kernels come from the entry's training part on
+    first need; without one, calls that need gradients are refused with that reason. Nothing is traced: there is no
+    core here, so the numbers the kernels hold are not watched (a saved program keeps the kernels it was saved with).
+    """
+    key = key_by_prefix(prefix)
+    build = load_build(key) if key is not None else None
+    if key is None or build is None or build["unsupported"] is not None:
+        return False
+    dtypes = tuple(None if d is None else getattr(torch, d) for d in build["output_dtypes"] or ())
+    register_flexsn_kernel_handle(
+        inference_kernel=_scan_kernel(build, "inference", dtypes),
+        inference_info=build["inference_info"],
+        inference_final_state_kernel=_scan_kernel(build, "inference_final_state", dtypes),
+        inference_final_state_info=build["inference_info"],
+        training=None,
+        training_builder=functools.partial(_cached_training_kernels, key, dtypes),
+        identity=key,
+    )
+    return True
+
+
+def _cached_training_kernels(key: str, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingBuild:
+    """The training builder of a bundle loaded from the trace cache: the entry's training part, or why there is none."""
+    build = load_build(key, "training")
+    if build is None:
+        return None, "the training kernels of this saved program are not in FlexSN's trace cache; build its neurons first", None
+    return _training_pair(build, "", output_dtypes), build["training_unsupported"], _training_pair(build, "half_", output_dtypes)
+
+
+set_bundle_loader(bundle_from_trace_cache)
 
 
 def _build_inference(

@@ -24,7 +24,9 @@ an edited neuron in the next run.) Bundles of one fingerprint hold the same
 kernels, so a handle no longer registered is answered by a live bundle of its
 fingerprint (:func:`lookup_flexsn_kernel_handle`): a program saved by
 ``torch.export.save`` in a process that had built that neuron several times
-runs in a process that built it once.
+runs in a process that built it once. A process that built none asks the
+bundle loader (:func:`set_bundle_loader`: the trace cache's entry of that
+fingerprint, :mod:`flexsn_runtime.kernel_build`) before it gives up.
 """
 
 from __future__ import annotations
@@ -188,6 +190,32 @@ def register_flexsn_kernel_handle(
     return handle
 
 
+#: fingerprint name (a handle's top bits) -> whether the loader registered a bundle of it (asked once per name)
+_LOADED: dict[int, bool] = {}
+_LOADER: "Callable[[str], bool] | None" = None
+
+
+def set_bundle_loader(loader: "Callable[[str], bool] | None") -> None:
+    """Install what a lookup of an unknown handle asks, with the fingerprint's hex prefix, to register a bundle of it.
+
+    :mod:`flexsn_runtime.kernel_build` installs one that reads the trace cache; it returns whether it registered one.
+    """
+    global _LOADER
+    _LOADER = loader
+    _LOADED.clear()
+
+
+def _load(key: int) -> int | None:
+    """A bundle of ``key``'s fingerprint registered by the loader (once per fingerprint and process), or ``None``."""
+    name = key >> _SERIAL_BITS
+    loader = _LOADER
+    if loader is None or name == _PROCESS_SALT or torch.compiler.is_compiling():
+        return None
+    if name not in _LOADED:
+        _LOADED[name] = loader(format(name, f"0{_NAME_BITS // 4}x"))
+    return _live(key) if _LOADED[name] else None
+
+
 def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
     """Return the bundle for ``handle``, or a live one of its trace fingerprint when it is no longer registered.
 
@@ -206,12 +234,16 @@ def lookup_flexsn_kernel_handle(handle: Any) -> FlexSNKernelHandle:
     bundle = _REGISTRY.get(key)
     if bundle is None:
         live = _live(key)
+        if live is None:
+            live = _load(key)
         bundle = _REGISTRY.get(live) if live is not None else None
     if bundle is None:
         raise RuntimeError(
             f"unknown FlexSN kernel handle {key} (released, or never registered). A graph saved by "
             "torch.export.save or by torch.compile's caches names FlexSN kernels by handle, and the handles "
-            "live in the process that builds the kernels, as long as their neurons do: in a new process, build the "
+            "live in the process that builds the kernels, as long as their neurons do; FlexSN's trace cache "
+            "(FLEXSN_CACHE_DIR) has no entry of this neuron written by this FlexSN, torch and Triton either, from "
+            "which a new process loads them by itself. In a new process, build the "
             "same neurons first and keep them (construct the model and run it once as the saved graph was made: "
             "eagerly for backend='triton' or 'inductor', exported or compiled for backend='hop'), then run the "
             "loaded graph"

@@ -15,6 +15,11 @@ written atomically, one per part of a build: ``"inference"`` (traced when
 the kernel is built) and ``"training"`` (traced on the first call that
 needs gradients, so a process that only infers never pays for it).
 ``FLEXSN_TRACE_CACHE=0`` turns the cache off.
+
+An entry also names the versions it was written under (torch, Triton, FlexSN's
+build sources): :func:`key_by_prefix` finds an entry from a kernel handle's
+fingerprint prefix alone (a program saved by ``torch.export.save``, loaded in
+a process that built no neuron), and takes only an entry these versions wrote.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from flexsn_codegen import atomic_write, cache_dir, interpreter_enabled
 from flexsn_trace.env import env_flag
 from flexsn_trace import FlexSNInfo, SavedSource
 
-__all__ = ["BUILD_KERNELS", "BUILD_PARTS", "core_fingerprint", "load_build", "store_build"]
+__all__ = ["BUILD_KERNELS", "BUILD_PARTS", "core_fingerprint", "key_by_prefix", "load_build", "store_build"]
 
 _MAX_DEPTH = 32
 # Callables whose behaviour is fixed by their name (no per-instance state).
@@ -352,7 +357,7 @@ _WARNED: set[str] = set()
 
 def store_build(key: str, build: dict[str, Any], part: str = "inference") -> None:
     """Persist one part of a build (kernel sources and infos, see :data:`BUILD_PARTS`) under ``key``; errors are ignored (a cache)."""
-    data: dict[str, Any] = {"format": _FORMAT, "key": key, "part": part}
+    data: dict[str, Any] = {"format": _FORMAT, "key": key, "part": part, "versions": _versions()}
     for name, value in build.items():
         if isinstance(value, FlexSNInfo) or (value is None and name.endswith("info")):
             data[name] = _info_to_json(value)
@@ -424,3 +429,29 @@ def load_build(key: str, part: str = "inference") -> dict[str, Any] | None:
         except OSError:
             pass
         return None
+
+
+def key_by_prefix(prefix: str) -> str | None:
+    """The key of the one inference entry whose key starts with hex ``prefix`` and that these versions wrote, or ``None``.
+
+    ``None`` as well when two entries match (the prefix does not decide) or the cache is off. What a
+    process that never built the neuron can learn from a kernel handle (:mod:`flexsn_runtime.registry`).
+    """
+    if not env_flag("FLEXSN_TRACE_CACHE") or not prefix or not all(c in "0123456789abcdef" for c in prefix):
+        return None
+    found: list[str] = []
+    try:
+        paths = sorted(cache_dir().glob(f"trace_{prefix}*.json"))
+    except OSError:
+        return None
+    for path in paths:
+        if path.name.count(".") != 1:  # trace_<key>.json only: a part's entry is trace_<key>.<part>.json
+            continue
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        key = data.get("key") if isinstance(data, dict) else None
+        if isinstance(key, str) and key.startswith(prefix) and data.get("versions") == _versions() and data.get("part") == "inference":
+            found.append(key)
+    return found[0] if len(found) == 1 else None

@@ -90,7 +90,8 @@ def plan_for(handle: int, final_state: bool, dtype: torch.dtype = torch.float32)
         return plan
     pair = training_kernels(bundle, dtype)
     if pair is None:
-        raise RuntimeError("the FlexSN training kernels are unavailable for this handle")
+        why = f": {bundle.training_unsupported}" if bundle.training_unsupported else ""
+        raise RuntimeError(f"the FlexSN training kernels are unavailable for this handle{why}")
     fwd, bwd, info = pair
     if final_state:
         assert fwd.final_state is not None and bwd.final_state is not None
