@@ -195,16 +195,19 @@ class TrainingCall:
         reads them as they are instead of copying them (``flexsn_runtime.op_plans``).
         """
         out = list(saved)
-        if self.zero_init:
-            _, dtype, device = self.meta
-            row = next((t for t in saved if t is not None and t.dim() == len(self.step) + 1 and t.shape[0] > 0), None)
+        if not self.zero_init:
+            return out  # type: ignore[return-value]
+        if zeros is not None:  # the eager path, every call: nothing else to look at
             for i in self.zero_init:
-                if zeros is not None:
-                    out[i] = zeros
-                elif row is not None and tuple(row.shape[1:]) == self.step:
-                    out[i] = torch.zeros_like(row[0], dtype=dtype)
-                else:
-                    out[i] = torch.zeros(self.step, dtype=dtype, device=device)
+                out[i] = zeros
+            return out  # type: ignore[return-value]
+        _, dtype, device = self.meta
+        row = next((t for t in saved if t is not None and t.dim() == len(self.step) + 1 and t.shape[0] > 0), None)
+        for i in self.zero_init:
+            if row is not None and tuple(row.shape[1:]) == self.step:
+                out[i] = torch.zeros_like(row[0], dtype=dtype)
+            else:
+                out[i] = torch.zeros(self.step, dtype=dtype, device=device)
         return out  # type: ignore[return-value]
 
     def specs(self) -> list[Spec]:
