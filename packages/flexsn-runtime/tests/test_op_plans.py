@@ -166,3 +166,35 @@ def test_channels_last_calls_run_from_plans_and_match_contiguous_ones(
             torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
     # from the second channels-last call on, it launched from a plan forward and backward
     assert planned[-2:] == [([True], [True])] * 2
+
+
+@pytest.mark.parametrize("through", ["op", "eager"])
+def test_mixed_memory_orders_in_a_backward_run_from_its_plan(
+    through: str, device: torch.device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A channels-last input whose spikes get a contiguous gradient back (a flatten, a loss): the backward plan
+    copies the same tensors to its order at every call, as the derived path does, and gives its gradients."""
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    k_ref = k if through == "op" else FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    runs = plan_runs(monkeypatch)
+    shape = (4, 2, 3, 2, 3)
+
+    def step(k: FlexSNKernel, x: torch.Tensor, seed: int) -> list[torch.Tensor]:
+        leaves = [x.detach().clone().requires_grad_(), torch.tensor(0.2 + 0.1 * seed, device=device, requires_grad=True),
+                  torch.linspace(0.8, 1.2, 3, device=device).view(1, 3, 1, 1).requires_grad_()]
+        s, v = flexsn_training_op(k.handle, leaves, True)[:2] if through == "op" else k.final_state(*leaves)
+        g = torch.Generator().manual_seed(seed)
+        gs, gv = torch.randn(shape, generator=g).to(device), torch.randn(shape[1:], generator=g).to(device)
+        torch.autograd.backward([s, v], [gs, gv])  # contiguous gradients, whatever the input's order
+        return [s.detach(), v.detach(), *(t.grad for t in leaves)]  # type: ignore[misc]
+
+    planned = []
+    for seed in range(4):
+        x = torch.randn(shape, generator=torch.Generator().manual_seed(20 + seed)).to(device)
+        n_bwd = len(runs["backward"])
+        got = step(k, _channels_last(x), seed)
+        planned.append(runs["backward"][n_bwd:])
+        want = step(k_ref, x, seed)
+        for a, b in zip(got, want):
+            torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+    assert planned[-2:] == [[True], [True]]

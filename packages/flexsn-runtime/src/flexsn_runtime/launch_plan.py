@@ -223,7 +223,10 @@ class BackwardPlan:
     op's autograd derive per call (the memory order, the zero gradients, the
     static inputs' index ints and partial-sum modes, the cached launcher's
     key), fixed while every tensor is contiguous and 16-byte aligned, or in
-    one other memory order with the same strides (:class:`LaunchPlan`).
+    one other memory order with the same strides (:class:`LaunchPlan`). Where
+    the tensors come in mixed orders (a channels-last input saved beside the
+    contiguous gradient a flatten or a loss gives back), the plan copies the
+    same ones to the launch's order at every call, as the derived path does.
     Built by :meth:`build` from a backward's tensors; :meth:`run` launches a
     later backward of the same signature and pattern.
     """
@@ -278,6 +281,9 @@ class BackwardPlan:
             zero_saved: the saved tensors that are zeros (omitted initial states): read alike in
                 any memory order, so their strides are not asked.
 
+        A call's tensors in the launch's memory order (:func:`~flexsn_runtime.layout.backward_order`)
+        are read as they are; the others are copied to it at every call of the plan.
+
         ``None`` for an empty call, a tensor the launch would copy (neither contiguous nor
         in the launch's memory order), or no cached launcher for this launch yet (the caller launches through
         :meth:`ScanKernel.launch <flexsn_runtime.scan_kernel.ScanKernel.launch>` and may build again later).
@@ -293,13 +299,15 @@ class BackwardPlan:
         zero = set(zero_saved)
         present = [t for t in (*grads, *(t for i, t in enumerate(saved) if i not in zero)) if t is not None]
         ordered: tuple[Order, _Strides] | None = None
-        if not all(t.is_contiguous() for t in present):  # another memory order: when every tensor is read as it is
+        if not all(t.is_contiguous() for t in present):  # another memory order, or mixed ones: per tensor its strides or a copy
             order = backward_order([*saved, *grads], seq, shapes)
-            if order is None or any(in_order(t, order) is not t for t in present):
-                return None
+
+            def entry(t: torch.Tensor) -> tuple[int, ...] | str:
+                return tuple(t.stride()) if in_order(t, order) is t else _COPY
+
             strides = (
-                tuple(None if g is None else tuple(g.stride()) for g in grads),
-                tuple(None if i in zero else tuple(t.stride()) for i, t in enumerate(saved)),
+                tuple(None if g is None else entry(g) for g in grads),
+                tuple(None if i in zero else entry(t) for i, t in enumerate(saved)),
             )
             ordered = (order, strides)
         ref = torch.empty(0, dtype=dtype, device=device)
@@ -338,8 +346,11 @@ class BackwardPlan:
             for t in saved:
                 if not t.is_contiguous():
                     return None
-        elif not self._fits_strides(grads, saved, self._strides):
-            return None
+        else:
+            fitted = self._fitted(grads, saved, self._strides)
+            if fitted is None:
+                return None
+            grads, saved = fitted
         seq, dtype, device, order = self._seq, self._dtype, self._device, self._order
         no, ni, ns, final_state, explicit = self._arity
         # missing gradients are zeros, read alike in any memory order
@@ -365,19 +376,35 @@ class BackwardPlan:
             return None
         return [*grad_inputs, *grad_states, *st.reduce(partials.bufs)]
 
-    def _fits_strides(
+    def _fitted(
         self, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], strides: "_Strides"
-    ) -> bool:
-        """Whether a backward's gradients (dtypes too) and saved tensors have the strides of this plan's memory order."""
-        for g, d, st in zip(grads, self._grad_dtypes, strides[0]):
-            if g is not None and (g.dtype is not d or g.stride() != st):
-                return False
-        return all(st is None or t.stride() == st for t, st in zip(saved, strides[1]))
+    ) -> tuple[list[torch.Tensor | None], list[torch.Tensor]] | None:
+        """A backward's gradients and saved tensors in this plan's memory order (those it copies, copied), or ``None``
+        when one has other strides (or a gradient another dtype) than the plan was built for."""
+        order = self._order
+        gs: list[torch.Tensor | None] = list(grads)
+        for k, (g, d, st) in enumerate(zip(grads, self._grad_dtypes, strides[0])):
+            if g is None:
+                continue
+            if g.dtype is not d:
+                return None
+            if st is _COPY:
+                gs[k] = in_order(g, order)
+            elif g.stride() != st:
+                return None
+        ss = list(saved)
+        for i, (t, st) in enumerate(zip(saved, strides[1])):
+            if st is _COPY:
+                ss[i] = in_order(t, order)
+            elif st is not None and t.stride() != st:
+                return None
+        return gs, ss
 
 
 #: a backward plan's strides: per incoming gradient (``None`` where it is missing), then per saved tensor
-#: (``None`` for zeros, read alike in any order)
-_Strides = tuple[tuple[tuple[int, ...] | None, ...], tuple[tuple[int, ...] | None, ...]]
+#: (``None`` for zeros, read alike in any order); ``_COPY`` for a tensor copied to the plan's order at every call
+_Strides = tuple[tuple[tuple[int, ...] | str | None, ...], tuple[tuple[int, ...] | str | None, ...]]
+_COPY = "copy"
 
 
 class _Statics(NamedTuple):
