@@ -16,9 +16,11 @@ same :class:`~flexsn_runtime.launch_plan.LaunchPlan` and
 signature (shapes, dtypes, devices; for a backward also which incoming
 gradients are missing), and built from the second call of a signature.
 
-A call a plan does not fit (a tensor not contiguous or not 16-byte aligned,
-an empty sequence, every incoming gradient missing, a tensor subclass) takes
-the derived path: same kernels, same results. The ops' results must not share
+Plans are kept per memory order too (:mod:`flexsn_runtime.launch_plan`: a
+channels-last input, or a backward whose tensors come in mixed orders). A call
+a plan does not fit (other strides than its plan's, a pointer not 16-byte
+aligned, an empty sequence, every incoming gradient missing, a tensor
+subclass) takes the derived path: same kernels, same results. The ops' results must not share
 storage, so a backward plan here gives every static input a partial-sum buffer
 of its own (``distinct``) and never uses the step buffers' shared ones.
 """
@@ -43,15 +45,11 @@ __all__ = ["planned_op_backward", "planned_op_forward"]
 _KEY, _MAX = "op-plans", 64
 
 
-def _slots(bundle: FlexSNKernelHandle) -> dict[Hashable, PlanSlot[Any]]:
+def _slot(bundle: FlexSNKernelHandle, key: Hashable) -> PlanSlot[Any]:
+    """The bundle's plan slot of op call ``key`` (made empty on first ask)."""
     slots: dict[Hashable, PlanSlot[Any]] | None = bundle.plans.get(_KEY)
     if slots is None:
         slots = bundle.plans.setdefault(_KEY, {})
-    return slots
-
-
-def _slot(bundle: FlexSNKernelHandle, key: Hashable) -> PlanSlot[Any]:
-    slots = _slots(bundle)
     slot = slots.get(key)
     if slot is None:
         if len(slots) >= _MAX:  # a loop over many shapes (dynamic shapes): start over, as the call cache does
@@ -108,7 +106,7 @@ def planned_op_backward(
         return None
     pattern = tuple([g is None for g in grads])
     strides = tuple([t.stride() for t in (*present, *saved)])  # as for the forward: a plan per memory order
-    slot = _slot(plan.bundle, ("backward", plan.final_state, plan.info.num_static, pattern, parts, strides))
+    slot = _slot(plan.bundle, ("backward", plan.final_state, pattern, parts, strides))
     bplan: BackwardPlan | None = slot.plan
     if bplan is None:
         ni, ns = plan.n_inputs, plan.n_states
