@@ -60,19 +60,31 @@ def build_handle(
             store_build(key, build)
     if build["unsupported"] is not None:
         return None, str(build["unsupported"])
+    training = functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key)
+    return _register(build, key, training, step_fn, constants), None
+
+
+def _register(
+    build: dict[str, Any], key: str | None, training: Callable[[tuple[torch.dtype | None, ...]], TrainingBuild],
+    step_fn: Callable[..., Any] | None = None, constants: Constants | None = None,
+) -> int:
+    """Register a build's inference kernels (its ``"inference"`` part) with ``training`` as the training builder.
+
+    ``training`` takes the output dtypes; ``key`` names the trace (``None``: not known), so graphs compiled or
+    saved in another process are answered only for the same trace (:mod:`flexsn_runtime.registry`).
+    """
     dtypes = tuple(None if d is None else getattr(torch, d) for d in build["output_dtypes"] or ())
-    handle = register_flexsn_kernel_handle(
+    return register_flexsn_kernel_handle(
         inference_kernel=_scan_kernel(build, "inference", dtypes),
         inference_info=build["inference_info"],
         inference_final_state_kernel=_scan_kernel(build, "inference_final_state", dtypes),
         inference_final_state_info=build["inference_info"],
         training=None,
-        training_builder=functools.partial(_training_kernels, step_fn, arity, example_inputs, requires_grad, num_static, key, dtypes),
+        training_builder=functools.partial(training, dtypes),
         step_fn=step_fn,
-        identity=key,  # graphs compiled in another process are reused only for the same trace
+        identity=key,
         constants=constants,
     )
-    return handle, None
 
 
 def bundle_from_trace_cache(prefix: str) -> bool:
@@ -90,16 +102,7 @@ def bundle_from_trace_cache(prefix: str) -> bool:
     build = load_build(key) if key is not None else None
     if key is None or build is None or build["unsupported"] is not None:
         return False
-    dtypes = tuple(None if d is None else getattr(torch, d) for d in build["output_dtypes"] or ())
-    register_flexsn_kernel_handle(
-        inference_kernel=_scan_kernel(build, "inference", dtypes),
-        inference_info=build["inference_info"],
-        inference_final_state_kernel=_scan_kernel(build, "inference_final_state", dtypes),
-        inference_final_state_info=build["inference_info"],
-        training=None,
-        training_builder=functools.partial(_cached_training_kernels, key, dtypes),
-        identity=key,
-    )
+    _register(build, key, functools.partial(_cached_training_kernels, key))
     return True
 
 
@@ -108,7 +111,7 @@ def _cached_training_kernels(key: str, output_dtypes: tuple[torch.dtype | None, 
     build = load_build(key, "training")
     if build is None:
         return None, "the training kernels of this saved program are not in FlexSN's trace cache; build its neurons first", None
-    return _training_pair(build, "", output_dtypes), build["training_unsupported"], _training_pair(build, "half_", output_dtypes)
+    return _training_build(build, output_dtypes)
 
 
 set_bundle_loader(bundle_from_trace_cache)
@@ -196,7 +199,12 @@ def _training_kernels(
     reason = build["training_unsupported"]
     if reason is not None:
         warn_fallback(set(), f"{reason}; calls that need gradients run the eager PyTorch loop", stacklevel=6)
-    return _training_pair(build, "", output_dtypes), reason, _training_pair(build, "half_", output_dtypes)
+    return _training_build(build, output_dtypes)
+
+
+def _training_build(build: dict[str, Any], output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingBuild:
+    """A build's training part as a training builder returns it: the pair, why there is none, the 16-bit pair."""
+    return _training_pair(build, "", output_dtypes), build["training_unsupported"], _training_pair(build, "half_", output_dtypes)
 
 
 def _training_pair(build: dict[str, Any], prefix: str, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingKernels | None:
