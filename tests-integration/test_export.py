@@ -36,7 +36,7 @@ class Net(torch.nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         functional.reset_net(self.sn)
-        return self.sn(self.fc(x))  # type: ignore[no-any-return]
+        return self.sn(3.0 * self.fc(x) + 1.0)  # type: ignore[no-any-return]  # scaled: the neurons spike
 
 
 def _x(seed: int) -> torch.Tensor:
@@ -78,7 +78,10 @@ if sys.argv[3] == "build":
     net = Net("triton")  # the same neuron, built in this process and kept alive (its kernels live as long as it)
     net(_x(0))
 try:
-    out = torch.export.load(sys.argv[2]).module()(_x(1))
+    program = torch.export.load(sys.argv[2]).module()
+    if sys.argv[3] == "compiled":  # compiled before any eager call: the graph's fake calls look the handle up first
+        program = torch.compile(program)
+    out = program(_x(1))
     print(json.dumps({"out": out.tolist()}))
 except RuntimeError as exc:
     print(json.dumps({"error": str(exc)}))
@@ -100,6 +103,7 @@ def test_saved_program_runs_in_a_new_process_that_builds_the_neurons(tmp_path: P
     """Saved by one process (after more neurons of that fingerprint were built), loaded by another."""
     program = str(tmp_path / "net.pt2")
     saved = _in_a_new_process(tmp_path, _SAVE, program)
+    assert torch.count_nonzero(torch.tensor(saved["out"])) > 0  # spikes: the comparisons below can tell kernels apart
     built = _in_a_new_process(tmp_path, _LOAD, program, "build")
     assert "out" in built, built
     torch.testing.assert_close(torch.tensor(built["out"]), torch.tensor(saved["out"]))
@@ -107,6 +111,9 @@ def test_saved_program_runs_in_a_new_process_that_builds_the_neurons(tmp_path: P
     bare = _in_a_new_process(tmp_path, _LOAD, program, "bare")
     assert "out" in bare, bare
     torch.testing.assert_close(torch.tensor(bare["out"]), torch.tensor(saved["out"]))
+    compiled = _in_a_new_process(tmp_path, _LOAD, program, "compiled")
+    assert "out" in compiled, compiled
+    torch.testing.assert_close(torch.tensor(compiled["out"]), torch.tensor(saved["out"]))
     # with another (empty) cache it cannot, and says what to do
     elsewhere = _in_a_new_process(tmp_path, _LOAD, program, "bare", cache="other")
     assert "build the same neurons first" in elsewhere["error"] and "trace cache" in elsewhere["error"], elsewhere

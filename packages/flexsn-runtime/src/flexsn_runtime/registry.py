@@ -209,7 +209,9 @@ def _load(key: int) -> int | None:
     """A bundle of ``key``'s fingerprint registered by the loader (once per fingerprint and process), or ``None``."""
     name = key >> _SERIAL_BITS
     loader = _LOADER
-    if loader is None or name == _PROCESS_SALT or torch.compiler.is_compiling():
+    # not while Dynamo traces this code (file reads and a lock); a fake implementation's lookup while
+    # torch.compile builds a graph (a loaded program compiled first) runs as plain Python and may load
+    if loader is None or name == _PROCESS_SALT or torch.compiler.is_dynamo_compiling():
         return None
     if name not in _LOADED:
         _LOADED[name] = loader(format(name, f"0{_NAME_BITS // 4}x"))
