@@ -279,11 +279,12 @@ def test_a_reassigned_default_is_read_at_the_next_call(device: torch.device) -> 
     k = FlexSNKernel(core, 1, 1, 1)
     x = torch.rand(T, N, C, device=device) * 2
     with torch.no_grad():
-        k(x)
+        before, _ = k(x)
         core.__defaults__ = (torch.tensor(-2.0, device=device),)  # what the eager loop now reads too
         y, _ = k(x)
         want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
     torch.testing.assert_close(y, want)
+    assert not torch.allclose(y, before)  # the old default's result differs: the comparison above can fail
 
 
 def test_a_tensor_in_a_container_is_read_live(device: torch.device) -> None:
