@@ -1,0 +1,78 @@
+"""A pytest plugin that lists tests whose every tensor comparison was of all-zero tensors.
+
+Spiking outputs are often all zero: inputs too small to reach the threshold, a
+constant that silences the neuron. A test that then compares the fused result with
+its reference compares zeros with zeros, and passes whatever the kernels compute
+(the kind of test our working rules call a defect: one that cannot fail). This
+plugin wraps :func:`torch.testing.assert_close` for a run and, at the end,
+writes the node ids of tests in which at least one floating-point comparison ran
+and every one of them had both sides all zero.
+
+Usage (from the repository root; ``-n`` workers each write their own file)::
+
+    PYTHONPATH=$(ls -d packages/*/src | paste -sd:):tools TRITON_INTERPRET=1 \\
+        python -m pytest -p zero_compare_audit packages/*/tests tests-integration
+    # -> zero_compare_audit.<pid>.json in ZERO_AUDIT_DIR (default: the current folder)
+
+Comparisons through ``torch.allclose``, ``==`` or NumPy are not seen. A test listed
+is a lead, not a verdict: a gradient that must be zero is a fine thing to assert,
+but then say so next to a comparison that can fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import torch
+
+#: test node id -> [floating-point comparisons, of which both sides were all zero]
+_COUNTS: dict[str, list[int]] = {}
+_CURRENT: list[str] = []
+_assert_close = torch.testing.assert_close
+
+
+def _both_zero(actual: Any, expected: Any) -> bool | None:
+    """Whether both sides are all-zero floating tensors; ``None`` when the comparison is not of such tensors."""
+    if not (isinstance(actual, torch.Tensor) and isinstance(expected, torch.Tensor)):
+        return None
+    if actual.numel() == 0 or not actual.is_floating_point() or actual.is_meta:
+        return None
+    return not bool(torch.count_nonzero(actual.detach())) and not bool(torch.count_nonzero(expected.detach()))
+
+
+def _counting_assert_close(actual: Any, expected: Any, *args: Any, **kwargs: Any) -> None:
+    if _CURRENT:
+        try:
+            zero = _both_zero(actual, expected)
+        except Exception:  # noqa: BLE001 - a subclass or fake tensor: not this audit's business
+            zero = None
+        if zero is not None:
+            counts = _COUNTS.setdefault(_CURRENT[-1], [0, 0])
+            counts[0] += 1
+            counts[1] += int(zero)
+    _assert_close(actual, expected, *args, **kwargs)
+
+
+torch.testing.assert_close = _counting_assert_close  # type: ignore[assignment]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Attribute the comparisons made while ``item`` runs to its node id."""
+    _CURRENT.append(item.nodeid)
+    try:
+        yield
+    finally:
+        _CURRENT.pop()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the tests whose every comparison was of all-zero tensors, and say how many there were."""
+    found = sorted(test for test, (n, zero) in _COUNTS.items() if n and n == zero)
+    out = Path(os.environ.get("ZERO_AUDIT_DIR", ".")) / f"zero_compare_audit.{os.getpid()}.json"
+    out.write_text(json.dumps(found, indent=1))
+    print(f"\nzero_compare_audit: {len(found)} test(s) compared only all-zero tensors -> {out}")
