@@ -19,6 +19,10 @@ per-channel learnable threshold, PLIF with a scalar and a per-channel decay) on
 ``[T, B, 64, L]`` inputs, and ``floor``: a ``torch.autograd.Function`` that allocates what LIF's
 kernels write and launches nothing, the least any custom autograd step costs.
 
+``--compiled`` runs each neuron under ``torch.compile`` (default mode, Inductor on the CPU): its calls are
+then the ``flexsn::*`` ops (``flexsn_runtime.op_plans``), and autograd enters the compiled backward, so
+``autograd_bwd`` is not stamped. Writes ``host_timeline_compiled.json``.
+
 Usage (from the repository root; the hatch environment sets ``TRITON_INTERPRET=1``)::
 
     PYTHONPATH=$(ls -d packages/*/src | paste -sd:) TRITON_INTERPRET=1 python tools/host_timeline.py --out OUT
@@ -149,6 +153,8 @@ def main() -> int:
     p.add_argument("--L", type=int, default=4, help="neurons per channel (64 channels)")
     p.add_argument("--n", type=int, default=2000, help="timed calls per neuron and mode")
     p.add_argument("--neurons", nargs="*", default=None, help="a subset of the neurons (default: all, and floor)")
+    p.add_argument("--compiled", action="store_true",
+                   help="each neuron under torch.compile (default mode): the flexsn::* ops' host path (no floor)")
     a = p.parse_args()
     if os.environ.get("TRITON_INTERPRET") != "1":
         raise SystemExit("host_timeline runs on CPU tensors: set TRITON_INTERPRET=1 (launches are stubbed, not interpreted)")
@@ -158,8 +164,10 @@ def main() -> int:
     C = 64
     x = torch.randn(a.T, a.batch, C, a.L) + 0.5
     neurons: dict[str, torch.nn.Module] = {"floor": _FloorModule(), **overhead_neurons(C, torch.device("cpu"))}
+    if a.compiled:  # the compiled module forwards reset() and parameters() to the neuron
+        neurons = {name: torch.compile(m) for name, m in neurons.items() if name != "floor"}  # type: ignore[misc]
     a.out.mkdir(parents=True, exist_ok=True)
-    result: dict[str, Any] = {"T": a.T, "shape": list(x.shape), "n": a.n, "torch": torch.__version__, "rows": []}
+    result: dict[str, Any] = {"T": a.T, "shape": list(x.shape), "n": a.n, "torch": torch.__version__, "compiled": a.compiled, "rows": []}
     for name, m in neurons.items():
         if a.neurons and name not in a.neurons:
             continue
@@ -170,7 +178,7 @@ def main() -> int:
             result["rows"].append(row)
             stages = "  ".join(f"{k} {v:6.1f}" for k, v in row.items() if k not in ("neuron", "mode"))
             print(f"{name:22s} {row['mode']:9s}  {stages}", flush=True)
-    (a.out / "host_timeline.json").write_text(json.dumps(result, indent=1))
+    (a.out / ("host_timeline_compiled.json" if a.compiled else "host_timeline.json")).write_text(json.dumps(result, indent=1))
     return 0
 
 
