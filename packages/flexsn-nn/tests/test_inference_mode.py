@@ -30,12 +30,14 @@ def _train_after_inference(cls: type, backend: str, step_mode: str, x: torch.Ten
     inputs = [xg, x_inf] if params else [xg]
     w = torch.linspace(-1.0, 1.0, x.numel(), device=DEVICE).reshape(x.shape)
     loss = torch.zeros((), device=DEVICE)
+    spikes = []
     for inp in inputs:
         s = torch.stack([m(inp[t]) for t in range(x.shape[0])]) if step_mode == "s" else m(inp)
         loss = loss + (s * w).sum()
+        spikes.append(s.detach())
     loss.backward()
     assert xg.grad is not None
-    return [s.detach(), m.v.detach(), xg.grad, *(p.grad for p in params if p.grad is not None)]
+    return [*spikes, m.v.detach(), xg.grad, *(p.grad for p in params if p.grad is not None)]
 
 
 @pytest.mark.parametrize("step_mode", ["m", "s"])
@@ -47,6 +49,7 @@ def test_training_continues_from_states_and_inputs_made_in_inference_mode(backen
         warnings.simplefilter("ignore")  # a fallback's reason is not what this test checks
         got = _train_after_inference(cls, backend, step_mode, x)
         ref = _train_after_inference(cls, "torch", step_mode, x)
-    assert len(got) == len(ref) == (4 if cls is ParametricLIFNode else 3)
+    assert len(got) == len(ref) == (5 if cls is ParametricLIFNode else 3)  # every call's spikes: the first ones fire
+    assert torch.count_nonzero(ref[0]) > 0
     for a, b in zip(got, ref):
         torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)
