@@ -284,8 +284,7 @@ class BackwardPlan:
         A call's tensors in the launch's memory order (:func:`~flexsn_runtime.layout.backward_order`)
         are read as they are; the others are copied to it at every call of the plan.
 
-        ``None`` for an empty call, a tensor the launch would copy (neither contiguous nor
-        in the launch's memory order), or no cached launcher for this launch yet (the caller launches through
+        ``None`` for an empty call, or no cached launcher for this launch yet (the caller launches through
         :meth:`ScanKernel.launch <flexsn_runtime.scan_kernel.ScanKernel.launch>` and may build again later).
         """
         shape, dtype, device = meta

@@ -203,11 +203,9 @@ class TrainingCall:
             return out  # type: ignore[return-value]
         _, dtype, device = self.meta
         row = next((t for t in saved if t is not None and t.dim() == len(self.step) + 1 and t.shape[0] > 0), None)
+        step = row[0] if row is not None and tuple(row.shape[1:]) == self.step else None  # whose strides the zeros take
         for i in self.zero_init:
-            if row is not None and tuple(row.shape[1:]) == self.step:
-                out[i] = torch.zeros_like(row[0], dtype=dtype)
-            else:
-                out[i] = torch.zeros(self.step, dtype=dtype, device=device)
+            out[i] = torch.zeros_like(step, dtype=dtype) if step is not None else torch.zeros(self.step, dtype=dtype, device=device)
         return out  # type: ignore[return-value]
 
     def specs(self) -> list[Spec]:
