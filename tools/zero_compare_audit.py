@@ -14,7 +14,9 @@ Usage (from the repository root; ``-n`` workers each write their own file)::
         python -m pytest -p zero_compare_audit packages/*/tests tests-integration
     # -> zero_compare_audit.<pid>.json in ZERO_AUDIT_DIR (default: the current folder)
 
-Comparisons through ``torch.allclose``, ``==`` or NumPy are not seen. A test listed
+The file holds two lists, ``all_zero`` (every comparison all zero) and
+``spikes_all_zero`` (every comparison of 0/1 tensors all zero: the neuron never
+fired in what was compared). Comparisons through ``torch.allclose``, ``==`` or NumPy are not seen. A test listed
 is a lead, not a verdict: a gradient that must be zero is a fine thing to assert,
 but then say so next to a comparison that can fail.
 """
@@ -29,7 +31,8 @@ from typing import Any, Iterator
 import pytest
 import torch
 
-#: test node id -> [floating-point comparisons, of which both sides were all zero]
+#: test node id -> [floating-point comparisons, of which both sides were all zero,
+#:                  spike-like (0/1) comparisons, of which both sides were all zero]
 _COUNTS: dict[str, list[int]] = {}
 _CURRENT: list[str] = []
 _assert_close = torch.testing.assert_close
@@ -44,16 +47,25 @@ def _both_zero(actual: Any, expected: Any) -> bool | None:
     return not bool(torch.count_nonzero(actual.detach())) and not bool(torch.count_nonzero(expected.detach()))
 
 
+def _spike_like(t: torch.Tensor) -> bool:
+    """Whether every element of ``t`` is 0 or 1 (a spike tensor, or one that could pass for it)."""
+    d = t.detach()
+    return bool(((d == 0) | (d == 1)).all())
+
+
 def _counting_assert_close(actual: Any, expected: Any, *args: Any, **kwargs: Any) -> None:
     if _CURRENT:
         try:
             zero = _both_zero(actual, expected)
+            spikes = zero is not None and _spike_like(actual) and _spike_like(expected)
         except Exception:  # noqa: BLE001 - a subclass or fake tensor: not this audit's business
-            zero = None
+            zero, spikes = None, False
         if zero is not None:
-            counts = _COUNTS.setdefault(_CURRENT[-1], [0, 0])
+            counts = _COUNTS.setdefault(_CURRENT[-1], [0, 0, 0, 0])
             counts[0] += 1
             counts[1] += int(zero)
+            counts[2] += int(spikes)
+            counts[3] += int(spikes and zero)
     _assert_close(actual, expected, *args, **kwargs)
 
 
@@ -71,8 +83,18 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """Write the tests whose every comparison was of all-zero tensors, and say how many there were."""
-    found = sorted(test for test, (n, zero) in _COUNTS.items() if n and n == zero)
+    """Write both lists of leads, and say how long each is.
+
+    ``all_zero``: tests whose every comparison was of all-zero tensors.
+    ``spikes_all_zero``: tests that compared 0/1 tensors and every one of those was
+    all zero (the neuron never fired in what was compared), though other
+    comparisons (membranes, gradients) may not be.
+    """
+    found = sorted(test for test, (n, zero, _, _) in _COUNTS.items() if n and n == zero)
+    silent = sorted(test for test, (_, _, k, zero) in _COUNTS.items() if k and k == zero)
     out = Path(os.environ.get("ZERO_AUDIT_DIR", ".")) / f"zero_compare_audit.{os.getpid()}.json"
-    out.write_text(json.dumps(found, indent=1))
-    print(f"\nzero_compare_audit: {len(found)} test(s) compared only all-zero tensors -> {out}")
+    out.write_text(json.dumps({"all_zero": found, "spikes_all_zero": silent}, indent=1))
+    print(
+        f"\nzero_compare_audit: {len(found)} test(s) compared only all-zero tensors, "
+        f"{len(silent)} compared only all-zero spikes -> {out}"
+    )

@@ -73,7 +73,9 @@ def run_step(
     kernel = compile_triton_code_str(src, "probe_kernel")
     n = inputs[0].numel()
     dev = inputs[0].device
-    outs = [torch.empty(n, dtype=d, device=dev) for d in out_dtypes]
+    # outputs start as a sentinel (NaN, or -7 for integers), not as fresh memory that may already hold zeros:
+    # an output the kernel fails to write cannot pass for a correct zero
+    outs = [torch.full((n,), float("nan") if d.is_floating_point else -7, dtype=d, device=dev) for d in out_dtypes]
     grid = (triton.cdiv(n, _BLOCK),)
     with np.errstate(all="ignore"):
         kernel[grid](*[x.contiguous() for x in inputs], *outs, n, BLOCK=_BLOCK)

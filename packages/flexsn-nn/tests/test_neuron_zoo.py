@@ -179,9 +179,13 @@ def test_plif_follows_spikingjelly() -> None:
 
 def test_prepare_fully_shard_gives_scalar_parameters_one_element_and_keeps_results() -> None:
     """FSDP2 refuses 0-d parameters: PLIF's ``w`` becomes ``[1]``; outputs and gradients stay the same."""
-    net = torch.nn.Sequential(torch.nn.Linear(C, C), fn.ParametricLIFNode(init_tau=3.0), fn.LIFNode()).to(DEVICE)
+    net = torch.nn.Sequential(torch.nn.Linear(C, C), fn.ParametricLIFNode(init_tau=3.0), fn.LIFNode(v_threshold=0.5)).to(DEVICE)
     x = torch.rand(T, B, C, device=DEVICE) * 2
+    with torch.no_grad():  # drive both layers to fire: their spikes are what is compared
+        net[0].weight.copy_(torch.eye(C) * 3.0)
+        net[0].bias.zero_()
     before = net(x)
+    assert before.any(), "the last layer (fed 0/1 spikes; threshold 0.5) must fire for the comparison to mean anything"
     before.sum().backward()
     g0 = net[1].w.grad.clone()  # type: ignore[union-attr]
     fn.reset_net(net)
@@ -206,8 +210,11 @@ def test_plif_trains_inside_torch_compile(compiler: str) -> None:
         m.reset()
         return m(lin(x))
 
+    with torch.no_grad():  # drive the layer to fire: its spikes are compared
+        lin.weight.copy_(torch.eye(C) * 2.0)
     x = (torch.rand(T, B, C, device=DEVICE) * 2).requires_grad_()
     y = torch.compile(step, fullgraph=True, backend=compiler)(x)
+    assert y.any() and not y.all()
     y.sum().backward()
     got = (m.w.grad.clone(), lin.weight.grad.clone())  # type: ignore[union-attr]
     m.w.grad, lin.weight.grad = None, None
