@@ -5,7 +5,9 @@ the traced core). In the same process it runs as the network does, on every back
 ``torch.export.save`` it runs in a new process once that process has built the same neurons, or by itself
 where FlexSN's trace cache holds the kernels (the same machine and versions), and
 without either it raises an error that says so (before: "unknown FlexSN kernel handle N (released, or
-never registered)" and nothing more). Reference: the network itself, eagerly, on fresh inputs.
+never registered)" and nothing more). Saved with ``flexsn_nn.save_program`` it carries its kernels and runs,
+through ``flexsn_nn.load_program``, in a process with an empty cache. Reference: the network itself, eagerly,
+on fresh inputs.
 """
 
 from __future__ import annotations
@@ -15,13 +17,15 @@ import os
 import subprocess
 import sys
 import warnings
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 import torch
 
 from flexsn_nn import LIFNode, ParametricLIFNode, functional
+from flexsn_runtime.programs import KERNELS_FILE, load_program, program_handles, save_program
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -88,8 +92,10 @@ except RuntimeError as exc:
 '''
 
 
-def _in_a_new_process(tmp_path: Path, program: str, *args: str, cache: str = "flexsn") -> dict[str, Any]:
-    env = dict(os.environ, TRITON_INTERPRET="1", FLEXSN_CACHE_DIR=str(tmp_path / cache))
+def _in_a_new_process(
+    tmp_path: Path, program: str, *args: str, cache: str = "flexsn", env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    env = dict(os.environ, TRITON_INTERPRET="1", FLEXSN_CACHE_DIR=str(tmp_path / cache), **(env or {}))
     src = [str(p) for p in sorted((REPO / "packages").glob("*/src"))]
     env["PYTHONPATH"] = os.pathsep.join(src + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     command = [sys.executable, "-c", program, str(Path(__file__).parent), *args]
@@ -117,3 +123,122 @@ def test_saved_program_runs_in_a_new_process_that_builds_the_neurons(tmp_path: P
     # with another (empty) cache it cannot, and says what to do
     elsewhere = _in_a_new_process(tmp_path, _LOAD, program, "bare", cache="other")
     assert "build the same neurons first" in elsewhere["error"] and "trace cache" in elsewhere["error"], elsewhere
+
+
+_SAVE_WITH_KERNELS = r"""
+import json, os, sys, warnings, torch
+sys.path.insert(0, sys.argv[1])
+from test_export import Net, _x
+import flexsn_nn
+torch.manual_seed(0)
+net = Net("triton", sys.argv[3])
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # torch.export's own deprecation notes
+    program = torch.export.export(net, (_x(0),))
+try:
+    flexsn_nn.save_program(program, sys.argv[2], extra_files={"note.txt": "mine"})
+except ValueError as exc:
+    print(json.dumps({"error": str(exc)}))
+    raise SystemExit(0)
+x = _x(1).requires_grad_()
+out = net(x)
+(out * torch.linspace(0.5, 1.5, out.numel()).view(out.shape)).sum().backward()
+print(json.dumps({"out": out.tolist(), "grad": x.grad.tolist()}))
+"""
+
+_LOAD_WITH_KERNELS = r"""
+import json, sys, torch
+sys.path.insert(0, sys.argv[1])
+from test_export import _x
+import flexsn_nn
+extra = {"note.txt": ""}
+try:
+    program = flexsn_nn.load_program(sys.argv[2], extra_files=extra).module()
+except ValueError as exc:
+    print(json.dumps({"error": str(exc)}))
+    raise SystemExit(0)
+x = _x(1).requires_grad_()
+out = program(x)
+(out * torch.linspace(0.5, 1.5, out.numel()).view(out.shape)).sum().backward()
+print(json.dumps({"out": out.tolist(), "grad": x.grad.tolist(), "note": extra["note.txt"]}))
+"""
+
+
+@pytest.mark.parametrize("neuron", ["lif", "plif"])
+def test_a_program_saved_with_its_kernels_runs_where_no_neuron_was_built(tmp_path: Path, neuron: str) -> None:
+    """``save_program`` writes the kernels into the file; ``load_program`` in a process with an empty cache runs
+    them, forward and backward (the exported program trains: the input gradient is compared too)."""
+    program = str(tmp_path / "net.pt2")
+    saved = _in_a_new_process(tmp_path, _SAVE_WITH_KERNELS, program, neuron)
+    assert "out" in saved, saved
+    assert torch.count_nonzero(torch.tensor(saved["out"])) > 0  # spikes: the comparison can tell kernels apart
+    for cache in ("empty", "off"):  # another machine: an empty cache; or the cache turned off
+        env = {"FLEXSN_TRACE_CACHE": "0"} if cache == "off" else {}
+        loaded = _in_a_new_process(tmp_path, _LOAD_WITH_KERNELS, program, cache=cache, env=env)
+        assert "out" in loaded, loaded
+        torch.testing.assert_close(torch.tensor(loaded["out"]), torch.tensor(saved["out"]))
+        torch.testing.assert_close(torch.tensor(loaded["grad"]), torch.tensor(saved["grad"]))
+        assert loaded["note"] == "mine"  # the caller's own extra files pass through
+    # plain torch.export.load of the same file, with an empty cache: the kernels are not found (the registry's error)
+    plain = _in_a_new_process(tmp_path, _LOAD, program, "bare", cache="plain")
+    assert "build the same neurons first" in plain["error"], plain
+
+
+def test_a_program_whose_neuron_has_no_fingerprint_is_refused_by_name(tmp_path: Path) -> None:
+    program = str(tmp_path / "net.pt2")
+    refused = _in_a_new_process(tmp_path, _SAVE_WITH_KERNELS, program, "lif", env={"FLEXSN_TRACE_CACHE": "0"})
+    assert "has no trace fingerprint" in refused["error"] and "FLEXSN_TRACE_CACHE=0" in refused["error"], refused
+    assert not Path(program).exists()
+
+
+def _rewrite_kernels(src: Path, dst: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    """Copy the saved archive ``src`` to ``dst`` with its kernels file edited (a damaged or foreign file)."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item)
+            if item.filename.endswith("extra/" + KERNELS_FILE):
+                payload = json.loads(data)
+                edit(payload)
+                data = json.dumps(payload).encode()
+            zout.writestr(item, data)
+
+
+def test_carried_kernels_of_other_versions_or_damaged_are_refused_with_the_reason(tmp_path: Path) -> None:
+    program = tmp_path / "net.pt2"
+    saved = _in_a_new_process(tmp_path, _SAVE_WITH_KERNELS, str(program), "lif")
+    assert "out" in saved, saved
+
+    def other_torch(payload: dict[str, Any]) -> None:
+        payload["versions"] = "0.0.1|" + payload["versions"].split("|", 1)[1]
+
+    def damaged(payload: dict[str, Any]) -> None:
+        for parts in payload["entries"].values():
+            parts["inference"]["inference"] = 42
+
+    for edit, expected in ((other_torch, "torch '0.0.1' there"), (damaged, "damaged entry")):
+        bad = tmp_path / f"{edit.__name__}.pt2"
+        _rewrite_kernels(program, bad, edit)
+        loaded = _in_a_new_process(tmp_path, _LOAD_WITH_KERNELS, str(bad), cache=edit.__name__)
+        assert expected in loaded.get("error", ""), loaded
+
+
+def test_save_program_checks_its_arguments(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    net = Net("triton")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.export's own deprecation notes
+        program = torch.export.export(net, (_x(0),))
+    handles = program_handles(program)
+    assert len(handles) == 1 and list(handles.values()) == [True]  # one neuron; its parameters train: the training op
+    with pytest.raises(ValueError, match=KERNELS_FILE):
+        save_program(program, tmp_path / "a.pt2", extra_files={KERNELS_FILE: "{}"})
+    with pytest.raises(TypeError, match="ExportedProgram"):
+        save_program(net, tmp_path / "b.pt2")  # type: ignore[arg-type]
+    assert not (tmp_path / "a.pt2").exists() and not (tmp_path / "b.pt2").exists()
+    hop = Net("hop")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hop_program = torch.export.export(hop, (_x(0),))
+    assert list(program_handles(hop_program).values()) == [False]  # the scan's fused hook: an inference op
+    save_program(hop_program, tmp_path / "hop.pt2")
+    torch.testing.assert_close(load_program(tmp_path / "hop.pt2").module()(_x(1)), hop(_x(1)))

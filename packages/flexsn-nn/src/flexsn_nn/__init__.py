@@ -18,6 +18,9 @@ Layer 5 of FlexSN:
   :func:`set_step_mode`, :func:`set_backend`;
 * :class:`FlexSNKernel` (re-exported from ``flexsn_runtime``): the
   functional form;
+* :func:`save_program` / :func:`load_program` (from ``flexsn_runtime``):
+  ``torch.export`` programs saved with their kernels, to run where the
+  neurons were never built;
 * :func:`explain` (and the ``flexsn explain module:function`` command):
   why a core runs fused or not, what it traced, generated and moves.
 
@@ -37,7 +40,7 @@ Quick start::
     spikes = neuron(torch.rand(8, 32, 100))   # [T, *shape] -> [T, *shape]
 """
 
-from flexsn_runtime import FlexSNKernel
+from flexsn_runtime import FlexSNKernel, load_program, save_program
 
 from . import functional, neurons, surrogate
 from .__about__ import __version__
@@ -70,9 +73,11 @@ __all__ = [
     "explain",
     "functional",
     "hop_available",
+    "load_program",
     "neurons",
     "prepare_fully_shard",
     "reset_net",
+    "save_program",
     "detach_net",
     "set_backend",
     "set_step_mode",

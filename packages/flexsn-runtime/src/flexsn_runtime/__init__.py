@@ -42,6 +42,7 @@ from .registry import (
     training_kernels,
 )
 from .tracecache import core_fingerprint
+from .programs import load_program, save_program
 from .launchers import (
     flexsn_backward,
     flexsn_backward_ncl_bucket,
@@ -85,6 +86,7 @@ __all__ = [
     "flexsn_inference_op",
     "flexsn_training_op",
     "kernels_usable",
+    "load_program",
     "lookup_flexsn_kernel_handle",
     "ncl_bucket",
     "register_flexsn_kernel_handle",
@@ -99,6 +101,7 @@ __all__ = [
     "run_route",
     "run_inference",
     "run_training",
+    "save_program",
     "validate_scan_args",
     "warn_fallback",
 ]

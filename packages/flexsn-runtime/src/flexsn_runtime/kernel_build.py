@@ -27,7 +27,7 @@ from .routing import warn_fallback
 from .scan_kernel import ScanKernel, elements_per_thread
 from .tracecache import BUILD_PARTS, core_fingerprint, key_by_prefix, load_build, store_build
 
-__all__ = ["build_handle", "bundle_from_trace_cache", "trains_fused", "training_reason", "used_captures"]
+__all__ = ["build_handle", "bundle_from_builds", "bundle_from_trace_cache", "trains_fused", "training_reason", "used_captures"]
 
 
 def build_handle(
@@ -104,6 +104,28 @@ def bundle_from_trace_cache(prefix: str) -> bool:
         return False
     _register(build, key, functools.partial(_cached_training_kernels, key))
     return True
+
+
+def bundle_from_builds(key: str, inference: dict[str, Any], training: dict[str, Any] | None) -> int:
+    """Register the kernels of decoded build parts (:func:`flexsn_runtime.tracecache.decode_entry`) under fingerprint ``key``.
+
+    How a program saved with its kernels (:func:`flexsn_runtime.programs.load_program`) brings them into a process
+    that built none of its neurons. ``training``: the training part, or ``None`` (calls that need gradients are then
+    refused with that reason). Returns the new handle; the bundle stays registered for the process's life.
+
+    Raises:
+        ValueError: the inference part holds no kernels (the neuron ran the eager loop when the program was saved).
+    """
+    if inference["unsupported"] is not None:
+        raise ValueError(f"the saved kernels of trace {key[:10]} are not usable: {inference['unsupported']}")
+    return _register(inference, key, functools.partial(_given_training_kernels, training))
+
+
+def _given_training_kernels(build: dict[str, Any] | None, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingBuild:
+    """The training builder of a bundle registered from carried builds: their training part, or why there is none."""
+    if build is None:
+        return None, "the saved program carries no training kernels for this neuron; build its neurons first", None
+    return _training_build(build, output_dtypes)
 
 
 def _cached_training_kernels(key: str, output_dtypes: tuple[torch.dtype | None, ...]) -> TrainingBuild:

@@ -132,6 +132,22 @@ def _live(key: int) -> int | None:
     return next((other for other in list(_REGISTRY) if other >> _SERIAL_BITS == name), None)
 
 
+def fingerprint_prefix(handle: Any) -> str | None:
+    """The hex prefix of the trace fingerprint ``handle`` was built from; ``None`` for a salted handle (no fingerprint).
+
+    Raises:
+        TypeError: ``handle`` is not int-like.
+    """
+    name = _normalize(handle) >> _SERIAL_BITS
+    return None if name == _PROCESS_SALT else format(name, f"0{_NAME_BITS // 4}x")
+
+
+def bundle_of_fingerprint(identity: str) -> int | None:
+    """A registered handle of trace fingerprint ``identity`` (hex; its first digits decide), or ``None``."""
+    name = int(identity[: _NAME_BITS // 4], 16)
+    return None if name == _PROCESS_SALT else _live(name << _SERIAL_BITS)
+
+
 def _normalize(handle: Any) -> int:
     if isinstance(handle, bool):
         raise TypeError("a FlexSN kernel handle must be an int, got bool")

@@ -39,7 +39,10 @@ from flexsn_codegen import atomic_write, cache_dir, interpreter_enabled
 from flexsn_trace.env import env_flag
 from flexsn_trace import FlexSNInfo, SavedSource
 
-__all__ = ["BUILD_KERNELS", "BUILD_PARTS", "core_fingerprint", "key_by_prefix", "load_build", "store_build"]
+__all__ = [
+    "BUILD_KERNELS", "BUILD_PARTS", "build_versions", "core_fingerprint", "decode_entry", "key_by_prefix", "load_build", "read_entry",
+    "store_build",
+]
 
 _MAX_DEPTH = 32
 # Callables whose behaviour is fixed by their name (no per-instance state).
@@ -61,7 +64,7 @@ _RUNTIME_BUILD_MODULES = ("builders.py", "kernel_build.py", "tracecache.py")
 
 
 def build_sources() -> list[Path]:
-    """Every source file whose change can change a cached build: part of every key (through :func:`_versions`).
+    """Every source file whose change can change a cached build: part of every key (through :func:`build_versions`).
 
     All of ``flexsn_trace`` and ``flexsn_codegen`` (subpackages too: the op
     lowerings live in ``flexsn_codegen.lowering``) and the runtime modules
@@ -90,7 +93,8 @@ def _package_sources_digest() -> str:
 _SOURCES: str | None = None
 
 
-def _versions() -> str:
+def build_versions() -> str:
+    """What every entry records and must match to be used: ``"<torch>|<triton>|<digest of FlexSN's build sources>"``."""
     global _SOURCES
     if _SOURCES is None:
         try:
@@ -303,7 +307,7 @@ def core_fingerprint(
     try:
         # switches read at render time change the kernel source (the templates
         # render a different time loop for Triton's interpreter)
-        h.put(_versions(), env_flag("FLEXSN_PREFETCH"), env_flag("FLEXSN_CARRIER"), env_flag("FLEXSN_RECOMPUTE"), interpreter_enabled())
+        h.put(build_versions(), env_flag("FLEXSN_PREFETCH"), env_flag("FLEXSN_CARRIER"), env_flag("FLEXSN_RECOMPUTE"), interpreter_enabled())
         h.put(arity, None if requires_grad is None else tuple(bool(r) for r in requires_grad))
         if example_inputs is None:
             h.put("default-examples")
@@ -357,7 +361,7 @@ _WARNED: set[str] = set()
 
 def store_build(key: str, build: dict[str, Any], part: str = "inference") -> None:
     """Persist one part of a build (kernel sources and infos, see :data:`BUILD_PARTS`) under ``key``; errors are ignored (a cache)."""
-    data: dict[str, Any] = {"format": _FORMAT, "key": key, "part": part, "versions": _versions()}
+    data: dict[str, Any] = {"format": _FORMAT, "key": key, "part": part, "versions": build_versions()}
     for name, value in build.items():
         if isinstance(value, FlexSNInfo) or (value is None and name.endswith("info")):
             data[name] = _info_to_json(value)
@@ -369,8 +373,14 @@ def store_build(key: str, build: dict[str, Any], part: str = "inference") -> Non
         pass
 
 
-def _checked(data: Any, key: str, part: str) -> dict[str, Any] | None:
-    """The build part in a decoded entry; ``None`` for another format. Raises ``ValueError`` for a damaged one."""
+def decode_entry(data: Any, key: str, part: str) -> dict[str, Any] | None:
+    """The build part in a decoded entry (JSON as :func:`store_build` writes it); ``None`` for another format.
+
+    Also how a saved program's carried entries are read (:mod:`flexsn_runtime.programs`).
+
+    Raises:
+        ValueError: a damaged entry (wrong structure, or another key or part).
+    """
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, found {type(data).__name__}")
     kernels, reason, infos = BUILD_PARTS[part]
@@ -415,7 +425,7 @@ def load_build(key: str, part: str = "inference") -> dict[str, Any] | None:
     except OSError:
         return None
     try:
-        return _checked(json.loads(raw.decode("utf-8")), key, part)
+        return decode_entry(json.loads(raw.decode("utf-8")), key, part)
     except Exception as exc:  # noqa: BLE001 - whatever is wrong with it, it is rebuilt
         if str(path) not in _WARNED:
             _WARNED.add(str(path))
@@ -429,6 +439,15 @@ def load_build(key: str, part: str = "inference") -> dict[str, Any] | None:
         except OSError:
             pass
         return None
+
+
+def read_entry(key: str, part: str) -> dict[str, Any] | None:
+    """The JSON object stored under ``key`` for ``part`` as written (unchecked), or ``None`` (missing or unreadable)."""
+    try:
+        data = json.loads(_path(key, part).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def key_by_prefix(prefix: str) -> str | None:
@@ -452,6 +471,6 @@ def key_by_prefix(prefix: str) -> str | None:
         except (OSError, ValueError):
             continue
         key = data.get("key") if isinstance(data, dict) else None
-        if isinstance(key, str) and key.startswith(prefix) and data.get("versions") == _versions() and data.get("part") == "inference":
+        if isinstance(key, str) and key.startswith(prefix) and data.get("versions") == build_versions() and data.get("part") == "inference":
             found.append(key)
     return found[0] if len(found) == 1 else None
