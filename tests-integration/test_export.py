@@ -222,12 +222,18 @@ def test_carried_kernels_of_other_versions_or_damaged_are_refused_with_the_reaso
         assert expected in loaded.get("error", ""), loaded
 
 
+#: where the kernels run in this process (CPU tensors need Triton's interpreter; the other tests' subprocesses set it)
+DEV = torch.device("cuda" if torch.cuda.is_available() and os.environ.get("TRITON_INTERPRET") != "1" else "cpu")
+
+
 def test_save_program_checks_its_arguments(tmp_path: Path) -> None:
     torch.manual_seed(0)
-    net = Net("triton")
+    net = Net("triton").to(DEV)
+    if not net.sn.uses_kernels(_x(0).to(DEV)):
+        pytest.skip("no kernels here: CPU tensors need TRITON_INTERPRET=1 (CI and hatch set it)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch.export's own deprecation notes
-        program = torch.export.export(net, (_x(0),))
+        program = torch.export.export(net, (_x(0).to(DEV),))
     handles = program_handles(program)
     assert len(handles) == 1 and list(handles.values()) == [True]  # one neuron; its parameters train: the training op
     with pytest.raises(ValueError, match=KERNELS_FILE):
@@ -235,10 +241,11 @@ def test_save_program_checks_its_arguments(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="ExportedProgram"):
         save_program(net, tmp_path / "b.pt2")  # type: ignore[arg-type]
     assert not (tmp_path / "a.pt2").exists() and not (tmp_path / "b.pt2").exists()
-    hop = Net("hop")
+    hop = Net("hop").to(DEV)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        hop_program = torch.export.export(hop, (_x(0),))
+        hop_program = torch.export.export(hop, (_x(0).to(DEV),))
     assert list(program_handles(hop_program).values()) == [False]  # the scan's fused hook: an inference op
     save_program(hop_program, tmp_path / "hop.pt2")
-    torch.testing.assert_close(load_program(tmp_path / "hop.pt2").module()(_x(1)), hop(_x(1)))
+    x1 = _x(1).to(DEV)
+    torch.testing.assert_close(load_program(tmp_path / "hop.pt2").module()(x1), hop(x1))
