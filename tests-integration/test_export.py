@@ -125,10 +125,19 @@ def test_saved_program_runs_in_a_new_process_that_builds_the_neurons(tmp_path: P
     assert "build the same neurons first" in elsewhere["error"] and "trace cache" in elsewhere["error"], elsewhere
 
 
+def _train_step(run: Any) -> dict[str, Any]:
+    """``run`` on a fresh input and a weighted backward: the output and the input gradient, as lists."""
+    x = _x(1).requires_grad_()
+    out = run(x)
+    (out * torch.linspace(0.5, 1.5, out.numel()).view(out.shape)).sum().backward()
+    assert x.grad is not None
+    return {"out": out.tolist(), "grad": x.grad.tolist()}
+
+
 _SAVE_WITH_KERNELS = r"""
 import json, os, sys, warnings, torch
 sys.path.insert(0, sys.argv[1])
-from test_export import Net, _x
+from test_export import Net, _train_step, _x
 import flexsn_nn
 torch.manual_seed(0)
 net = Net("triton", sys.argv[3])
@@ -140,16 +149,13 @@ try:
 except ValueError as exc:
     print(json.dumps({"error": str(exc)}))
     raise SystemExit(0)
-x = _x(1).requires_grad_()
-out = net(x)
-(out * torch.linspace(0.5, 1.5, out.numel()).view(out.shape)).sum().backward()
-print(json.dumps({"out": out.tolist(), "grad": x.grad.tolist()}))
+print(json.dumps(_train_step(net)))
 """
 
 _LOAD_WITH_KERNELS = r"""
 import json, sys, torch
 sys.path.insert(0, sys.argv[1])
-from test_export import _x
+from test_export import _train_step
 import flexsn_nn
 extra = {"note.txt": ""}
 try:
@@ -157,10 +163,7 @@ try:
 except ValueError as exc:
     print(json.dumps({"error": str(exc)}))
     raise SystemExit(0)
-x = _x(1).requires_grad_()
-out = program(x)
-(out * torch.linspace(0.5, 1.5, out.numel()).view(out.shape)).sum().backward()
-print(json.dumps({"out": out.tolist(), "grad": x.grad.tolist(), "note": extra["note.txt"]}))
+print(json.dumps(dict(_train_step(program), note=extra["note.txt"])))
 """
 
 

@@ -16,7 +16,8 @@ Usage (from the repository root; ``-n`` workers each write their own file)::
 
 The file holds two lists, ``all_zero`` (every comparison all zero) and
 ``spikes_all_zero`` (every comparison of 0/1 tensors all zero: the neuron never
-fired in what was compared). Comparisons through ``torch.allclose``, ``==`` or NumPy are not seen. A test listed
+fired in what was compared). ``torch.allclose`` and ``torch.equal`` are counted too (a ``not torch.allclose(...)`` as
+well: a lead, not a verdict); comparisons through ``==`` or NumPy are not seen. A test listed
 is a lead, not a verdict: a gradient that must be zero is a fine thing to assert,
 but then say so next to a comparison that can fail.
 """
@@ -53,23 +54,41 @@ def _spike_like(t: torch.Tensor) -> bool:
     return bool(((d == 0) | (d == 1)).all())
 
 
+def _count(actual: Any, expected: Any) -> None:
+    """Count one comparison of ``actual`` with ``expected`` for the running test."""
+    if not _CURRENT:
+        return
+    try:
+        zero = _both_zero(actual, expected)
+        spikes = zero is not None and _spike_like(actual) and _spike_like(expected)
+    except Exception:  # noqa: BLE001 - a subclass or fake tensor: not this audit's business
+        zero, spikes = None, False
+    if zero is not None:
+        counts = _COUNTS.setdefault(_CURRENT[-1], [0, 0, 0, 0])
+        counts[0] += 1
+        counts[1] += int(zero)
+        counts[2] += int(spikes)
+        counts[3] += int(spikes and zero)
+
+
 def _counting_assert_close(actual: Any, expected: Any, *args: Any, **kwargs: Any) -> None:
-    if _CURRENT:
-        try:
-            zero = _both_zero(actual, expected)
-            spikes = zero is not None and _spike_like(actual) and _spike_like(expected)
-        except Exception:  # noqa: BLE001 - a subclass or fake tensor: not this audit's business
-            zero, spikes = None, False
-        if zero is not None:
-            counts = _COUNTS.setdefault(_CURRENT[-1], [0, 0, 0, 0])
-            counts[0] += 1
-            counts[1] += int(zero)
-            counts[2] += int(spikes)
-            counts[3] += int(spikes and zero)
+    _count(actual, expected)
     _assert_close(actual, expected, *args, **kwargs)
 
 
+def _counting(compare: Any) -> Any:
+    """``torch.allclose`` / ``torch.equal`` counted alike (a test may assert through them)."""
+
+    def counted(actual: Any, expected: Any, *args: Any, **kwargs: Any) -> Any:
+        _count(actual, expected)
+        return compare(actual, expected, *args, **kwargs)
+
+    return counted
+
+
 torch.testing.assert_close = _counting_assert_close  # type: ignore[assignment]
+torch.allclose = _counting(torch.allclose)
+torch.equal = _counting(torch.equal)
 
 
 @pytest.hookimpl(hookwrapper=True)
