@@ -1,5 +1,6 @@
 """Does a LIF training step synchronize or allocate device memory? (per-call regression hunt)"""
-import sys, traceback, torch
+import traceback
+import torch
 from flexsn_nn import LIFNode
 dev = torch.device("cuda")
 m = LIFNode(backend="triton").to(dev)
