@@ -63,7 +63,7 @@ def program_handles(program: torch.export.ExportedProgram) -> dict[int, bool]:
             handle = node.args[0] if node.args else node.kwargs.get("handle")
             if not isinstance(handle, int) or isinstance(handle, bool):
                 raise TypeError(f"FlexSN op {target} in the program has handle {handle!r}; expected an int constant")
-            handles[handle] = handles.get(handle, False) or target._opname in _TRAINING_OPS
+            handles[handle] = handles.get(handle, False) or target.__name__.split(".")[0] in _TRAINING_OPS  # "training.default"
     return handles
 
 
