@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 import torch
 
+from flexsn_runtime.registry import bundle_of_fingerprint, fingerprint_prefix
 from flexsn_runtime import (
     FlexSNKernel,
     TrainingKernels,
@@ -85,6 +86,23 @@ def test_handles_name_the_trace_they_were_built_from() -> None:
     finally:
         for h in handles:
             release_flexsn_kernel_handle(h)
+
+
+def test_a_handle_tells_its_fingerprint_and_a_fingerprint_finds_a_live_handle() -> None:
+    """What a saved program carries its kernels by (:mod:`flexsn_runtime.programs`)."""
+    x = "ef" * 20
+    assert bundle_of_fingerprint(x) is None  # nothing of it registered yet
+    hx, hn = register(identity=x), register()
+    try:
+        assert fingerprint_prefix(hx) == x[:10]
+        assert fingerprint_prefix(hn) is None  # salted: no fingerprint to carry
+        assert bundle_of_fingerprint(x) == hx
+        assert bundle_of_fingerprint(x[:10] + "0" * 30) == hx  # the first ten digits decide, as handles do
+        assert bundle_of_fingerprint("zz" * 20) is None
+    finally:
+        release_flexsn_kernel_handle(hx)
+        release_flexsn_kernel_handle(hn)
+    assert bundle_of_fingerprint(x) is None
 
 
 @pytest.mark.parametrize("identity", ["", "abc", "xyz" * 5])

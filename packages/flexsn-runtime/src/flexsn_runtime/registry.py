@@ -143,8 +143,11 @@ def fingerprint_prefix(handle: Any) -> str | None:
 
 
 def bundle_of_fingerprint(identity: str) -> int | None:
-    """A registered handle of trace fingerprint ``identity`` (hex; its first digits decide), or ``None``."""
-    name = int(identity[: _NAME_BITS // 4], 16)
+    """A registered handle of trace fingerprint ``identity`` (hex; its first digits decide), or ``None`` (also for non-hex)."""
+    try:
+        name = int(identity[: _NAME_BITS // 4], 16)
+    except ValueError:
+        return None
     return None if name == _PROCESS_SALT else _live(name << _SERIAL_BITS)
 
 
