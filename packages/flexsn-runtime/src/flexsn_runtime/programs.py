@@ -112,8 +112,13 @@ def save_program(program: torch.export.ExportedProgram, f: File, *, extra_files:
     extra = dict(extra_files or {})
     if KERNELS_FILE in extra:
         raise ValueError(f"extra_files may not name {KERNELS_FILE!r}: save_program writes the FlexSN kernels there")
-    entries: dict[str, dict[str, Any]] = {}
+    # layers of one trace (two LIFNode(tau=2.0) of a network) hold handles of one fingerprint: read its entries once
+    by_trace: dict[str | None, tuple[int, bool]] = {}
     for handle, training in sorted(handles.items()):
+        first, needed = by_trace.get(fingerprint_prefix(handle), (handle, False))
+        by_trace[fingerprint_prefix(handle)] = (first, needed or training)
+    entries: dict[str, dict[str, Any]] = {}
+    for handle, training in by_trace.values():
         key, inference, train = _entries(handle, training)
         entries[key] = {"inference": inference, "training": train}
     extra[KERNELS_FILE] = json.dumps({"format": _FORMAT, "versions": build_versions(), "entries": entries})
