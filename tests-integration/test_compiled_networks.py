@@ -86,7 +86,7 @@ class LinearNet(nn.Module):
     def __init__(self, backend: str) -> None:
         super().__init__()
         self.fc1 = nn.Linear(12, 80)
-        self.sn = LIFNode(tau=2.0, surrogate_function=ATan(), backend=backend)
+        self.sn = LIFNode(tau=2.0, surrogate_function=ATan(), backend=backend, step_mode="m")
         self.fc2 = nn.Linear(80, 5)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -102,10 +102,10 @@ class ConvNet(nn.Module):
         super().__init__()
         self.conv1 = nn.Conv2d(2, 4, 3, padding=1)
         self.bn1 = nn.BatchNorm2d(4)
-        self.sn1 = LIFNode(tau=2.0, surrogate_function=Sigmoid(), backend=backend)
+        self.sn1 = LIFNode(tau=2.0, surrogate_function=Sigmoid(), backend=backend, step_mode="m")
         self.pool = nn.MaxPool2d(2)
         self.conv2 = nn.Conv2d(4, 6, 3, padding=1)
-        self.sn2 = LIFNode(tau=1.5, v_reset=None, surrogate_function=ATan(), backend=backend)
+        self.sn2 = LIFNode(tau=1.5, v_reset=None, surrogate_function=ATan(), backend=backend, step_mode="m")
         self.fc = nn.Linear(6 * 4 * 4, 5)
         with torch.no_grad():  # the second layer's default drive never reaches its threshold: spikes must flow
             self.conv2.weight.mul_(4.0)

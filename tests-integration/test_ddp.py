@@ -26,7 +26,7 @@ from flexsn_nn import ParametricLIFNode, reset_net
 STEPS, B, T, F = 2, 8, 4, 12
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 torch.manual_seed(0)
-model = torch.nn.Sequential(torch.nn.Linear(F, F), ParametricLIFNode(init_tau=3.0), torch.nn.Linear(F, 3))
+model = torch.nn.Sequential(torch.nn.Linear(F, F), ParametricLIFNode(init_tau=3.0, step_mode="m"), torch.nn.Linear(F, 3))
 if world > 1:
     dist.init_process_group("gloo")
     net = torch.nn.parallel.DistributedDataParallel(model)
@@ -112,7 +112,7 @@ device = torch.device("cuda", rank) if DEVICE == "cuda" else torch.device("cpu")
 if DEVICE == "cuda":
     torch.cuda.set_device(device)
 torch.manual_seed(0)
-model = torch.nn.Sequential(torch.nn.Linear(F, F), ParametricLIFNode(init_tau=3.0), torch.nn.Linear(F, 3)).to(device)
+model = torch.nn.Sequential(torch.nn.Linear(F, F), ParametricLIFNode(init_tau=3.0, step_mode="m"), torch.nn.Linear(F, 3)).to(device)
 if MODE == "fsdp":
     assert prepare_fully_shard(model) == ["1.w"]
 net = model

@@ -137,7 +137,7 @@ def bench_plif(args: argparse.Namespace, out: Path) -> None:
 
         bound = flexsn_nn.FlexSN(core_default, 1, 1, 1)
         impls["flexsn_default"] = (lambda xx, m=bound: (m.reset(), m(xx))[1], w_d)
-        plif = flexsn_nn.ParametricLIFNode(init_tau=2.0).to(dev)
+        plif = flexsn_nn.ParametricLIFNode(init_tau=2.0, step_mode="m").to(dev)
         impls["flexsn_plif"] = (lambda xx, m=plif: (m.reset(), m(xx))[1], plif.w)
         try:
             from spikingjelly.activation_based import neuron as sjn
@@ -184,9 +184,9 @@ def overhead_neurons(channels: int, device: torch.device) -> dict[str, torch.nn.
 
     w = torch.nn.Parameter(torch.zeros(channels, 1, device=device))
     return {
-        "lif_constants": flexsn_nn.LIFNode(tau=2.0),
-        "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(channels, 1)).to(device),
-        "plif_scalar": flexsn_nn.ParametricLIFNode().to(device),
+        "lif_constants": flexsn_nn.LIFNode(tau=2.0, step_mode="m"),
+        "threshold_per_channel": flexsn_nn.LearnableThresholdLIFNode(threshold_shape=(channels, 1), step_mode="m").to(device),
+        "plif_scalar": flexsn_nn.ParametricLIFNode(step_mode="m").to(device),
         "plif_per_channel": flexsn_nn.FlexSN(plif_static, 1, 1, 1, static_inputs={"w": w}),
     }
 
@@ -274,7 +274,7 @@ x = torch.randn(8, 4096, device="cuda")
 noop[(1,)](x)  # Triton's driver stubs and the CUDA context are not part of the measurement
 torch.cuda.synchronize()
 t0 = time.perf_counter()
-m = flexsn_nn.ParametricLIFNode().cuda()
+m = flexsn_nn.ParametricLIFNode(step_mode="m").cuda()
 times = {}
 if sys.argv[1] == "both":  # an inference call first, then training (the training time counts both)
     with torch.no_grad():

@@ -147,7 +147,7 @@ class SNNet(nn.Module):
         from flexsn_nn.surrogate import Sigmoid
 
         self.fc = nn.Linear(features, features) if net == "linear" else None
-        self.sn = LIFNode(tau=2.0, surrogate_function=Sigmoid(), backend=backend)
+        self.sn = LIFNode(tau=2.0, surrogate_function=Sigmoid(), backend=backend, step_mode="m")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """``x``: ``[T, NCL]`` (``sn``) or ``[T, B, F]`` (``linear``); returns the summed spikes (fp32)."""

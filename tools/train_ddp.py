@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     train = TensorDataset(x[n_test:], y[n_test:])
     sampler = DistributedSampler(train, num_replicas=world, rank=rank, seed=args.seed) if world > 1 else None
     loader = DataLoader(train, batch_size=args.batch_size, sampler=sampler, shuffle=sampler is None, drop_last=True)
-    model = torch.nn.Sequential(torch.nn.Linear(64, args.hidden), ParametricLIFNode(), torch.nn.Linear(args.hidden, 10)).to(device)
+    model = torch.nn.Sequential(torch.nn.Linear(64, args.hidden), ParametricLIFNode(step_mode="m"), torch.nn.Linear(args.hidden, 10)).to(device)
     net = torch.nn.parallel.DistributedDataParallel(model, device_ids=[local] if cuda else None) if world > 1 else model
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     gen = torch.Generator(device=device).manual_seed(args.seed + rank)

@@ -137,7 +137,7 @@ def test_grad_mode_and_requires_grad_pick_the_route_per_call() -> None:
 def test_a_learnable_parameter_toggled_off_and_on_keeps_its_gradient() -> None:
     """PLIF's decay ``w`` (a static input): its requires_grad is part of the signature."""
     torch.manual_seed(0)
-    m = ParametricLIFNode(init_tau=2.0, surrogate_function=SG).to(DEVICE)
+    m = ParametricLIFNode(init_tau=2.0, surrogate_function=SG, step_mode="m").to(DEVICE)
     x = torch.rand(6, 10, device=DEVICE) * 2
     grads = []
     for flag in (True, False, True):
@@ -152,7 +152,7 @@ def test_a_learnable_parameter_toggled_off_and_on_keeps_its_gradient() -> None:
         else:
             assert not y.requires_grad
     torch.testing.assert_close(grads[0], grads[1])
-    ref = ParametricLIFNode(init_tau=2.0, surrogate_function=SG, backend="torch").to(DEVICE)
+    ref = ParametricLIFNode(init_tau=2.0, surrogate_function=SG, backend="torch", step_mode="m").to(DEVICE)
     ref(x).sum().backward()
     torch.testing.assert_close(grads[0], ref.w.grad, rtol=1e-4, atol=1e-5)
 

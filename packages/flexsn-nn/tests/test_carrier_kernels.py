@@ -85,8 +85,8 @@ def test_a_block_with_one_decay_below_the_guard_reads_the_input_back() -> None:
 def test_a_learnable_decay_moves_as_many_bytes_as_a_constant_one() -> None:
     """PLIF trains in six passes over the sequences, like LIF: one float32 carrier instead of two reads."""
     example = [torch.randn(8), torch.randn(8)]
-    plif_core = fn.ParametricLIFNode().core
-    lif_core = fn.LIFNode().core
+    plif_core = fn.ParametricLIFNode(step_mode="m").core
+    lif_core = fn.LIFNode(step_mode="m").core
     moved = explain(plif_core, 1, 1, 1, example_inputs=[*example, torch.tensor(0.0)], num_static=1)
     assert moved.saved_per_step[:2] == ["return 2", "init_state 0"]
     assert moved.bytes_per_element_step["training"] == explain(lif_core, 1, 1, 1, example_inputs=example).bytes_per_element_step["training"]
@@ -164,7 +164,7 @@ def test_the_half_pair_comes_back_from_the_trace_cache(tmp_path: Path, monkeypat
 
 def test_explain_counts_the_pair_of_the_element_size() -> None:
     example = [torch.randn(8), torch.randn(8), torch.tensor(0.0)]
-    core = fn.ParametricLIFNode().core
+    core = fn.ParametricLIFNode(step_mode="m").core
     fp32 = explain(core, 1, 1, 1, example_inputs=example, num_static=1)
     half = explain(core, 1, 1, 1, example_inputs=example, num_static=1, element_size=2)
     assert "return 2" in fp32.saved_per_step and "return 2" not in half.saved_per_step

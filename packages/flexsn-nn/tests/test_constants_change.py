@@ -442,7 +442,8 @@ def test_a_neurons_threshold_is_settable_as_in_spikingjelly(make: str) -> None:
     cls = getattr(flexsn_nn, make)
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(12)) * 2).to(pick_device())
     learned = make == "LearnableThresholdLIFNode"  # its threshold is a parameter: setting fills it
-    node, fresh = cls().to(x.device), cls(**{"init_threshold" if learned else "v_threshold": 0.5}).to(x.device)
+    node = cls(step_mode="m").to(x.device)
+    fresh = cls(step_mode="m", **{"init_threshold" if learned else "v_threshold": 0.5}).to(x.device)
     node(x)
     node.reset()
     node.v_threshold = 0.5
@@ -594,7 +595,7 @@ def test_a_neurons_tau_and_surrogate_are_settable_as_in_spikingjelly(attribute: 
     }
     first = {"surrogate_function": surrogate.Sigmoid(alpha=4.0)}
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(13)) * 2).to(pick_device())
-    node, fresh = LIFNode(**first), LIFNode(**{**first, **new[attribute]})
+    node, fresh = LIFNode(**first, step_mode="m"), LIFNode(**{**first, **new[attribute]}, step_mode="m")
     node(x)
     node.reset()
     with warnings.catch_warnings(record=True) as caught:

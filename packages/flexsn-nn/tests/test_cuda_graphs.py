@@ -4,6 +4,7 @@ calls), ``reset()`` runs no tensor op, and, on a GPU, ``torch.compile(mode="redu
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import pytest
@@ -45,7 +46,7 @@ def test_the_custom_ops_keep_no_tensor_between_calls() -> None:
 
 
 def test_reset_runs_no_tensor_op() -> None:
-    m = LIFNode()
+    m = LIFNode(step_mode="m")
     m(torch.rand(4, 6, device=DEVICE))
     with CountOps() as counter:
         m.reset()
@@ -56,6 +57,11 @@ def assert_same_grads(ref: torch.nn.Module, net: torch.nn.Module, label: str, rt
     """``net``'s parameter gradients equal ``ref``'s (same architecture), each named with ``label`` on failure."""
     for (n, a), b in zip(ref.named_parameters(), net.parameters()):
         torch.testing.assert_close(b.grad, a.grad, rtol=rtol, atol=atol, msg=lambda m: f"{label}, {n}: {m}")
+
+
+#: multi-step neurons on the default backend (the neurons' default step mode is SpikingJelly's "s")
+_LIF = functools.partial(LIFNode, step_mode="m")
+_PLIF = functools.partial(ParametricLIFNode, step_mode="m")
 
 
 class Net(torch.nn.Module):
@@ -70,7 +76,7 @@ class Net(torch.nn.Module):
 
 
 @needs_cuda
-@pytest.mark.parametrize("make", [LIFNode, ParametricLIFNode], ids=["lif", "plif"])
+@pytest.mark.parametrize("make", [_LIF, _PLIF], ids=["lif", "plif"])
 def test_reduce_overhead_replays_follow_a_changed_threshold(make) -> None:  # type: ignore[no-untyped-def]
     """A threshold schedule (``v_threshold`` set between steps): Dynamo's guards on the watched numbers compile
     again and the kernels are traced again, so no CUDA-graph replay runs the kernels of the old threshold."""
@@ -100,7 +106,7 @@ def test_reduce_overhead_replays_follow_a_changed_threshold(make) -> None:  # ty
 
 
 @needs_cuda
-@pytest.mark.parametrize("make", [LIFNode, ParametricLIFNode, lambda: LIFNode(backend="hop"), lambda: LIFNode(backend="torch")],
+@pytest.mark.parametrize("make", [_LIF, _PLIF, lambda: LIFNode(backend="hop", step_mode="m"), lambda: LIFNode(backend="torch", step_mode="m")],
                          ids=["lif", "plif", "lif-hop", "lif-torch"])
 def test_reduce_overhead_training_matches_eager(make) -> None:  # type: ignore[no-untyped-def]
     torch.manual_seed(0)
@@ -117,12 +123,12 @@ def test_reduce_overhead_training_matches_eager(make) -> None:  # type: ignore[n
 
 
 _BACKENDS = {
-    "lif-triton": LIFNode,
-    "lif-inductor": lambda: LIFNode(backend="inductor"),
-    "lif-hop": lambda: LIFNode(backend="hop"),
-    "lif-torch": lambda: LIFNode(backend="torch"),
-    "plif-triton": ParametricLIFNode,
-    "plif-hop": lambda: ParametricLIFNode(backend="hop"),
+    "lif-triton": _LIF,
+    "lif-inductor": lambda: LIFNode(backend="inductor", step_mode="m"),
+    "lif-hop": lambda: LIFNode(backend="hop", step_mode="m"),
+    "lif-torch": lambda: LIFNode(backend="torch", step_mode="m"),
+    "plif-triton": _PLIF,
+    "plif-hop": lambda: ParametricLIFNode(backend="hop", step_mode="m"),
 }
 
 
@@ -241,13 +247,13 @@ def test_a_capture_from_warm_up_states_is_told(backend: str, detach_first: bool)
     """Captured while the warm-up's states are still held (or detached: the same memory), every replay starts
     from them (its spikes differ from a reset neuron's on every backend): the capture says so, naming reset()."""
     torch.manual_seed(0)
-    m = LIFNode(backend=backend).cuda()
+    m = LIFNode(backend=backend, step_mode="m").cuda()
     x = torch.rand(8, 4, 16, device="cuda") * 2
     graph, out, told = _capture_inference(m, x, reset_first=False, detach_first=detach_first)
     assert len(told) == 1 and "reset()" in told[0]
     m.reset()
     graph.replay()
-    assert not torch.equal(out, LIFNode(backend="torch").cuda()(x))  # what the warning is about
+    assert not torch.equal(out, LIFNode(backend="torch", step_mode="m").cuda()(x))  # what the warning is about
 
 
 @needs_cuda
@@ -255,11 +261,11 @@ def test_a_capture_from_warm_up_states_is_told(backend: str, detach_first: bool)
 @pytest.mark.usefixtures("fresh_told")
 def test_a_capture_after_reset_is_not_told_and_replays_start_fresh(backend: str) -> None:
     torch.manual_seed(0)
-    m = LIFNode(backend=backend).cuda()
+    m = LIFNode(backend=backend, step_mode="m").cuda()
     x = torch.rand(8, 4, 16, device="cuda") * 2
     graph, out, told = _capture_inference(m, x, reset_first=True)
     assert told == []
     for scale in (1.0, 2.5):
         x.copy_(torch.rand(8, 4, 16, device="cuda") * scale)
         graph.replay()
-        torch.testing.assert_close(out, LIFNode(backend="torch").cuda()(x))
+        torch.testing.assert_close(out, LIFNode(backend="torch", step_mode="m").cuda()(x))

@@ -75,7 +75,7 @@ def test_detach_net_truncates_bptt_at_the_chunk_boundary(backend: str, cls: type
 
 
 def test_detach_keeps_values_and_is_a_no_op_without_states() -> None:
-    m = ParametricLIFNode().to(DEVICE)
+    m = ParametricLIFNode(step_mode="m").to(DEVICE)
     m.detach()  # nothing to cut yet
     assert m.states == []
     x = (torch.randn(4, 3, device=DEVICE) * 2.0).requires_grad_()
@@ -90,7 +90,7 @@ def test_detach_keeps_values_and_is_a_no_op_without_states() -> None:
 
 def test_detach_net_checks_its_argument() -> None:
     with pytest.raises(TypeError, match="detach_net expects an nn.Module, got list"):
-        functional.detach_net([LIFNode()])  # type: ignore[arg-type]
+        functional.detach_net([LIFNode(step_mode="m")])  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("backend", ["triton", "inductor"])

@@ -16,7 +16,7 @@ needs_two = pytest.mark.skipif(torch.cuda.device_count() < 2, reason="nn.DataPar
 MAKERS: dict[str, Callable[..., torch.nn.Module]] = {
     "lif": LIFNode,
     "plif": ParametricLIFNode,
-    "threshold": lambda **kw: LearnableThresholdLIFNode(threshold_shape=(16,), **kw),
+    "threshold": lambda **kw: LearnableThresholdLIFNode(threshold_shape=(16,), **kw, step_mode="m"),
     "alif": AdaptiveLIFNode,
 }
 BACKENDS = ["triton", "hop", "torch"]

@@ -82,15 +82,15 @@ def test_without_recomputation_the_saved_membrane_is_counted(monkeypatch: pytest
 
 
 def test_a_built_neuron_is_explained_from_its_own_arguments() -> None:
-    """``explain(ParametricLIFNode())``: before, a TypeError asking for three counts the neuron already holds."""
+    """``explain(ParametricLIFNode(step_mode="m"))``: before, a TypeError asking for three counts the neuron already holds."""
     from flexsn_nn import LIFNode, ParametricLIFNode
 
-    plif = explain(ParametricLIFNode())
+    plif = explain(ParametricLIFNode(step_mode="m"))
     assert plif.lowers and plif.trains_fused and set(plif.sources) == {"inference", "forward", "backward"}
     assert "sigmoid" in (plif.inference_graph or "")  # its decay 1 / tau = sigmoid(w), read from the static input
-    assert explain(LIFNode(tau=2.0)).bytes_per_element_step == explain(LIFNode(tau=3.0)).bytes_per_element_step
+    assert explain(LIFNode(tau=2.0, step_mode="m")).bytes_per_element_step == explain(LIFNode(tau=3.0, step_mode="m")).bytes_per_element_step
     with pytest.raises(TypeError, match=r"explain\(neuron\) reads the counts"):
-        explain(LIFNode(), 1, 1, 1)
+        explain(LIFNode(step_mode="m"), 1, 1, 1)
     with pytest.raises(TypeError, match="a core function needs the three counts"):
         explain(lif)
 

@@ -343,10 +343,10 @@ def test_a_changed_flag_is_followed(kind: str, compiled: bool) -> None:
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
 def test_a_neuron_built_with_soft_reset_follows_a_hard_reset_set_later(compiled: bool) -> None:
-    """``LIFNode(v_reset=None)`` then ``node.v_reset = 0.0`` (SpikingJelly's switch from soft to hard reset): the next
+    """``LIFNode(v_reset=None, step_mode="m")`` then ``node.v_reset = 0.0`` (SpikingJelly's switch from soft to hard reset): the next
     call resets hard, as a node built with ``v_reset=0.0`` does (before: the soft-reset kernels ran on, silently)."""
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 3).to(pick_device())
-    node, hard = LIFNode(v_reset=None), LIFNode(v_reset=0.0)
+    node, hard = LIFNode(v_reset=None, step_mode="m"), LIFNode(v_reset=0.0, step_mode="m")
     run = torch.compile(node, backend="aot_eager", fullgraph=True) if compiled else node
     torch._dynamo.reset()
     try:

@@ -4,7 +4,7 @@ The fused kernels read raw memory; a ``torch.func`` transform (``vmap``, ``grad`
 objects without it, and a forward-mode AD dual tensor carries a tangent the kernels would drop. Before, on the
 kernel backends, ``vmap`` and ``jvp`` raised ``NotImplementedError: Cannot access storage of ...`` from inside
 the launch, ``torch.func.grad`` raised autograd's ``setup_context`` error, and a dual tensor through
-``LIFNode(backend="triton")`` came back with no tangent at all; on every backend forward-mode AD failed in the
+``LIFNode(backend="triton", step_mode="m")`` came back with no tangent at all; on every backend forward-mode AD failed in the
 surrogate function (no ``jvp``). Now such calls run the eager loop with one warning naming the transform, and
 the surrogates give forward-mode AD the same derivative as their backward. References: autograd through the
 ``torch`` backend's loop, and ``<J t, g> = <t, J^T g>`` between a JVP and a VJP.

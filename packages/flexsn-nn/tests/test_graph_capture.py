@@ -45,7 +45,7 @@ def _call(m: LIFNode, capturing: bool, capture: list[bool]) -> list[str]:
 
 
 def test_a_capture_from_a_warm_up_s_states_is_told_once(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     assert _call(m, False, capture) == []  # warm-up, no reset
     told = _call(m, True, capture)  # captured from the warm-up's states
     assert len(told) == 1 and "LIFNode" in told[0] and "reset()" in told[0] and "replay" in told[0]
@@ -53,7 +53,7 @@ def test_a_capture_from_a_warm_up_s_states_is_told_once(capture: list[bool]) -> 
 
 
 def test_a_capture_after_reset_or_from_its_own_states_is_not_told(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     _call(m, False, capture)
     m.reset()
     assert _call(m, True, capture) == []  # the captured call starts from fresh states
@@ -61,7 +61,7 @@ def test_a_capture_after_reset_or_from_its_own_states_is_not_told(capture: list[
 
 
 def test_states_set_by_the_user_are_not_told(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     _call(m, False, capture)
     m.v = torch.zeros(3)  # the user's memory, to update between replays
     assert _call(m, True, capture) == []
@@ -71,7 +71,7 @@ def test_states_set_by_the_user_are_not_told(capture: list[bool]) -> None:
 
 
 def test_cpu_calls_and_compiled_calls_are_not_checked(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     m(torch.rand(4, 3))
     started = m._states
     m(torch.rand(4, 3))  # left by an uncaptured CPU call: not recorded
@@ -83,7 +83,7 @@ def test_cpu_calls_and_compiled_calls_are_not_checked(capture: list[bool]) -> No
 
 
 def test_copies_and_pickles_do_not_keep_the_reference(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     _call(m, False, capture)
     assert m.__dict__["_left_uncaptured"]() is m._states[0]
     assert copy.deepcopy(m).__dict__["_left_uncaptured"] is None
@@ -92,7 +92,7 @@ def test_copies_and_pickles_do_not_keep_the_reference(capture: list[bool]) -> No
 
 def test_reset_still_frees_the_states(capture: list[bool]) -> None:
     """What an uncaptured call left is held weakly: after reset() nothing keeps the last states alive."""
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     _call(m, False, capture)
     last = weakref.ref(m._states[0])
     m.reset()
@@ -105,7 +105,7 @@ def test_a_capture_after_detach_is_told(capture: list[bool], how: str) -> None:
     """``detach()`` keeps the warm-up's memory under new tensors: a capture from them is as stale (told before: no)."""
     from flexsn_nn.functional import detach_net
 
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     _call(m, False, capture)  # warm-up, no reset
     before = m._states[0]
     m.detach() if how == "detach" else detach_net(m)
@@ -115,7 +115,7 @@ def test_a_capture_after_detach_is_told(capture: list[bool], how: str) -> None:
 
 
 def test_detach_of_fresh_or_user_states_is_not_told(capture: list[bool]) -> None:
-    m = LIFNode(backend="torch")
+    m = LIFNode(backend="torch", step_mode="m")
     m.detach()  # nothing held: a no-op
     _call(m, False, capture)
     m.reset()

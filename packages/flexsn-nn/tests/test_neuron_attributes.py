@@ -52,7 +52,7 @@ def _run(node: Any, x: torch.Tensor, call: Any = None) -> tuple[torch.Tensor, to
 def test_a_set_attribute_is_what_the_next_call_computes_with(make: str, attribute: str, value: Any, compiled: bool) -> None:
     cls = getattr(flexsn_nn, make)
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(21)) * 3 - 0.5).to(pick_device())
-    node = cls().to(x.device)
+    node = cls(step_mode="m").to(x.device)
     call = torch.compile(node, fullgraph=True) if compiled else node
     try:
         before = _run(node, x)
@@ -63,7 +63,7 @@ def test_a_set_attribute_is_what_the_next_call_computes_with(make: str, attribut
             got = _run(node, x, call)
         if not compiled:  # compiled calls are re-traced through Dynamo's guards instead
             assert any("changed since the kernels were traced" in str(w.message) for w in caught), caught
-        want = _run(cls(backend="torch", **{attribute: value}).to(x.device), x)
+        want = _run(cls(backend="torch", step_mode="m", **{attribute: value}).to(x.device), x)
         for name, g, w in zip(("spikes", "v", "dL/dx"), got, want):
             torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5, msg=lambda m: f"{name}: {m}")
         # The new value changes something, so this test fails where the setter is ignored.
@@ -83,16 +83,16 @@ def test_a_set_attribute_is_what_the_next_call_computes_with(make: str, attribut
     ],
 )
 def test_a_bad_value_is_refused_with_the_arguments_name(attribute: str, value: Any, error: type, message: str) -> None:
-    node = flexsn_nn.LIFNode()
+    node = flexsn_nn.LIFNode(step_mode="m")
     with pytest.raises(error, match=message):
         setattr(node, attribute, value)
     with pytest.raises(error, match=message):
-        flexsn_nn.LIFNode(**{attribute: value})
-    assert getattr(node, attribute) == getattr(flexsn_nn.LIFNode(), attribute)  # left as it was
+        flexsn_nn.LIFNode(**{attribute: value}, step_mode="m")
+    assert getattr(node, attribute) == getattr(flexsn_nn.LIFNode(step_mode="m"), attribute)  # left as it was
 
 
 def test_adaptive_tau_a_is_refused_below_one_step() -> None:
-    node = flexsn_nn.AdaptiveLIFNode()
+    node = flexsn_nn.AdaptiveLIFNode(step_mode="m")
     with pytest.raises(ValueError, match="tau_a must be > 1"):
         node.tau_a = 0.5
     assert node.tau_a == 20.0
@@ -101,7 +101,7 @@ def test_adaptive_tau_a_is_refused_below_one_step() -> None:
 def test_store_v_seq_is_settable_as_in_spikingjelly() -> None:
     """``node.store_v_seq = True`` (before: "property has no setter"): the next call keeps ``v_seq``, equal to the loop's."""
     x = (torch.rand(5, 2, 4, generator=torch.Generator().manual_seed(5)) * 2).to(pick_device())
-    node, ref = flexsn_nn.LIFNode().to(x.device), flexsn_nn.LIFNode(backend="torch", store_v_seq=True).to(x.device)
+    node, ref = flexsn_nn.LIFNode(step_mode="m").to(x.device), flexsn_nn.LIFNode(backend="torch", store_v_seq=True, step_mode="m").to(x.device)
     node(x)
     assert node.v_seq is None
     node.reset()
@@ -121,7 +121,7 @@ def test_store_v_seq_is_settable_as_in_spikingjelly() -> None:
 # (neuron, state attribute, its index in the core's states): SpikingJelly's memories, settable before a call.
 STATES = [
     ("LIFNode", "v", 0), ("IFNode", "v", 0), ("ParametricLIFNode", "v", 0), ("AdaptiveLIFNode", "v", 0),
-    ("AdaptiveLIFNode", "a", 1), ("CUBALIFNode", "current", 1), ("IzhikevichNode", "v", 0),
+    ("AdaptiveLIFNode", "a", 1), ("CUBALIFNode", "c", 1), ("IzhikevichNode", "v", 0),
 ]
 
 
@@ -134,7 +134,7 @@ def test_a_set_state_is_where_the_next_call_starts(make: str, attribute: str, in
     back as set until the call, and ``reset()`` forgets it. Before: ``v`` had no setter."""
     cls = getattr(flexsn_nn, make)
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 2).to(pick_device())
-    node = cls().to(x.device)
+    node = cls(step_mode="m").to(x.device)
     call = torch.compile(node, fullgraph=True) if compiled else node
     start = 0.3 if kind == "float" else torch.linspace(-0.2, 0.6, 8, device=x.device).expand(3, 8).contiguous()
     try:
@@ -154,7 +154,7 @@ def test_a_set_state_is_where_the_next_call_starts(make: str, attribute: str, in
         setattr(node, attribute, start)
         node.reset()  # forgets the start: the next call is a plain one
         assert getattr(node, attribute) is None
-        torch.testing.assert_close(call(x).detach(), cls(backend="torch").to(x.device)(x))
+        torch.testing.assert_close(call(x).detach(), cls(backend="torch", step_mode="m").to(x.device)(x))
     finally:
         torch._dynamo.reset()
 
@@ -165,7 +165,7 @@ def test_a_set_state_is_where_the_next_call_starts(make: str, attribute: str, in
     (float("nan"), ValueError, "v must be finite"),
 ])
 def test_a_bad_state_value_is_refused(value: Any, error: type[Exception], message: str) -> None:
-    node = flexsn_nn.LIFNode()
+    node = flexsn_nn.LIFNode(step_mode="m")
     with pytest.raises(error, match=message):
         node.v = value
 
@@ -176,7 +176,7 @@ def test_a_float_state_survives_a_deep_copy_and_not_a_pickle() -> None:
     import copy
     import pickle
 
-    node = flexsn_nn.LIFNode()
+    node = flexsn_nn.LIFNode(step_mode="m")
     node.v = 0.3
     assert copy.deepcopy(node).v == 0.3
     assert pickle.loads(pickle.dumps(node)).v is None

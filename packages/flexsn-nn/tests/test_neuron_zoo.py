@@ -61,8 +61,8 @@ def ref_alif(x: torch.Tensor, p: dict[str, torch.Tensor]) -> tuple[torch.Tensor,
 def ref_cuba(x: torch.Tensor, p: dict[str, torch.Tensor]) -> tuple[torch.Tensor, list[torch.Tensor]]:
     v, i, out = torch.zeros_like(x[0]), torch.zeros_like(x[0]), []
     for t in range(x.shape[0]):
-        i = i * (1 - p["current_decay"]) + x[t]
-        h = v * (1 - p["voltage_decay"]) + i
+        i = i * p["c_decay"] + x[t]
+        h = v * p["v_decay"] + i
         s = sg(h - 1.0)
         v = hard(h, s, 0.0)
         out.append(s)
@@ -105,7 +105,7 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], Callable[..., Any]]] 
     "ParametricLIFNode": (fn.ParametricLIFNode, {"init_tau": 3.0}, ref_plif),
     "LearnableThresholdLIFNode": (fn.LearnableThresholdLIFNode, {"threshold_shape": (C, 1), "v_reset": None}, ref_threshold),
     "AdaptiveLIFNode": (fn.AdaptiveLIFNode, {}, ref_alif),
-    "CUBALIFNode": (fn.CUBALIFNode, {"current_decay": 0.3, "voltage_decay": 0.6, "requires_grad": True}, ref_cuba),
+    "CUBALIFNode": (fn.CUBALIFNode, {"c_decay": 0.7, "v_decay": 0.4, "v_threshold": 1.0, "surrogate_function": fn.surrogate.Sigmoid(), "requires_grad": True}, ref_cuba),
     "QIFNode": (fn.QIFNode, {}, ref_qif),
     "EIFNode": (fn.EIFNode, {}, ref_eif),
     "IzhikevichNode": (fn.IzhikevichNode, {"a": 0.3, "b": 0.1}, ref_izhikevich),
@@ -118,7 +118,7 @@ def test_neuron_matches_its_equations(name: str, backend: str) -> None:
     cls, kwargs, ref = CASES[name]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # every neuron runs fused
-        m = cls(backend=backend, **kwargs).to(DEVICE)
+        m = cls(backend=backend, step_mode="m", **kwargs).to(DEVICE)
     g = torch.Generator().manual_seed(4)
     x = (torch.rand(T, B, C, H, generator=g) * 2.2).to(DEVICE)
     if name == "LearnableThresholdLIFNode":
@@ -154,7 +154,7 @@ def test_an_empty_sequence_gives_empty_spikes_on_every_backend(name: str, backen
     if backend == "hop" and not fn.hop_available():
         pytest.skip("flexsn_hop is not importable")
     cls, kwargs, _ = CASES[name] if name in CASES else (fn.LIFNode, {}, None)
-    m = cls(backend=backend, **kwargs).to(DEVICE)
+    m = cls(backend=backend, step_mode="m", **kwargs).to(DEVICE)
     x = torch.rand(T, B, C, H, device=DEVICE)
     m(x)
     held = [s.clone() for s in m.states]
@@ -168,18 +168,18 @@ def test_an_empty_sequence_gives_empty_spikes_on_every_backend(name: str, backen
 
 
 def test_plif_follows_spikingjelly() -> None:
-    m = fn.ParametricLIFNode(init_tau=2.0)
+    m = fn.ParametricLIFNode(init_tau=2.0, step_mode="m")
     assert [n for n, _ in m.named_parameters()] == ["w"] and float(m.w) == pytest.approx(0.0)
     assert float(m.tau) == pytest.approx(2.0)
-    assert float(fn.ParametricLIFNode(init_tau=5.0).tau) == pytest.approx(5.0)
+    assert float(fn.ParametricLIFNode(init_tau=5.0, step_mode="m").tau) == pytest.approx(5.0)
     assert set(m.state_dict()) == {"w"}
     with pytest.raises(ValueError, match="init_tau must be > 1"):
-        fn.ParametricLIFNode(init_tau=1.0)
+        fn.ParametricLIFNode(init_tau=1.0, step_mode="m")
 
 
 def test_prepare_fully_shard_gives_scalar_parameters_one_element_and_keeps_results() -> None:
     """FSDP2 refuses 0-d parameters: PLIF's ``w`` becomes ``[1]``; outputs and gradients stay the same."""
-    net = torch.nn.Sequential(torch.nn.Linear(C, C), fn.ParametricLIFNode(init_tau=3.0), fn.LIFNode(v_threshold=0.5)).to(DEVICE)
+    net = torch.nn.Sequential(torch.nn.Linear(C, C), fn.ParametricLIFNode(init_tau=3.0, step_mode="m"), fn.LIFNode(v_threshold=0.5, step_mode="m")).to(DEVICE)
     x = torch.rand(T, B, C, device=DEVICE) * 2
     with torch.no_grad():  # drive both layers to fire: their spikes are what is compared
         net[0].weight.copy_(torch.eye(C) * 3.0)
@@ -203,7 +203,7 @@ def test_prepare_fully_shard_gives_scalar_parameters_one_element_and_keeps_resul
 @pytest.mark.parametrize("compiler", ["aot_eager", "inductor"])
 def test_plif_trains_inside_torch_compile(compiler: str) -> None:
     """A PLIF layer after a Linear under torch.compile(fullgraph=True): Inductor compiles around the opaque op."""
-    m = fn.ParametricLIFNode().to(DEVICE)
+    m = fn.ParametricLIFNode(step_mode="m").to(DEVICE)
     lin = torch.nn.Linear(C, C).to(DEVICE)
 
     def step(x: torch.Tensor) -> torch.Tensor:
@@ -228,13 +228,18 @@ def test_plif_trains_inside_torch_compile(compiler: str) -> None:
 @pytest.mark.parametrize(
     "make, error, message",
     [
-        (lambda: fn.CUBALIFNode(current_decay=1.5), ValueError, r"current_decay must be in \(0, 1\]"),
-        (lambda: fn.LearnableThresholdLIFNode(threshold_shape=(0,)), ValueError, "threshold_shape"),
-        (lambda: fn.AdaptiveLIFNode(tau_a=0.5), ValueError, "tau_a must be > 1"),
-        (lambda: fn.QIFNode(a0=0.0), ValueError, "a0 must be > 0"),
-        (lambda: fn.EIFNode(delta_T=0.0), ValueError, "delta_T must be > 0"),
-        (lambda: fn.QIFNode(v_reset=2.0), ValueError, "v_threshold > v_reset"),
-        (lambda: fn.IzhikevichNode(tau="2"), TypeError, "tau must be a Python float"),
+        (lambda: fn.CUBALIFNode(c_decay=1.5), ValueError, r"c_decay \(the fraction kept per step\) must be in \[0, 1\]"),
+        (lambda: fn.CUBALIFNode(v_decay=-0.1), ValueError, r"v_decay .* must be in \[0, 1\]"),
+        (lambda: fn.CUBALIFNode(current_decay=0.3), TypeError, r"'c_decay', the fraction KEPT per step.*c_decay=\{1 - current_decay\}"),
+        (lambda: fn.CUBALIFNode(voltage_decay=0.3), TypeError, r"'v_decay'"),
+        (lambda: fn.CUBALIFNode(c_deacy=0.3), TypeError, r"unexpected keyword argument 'c_deacy'"),
+        (lambda: fn.CUBALIFNode(requires_grad="yes"), TypeError, "requires_grad must be a Python bool"),
+        (lambda: fn.LearnableThresholdLIFNode(threshold_shape=(0,), step_mode="m"), ValueError, "threshold_shape"),
+        (lambda: fn.AdaptiveLIFNode(tau_a=0.5, step_mode="m"), ValueError, "tau_a must be > 1"),
+        (lambda: fn.QIFNode(a0=0.0, step_mode="m"), ValueError, "a0 must be > 0"),
+        (lambda: fn.EIFNode(delta_T=0.0, step_mode="m"), ValueError, "delta_T must be > 0"),
+        (lambda: fn.QIFNode(v_reset=2.0, step_mode="m"), ValueError, "v_threshold > v_reset"),
+        (lambda: fn.IzhikevichNode(tau="2", step_mode="m"), TypeError, "tau must be a Python float"),
     ],
 )
 def test_bad_arguments(make: Callable[[], Any], error: type[Exception], message: str) -> None:

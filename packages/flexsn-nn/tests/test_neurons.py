@@ -81,7 +81,7 @@ def test_lif_matches_spikingjelly_equations(backend: str, case: int) -> None:
     kw = dict(LIF_CASES[case])
     node = LIFNode(
         tau=kw["tau"], v_threshold=0.8, v_reset=kw["v_reset"], decay_input=kw["decay_input"],  # type: ignore[arg-type]
-        surrogate_function=kw["sg"], detach_reset=kw["detach_reset"], backend=backend, store_v_seq=True,  # type: ignore[arg-type]
+        surrogate_function=kw["sg"], detach_reset=kw["detach_reset"], backend=backend, store_v_seq=True, step_mode="m",  # type: ignore[arg-type]
     )
     if backend == "triton":
         assert node.kernel.handle is not None
@@ -90,7 +90,7 @@ def test_lif_matches_spikingjelly_equations(backend: str, case: int) -> None:
 
 @pytest.mark.parametrize("v_reset", [0.1, None], ids=["hard", "soft"])
 def test_if_matches_spikingjelly_equations(v_reset: float | None) -> None:
-    node = IFNode(v_threshold=0.8, v_reset=v_reset, surrogate_function=ATan(), store_v_seq=True)
+    node = IFNode(v_threshold=0.8, v_reset=v_reset, surrogate_function=ATan(), store_v_seq=True, step_mode="m")
     _check(node, dict(tau=None, v_reset=v_reset, decay_input=True, detach_reset=False, sg=ATan()))
 
 
@@ -99,7 +99,7 @@ def test_detach_reset_changes_gradients_only() -> None:
     grads = []
     outs = []
     for detach in (False, True):
-        node = LIFNode(detach_reset=detach, backend="torch")
+        node = LIFNode(detach_reset=detach, backend="torch", step_mode="m")
         xi = x.clone().requires_grad_()
         out = node(xi)
         assert isinstance(out, torch.Tensor)
@@ -118,7 +118,7 @@ def test_neuron_properties_step_mode_and_validation() -> None:
     x = _x() * 2.0  # tau = 4 needs the stronger drive to fire
     with torch.no_grad():
         steps = torch.stack([node(x[t]) for t in range(T)])  # type: ignore[misc]
-        multi = LIFNode(tau=4.0, v_reset=-0.5)
+        multi = LIFNode(tau=4.0, v_reset=-0.5, step_mode="m")
         assert steps.any(), "the neurons must fire for the comparison to mean anything"
         torch.testing.assert_close(multi(x), steps)
     assert node.v is not None
@@ -126,19 +126,19 @@ def test_neuron_properties_step_mode_and_validation() -> None:
     text = repr(node)
     assert "tau=4.0" in text and "v_reset=-0.5" in text and "backend='triton'" in text
     with pytest.raises(ValueError, match="tau must be > 1"):
-        LIFNode(tau=1.0, backend="torch")
+        LIFNode(tau=1.0, backend="torch", step_mode="m")
     with pytest.raises(TypeError, match="SurrogateFunction"):
-        LIFNode(surrogate_function=torch.sigmoid, backend="torch")  # type: ignore[arg-type]
+        LIFNode(surrogate_function=torch.sigmoid, backend="torch", step_mode="m")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="v_threshold"):
-        IFNode(v_threshold=torch.tensor(1.0), backend="torch")  # type: ignore[arg-type]
+        IFNode(v_threshold=torch.tensor(1.0), backend="torch", step_mode="m")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="backend must be one of"):
-        IFNode(backend="cupy")
+        IFNode(backend="cupy", step_mode="m")
     c = copy.deepcopy(node)
     assert c.v is not None and c.tau == 4.0
 
 
 def test_functional_helpers() -> None:
-    net = nn.Sequential(nn.Linear(4, 5), LIFNode(backend="torch"), nn.Linear(5, 3), IFNode(backend="torch"))
+    net = nn.Sequential(nn.Linear(4, 5), LIFNode(backend="torch", step_mode="m"), nn.Linear(5, 3), IFNode(backend="torch", step_mode="m"))
     x = torch.rand(6, 2, 4)
     with torch.no_grad():
         y = net(x)

@@ -8,7 +8,9 @@ Layer 5 of FlexSN:
 * :mod:`flexsn_nn.surrogate`: surrogate-gradient spike functions usable
   inside a core (``Sigmoid``, ``ATan``, ``PiecewiseQuadratic``,
   ``SoftSign``, ``Erf``, ``SuperSpike``, ``PiecewiseLeakyReLU``, ``Rect``);
-* neurons with SpikingJelly's names and defaults: :class:`IFNode`,
+* neurons with SpikingJelly's names, argument order and defaults
+  (``step_mode="s"``, :data:`NEURON_STEP_MODE`: one step a call; pass
+  ``step_mode="m"`` for ``[T, *shape]`` sequences): :class:`IFNode`,
   :class:`LIFNode` (:mod:`flexsn_nn.neurons`); :class:`ParametricLIFNode`,
   :class:`LearnableThresholdLIFNode`, :class:`AdaptiveLIFNode`,
   :class:`CUBALIFNode` (learnable parameters,
@@ -48,7 +50,7 @@ from .functional import detach_net, prepare_fully_shard, reset_net, set_backend,
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
 from .explain import Explanation, explain
 from .module import FlexSN
-from .neurons import IFNode, LIFNode
+from .neurons import NEURON_STEP_MODE, IFNode, LIFNode
 from .neurons_learnable import AdaptiveLIFNode, CUBALIFNode, LearnableThresholdLIFNode, ParametricLIFNode
 from .neurons_nonlinear import EIFNode, IzhikevichNode, QIFNode
 
@@ -65,6 +67,7 @@ __all__ = [
     "ENV_LOWERABLE_SCAN",
     "ENV_LOWERABLE_WHILE_LOOP",
     "STEP_MODES",
+    "NEURON_STEP_MODE",
     "FlexSN",
     "FlexSNKernel",
     "IFNode",

@@ -26,6 +26,10 @@ reset
     With ``detach_reset=True`` the ``S[t]`` of the reset is detached from the
     autograd graph (SpikingJelly's ``detach_reset``).
 
+Every neuron here takes SpikingJelly 2.0's arguments, in its order and with its
+defaults, ``step_mode="s"`` included (:data:`NEURON_STEP_MODE`); ``backend`` is
+keyword-only.
+
 The initial membrane potential is ``V_reset`` for a hard reset, else 0. The
 step is written as a small callable object (:class:`IFCore`,
 :class:`LIFCore`) whose constants are Python floats, so every neuron
@@ -41,9 +45,15 @@ import torch
 from .module import FlexSN
 from .surrogate import Sigmoid, SurrogateFunction
 
-__all__ = ["IFCore", "IFNode", "LIFCore", "LIFNode"]
+__all__ = ["NEURON_STEP_MODE", "IFCore", "IFNode", "LIFCore", "LIFNode"]
 
 _DEFAULT_SURROGATE = Sigmoid()
+#: the neurons' default step mode: SpikingJelly's neurons default to single-step ("s"), and code written for
+#: them feeds one step ``[N, *]`` per call. A multi-step default would read that step's batch dimension as
+#: time and return wrong numbers without an error; multi-step calls pass ``step_mode="m"`` (or
+#: ``functional.set_step_mode(net, "m")``), as with SpikingJelly. ``FlexSN`` itself keeps ``"m"``, as
+#: SpikingJelly's ``FlexSN`` does.
+NEURON_STEP_MODE = "s"
 
 
 def _check_float(name: str, value: object, allow_none: bool = False) -> float | None:
@@ -233,8 +243,13 @@ class IFNode(FlexSN):
     Charge ``H = V + X``, fire ``S = Θ(H - V_th)``, hard or soft reset (see
     the module docstring). One input (current ``X``), one state (membrane
     potential ``V``), one output (spikes 0.0 / 1.0, the input's dtype).
-    Multi-step inputs ``[T, *shape]`` give spikes ``[T, *shape]``;
-    single-step ``[*shape]`` give ``[*shape]``.
+    In ``step_mode="m"``, inputs ``[T, *shape]`` give spikes ``[T, *shape]``
+    (one fused call); in ``step_mode="s"`` (the default, as SpikingJelly's
+    neurons) each call is one step, ``[*shape]`` to ``[*shape]``.
+
+    The arguments, their order and defaults are SpikingJelly 2.0's (every
+    neuron here: code written for its neurons builds the same neuron);
+    ``backend`` is FlexSN's addition and keyword-only.
 
     Args:
         v_threshold: threshold ``V_th`` (default 1.0).
@@ -243,7 +258,8 @@ class IFNode(FlexSN):
         surrogate_function: the spike's surrogate gradient (default
             :class:`~flexsn_nn.surrogate.Sigmoid` with ``alpha=4``).
         detach_reset: detach the reset path from autograd.
-        backend, step_mode: as :class:`FlexSN`.
+        step_mode: ``"s"`` (default, :data:`NEURON_STEP_MODE`) or ``"m"``, as :class:`FlexSN`.
+        backend: (keyword) as :class:`FlexSN`.
         store_v_seq: keep the membrane potential sequence in :attr:`v_seq`.
 
     Raises:
@@ -261,7 +277,7 @@ class IFNode(FlexSN):
         v_threshold: float = 1.0,
         v_reset: float | None = 0.0,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        backend: str = "triton", step_mode: str = "m", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         v_th = _check_float("v_threshold", v_threshold)
         assert v_th is not None
@@ -429,11 +445,11 @@ class LIFNode(IFNode, _Leaky):
     def __init__(
         self,
         tau: float = 2.0,
+        decay_input: bool = True,
         v_threshold: float = 1.0,
         v_reset: float | None = 0.0,
-        decay_input: bool = True,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        backend: str = "triton", step_mode: str = "m", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         tau_f = _tau(tau)
         v_th = _check_float("v_threshold", v_threshold)

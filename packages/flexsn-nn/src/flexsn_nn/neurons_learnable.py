@@ -28,10 +28,10 @@ import torch
 from torch import nn
 
 from .neurons import (
-    _DEFAULT_SURROGATE, IFCore, IFNode, LIFCore, _check_bool, _check_float, _check_surrogate, _DecayInput, _Leaky, _required,
+    _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, LIFCore, _check_bool, _check_float, _check_surrogate, _DecayInput, _Leaky, _required,
     _tau,
 )
-from .surrogate import SurrogateFunction
+from .surrogate import Rect, SurrogateFunction
 
 __all__ = ["AdaptiveLIFNode", "CUBALIFNode", "LearnableThresholdLIFNode", "ParametricLIFNode"]
 
@@ -78,7 +78,7 @@ class ParametricLIFNode(IFNode, _DecayInput):
     def __init__(
         self, init_tau: float = 2.0, decay_input: bool = True, v_threshold: float = 1.0, v_reset: float | None = 0.0,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         tau = _tau(init_tau, "init_tau")
         core = PLIFCore(_check_bool("decay_input", decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
@@ -129,7 +129,7 @@ class LearnableThresholdLIFNode(IFNode, _Leaky):
         self, threshold_shape: Sequence[int] = (), init_threshold: float = 1.0, tau: float = 2.0,
         decay_input: bool = True, v_reset: float | None = 0.0,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         shape = tuple(threshold_shape)
         if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
@@ -208,7 +208,7 @@ class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
         self, tau: float = 2.0, tau_a: float = 20.0, init_beta: float = 1.0, beta_shape: Sequence[int] = (),
         decay_input: bool = True, v_threshold: float = 1.0, v_reset: float | None = 0.0,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), _check_bool("decay_input", decay_input), _required("v_threshold", v_threshold),
                                _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
@@ -246,61 +246,80 @@ class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
 
 
 class CUBACore(IFCore):
-    """One current-based LIF step: ``(x, v, i, current_decay, voltage_decay) -> (spike, v_next, i_next)``."""
+    """One current-based LIF step: ``(x, v, c, c_decay, v_decay) -> (spike, v_next, c_next)``."""
 
     __name__ = "cuba_lif_core"
 
     def __call__(  # type: ignore[override]
-        self, x: torch.Tensor, v: torch.Tensor, i: torch.Tensor, current_decay: torch.Tensor, voltage_decay: torch.Tensor
+        self, x: torch.Tensor, v: torch.Tensor, c: torch.Tensor, c_decay: torch.Tensor, v_decay: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """``I ← I · (1 - current_decay) + X``, ``H = V · (1 - voltage_decay) + I``, then fire and reset."""
-        i_next = i * (1.0 - current_decay) + x
-        spike, v_next = self.fire_and_reset(v * (1.0 - voltage_decay) + i_next)
-        return spike, v_next, i_next
+        """``C ← C · c_decay + X``, ``H = V · v_decay + C``, then fire and reset (SpikingJelly's ``functional.cuba_lif_step``)."""
+        c_next = c * c_decay + x
+        spike, v_next = self.fire_and_reset(v * v_decay + c_next)
+        return spike, v_next, c_next
+
+
+#: SpikingJelly's default surrogate for its CUBALIFNode
+_RECT = Rect()
+#: the names this neuron took before it followed SpikingJelly 2.0 (factors lost per step, not kept)
+_RENAMED_DECAYS = {"current_decay": "c_decay", "voltage_decay": "v_decay"}
 
 
 class CUBALIFNode(_SecondStateFromZero):
-    """Current-based LIF neuron (SpikingJelly ``neuron.CUBALIFNode``, Lava-DL's CUBA): two first-order filters.
+    """Current-based LIF neuron (SpikingJelly 2.0 ``neuron.CUBALIFNode``; Lava-DL's CUBA): two first-order filters.
 
-    States: membrane potential ``v`` and synaptic current ``i``. Each step:
-    ``I[t] = I[t-1] · (1 - current_decay) + X[t]``,
-    ``H[t] = V[t-1] · (1 - voltage_decay) + I[t]``, fire and reset as
-    :class:`~flexsn_nn.neurons.IFNode`.
+    States: membrane potential ``v`` and synaptic current ``c``, both ``[*shape]`` in the
+    input's dtype. Each step (SpikingJelly's ``functional.cuba_lif_step``):
+    ``C[t] = C[t-1] · c_decay + X[t]``, ``H[t] = V[t-1] · v_decay + C[t]``, fire and reset as
+    :class:`~flexsn_nn.neurons.IFNode`. The decays are the fractions *kept* per time step,
+    and the arguments, their order and defaults are SpikingJelly 2.0's, so code written for
+    its ``CUBALIFNode`` builds the same neuron here.
 
     Args:
-        current_decay, voltage_decay: decays in (0, 1] per time step.
-        requires_grad: learn the decays (``nn.Parameter`` s ``current_decay``,
-            ``voltage_decay``; else buffers). Default False, as SpikingJelly.
-        v_threshold, v_reset, surrogate_function, detach_reset, step_mode,
-            backend, store_v_seq: as :class:`~flexsn_nn.neurons.IFNode`.
+        c_decay, v_decay: fractions of the current / potential kept per step, in [0, 1]
+            (defaults 0.5 and 0.75, SpikingJelly's).
+        v_threshold: threshold (default 0.5, SpikingJelly's for this neuron).
+        v_reset: as :class:`~flexsn_nn.neurons.IFNode` (default 0.0).
+        surrogate_function: default :class:`~flexsn_nn.surrogate.Rect` (``alpha=1``), SpikingJelly's for this neuron.
+        requires_grad: (keyword, FlexSN's addition) learn the decays: ``nn.Parameter`` s
+            ``c_decay`` and ``v_decay`` (else buffers). Default False.
+        detach_reset, step_mode, backend, store_v_seq: (keyword) as :class:`~flexsn_nn.neurons.IFNode`.
 
     Raises:
-        TypeError / ValueError: as :class:`~flexsn_nn.neurons.IFNode`; a decay outside (0, 1].
+        TypeError / ValueError: as :class:`~flexsn_nn.neurons.IFNode`; a decay outside [0, 1];
+            ``current_decay`` / ``voltage_decay``, this neuron's names before SpikingJelly's
+            (they were the fractions lost per step: ``c_decay = 1 - current_decay``).
     """
 
     def __init__(
-        self, current_decay: float = 0.5, voltage_decay: float = 0.5, requires_grad: bool = False,
-        v_threshold: float = 1.0, v_reset: float | None = 0.0,
-        surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        self, c_decay: float = 0.5, v_decay: float = 0.75, v_threshold: float = 0.5, v_reset: float | None = 0.0,
+        surrogate_function: SurrogateFunction = _RECT, *, requires_grad: bool = False, detach_reset: bool = False,
+        step_mode: str = NEURON_STEP_MODE, backend: str = "triton", store_v_seq: bool = False, **renamed: object,
     ) -> None:
+        for old in renamed:
+            if old in _RENAMED_DECAYS:
+                raise TypeError(
+                    f"CUBALIFNode takes SpikingJelly 2.0's {_RENAMED_DECAYS[old]!r}, the fraction KEPT per step, not "
+                    f"{old!r} (the fraction lost): pass {_RENAMED_DECAYS[old]}={{1 - {old}}}"
+                )
+            raise TypeError(f"CUBALIFNode() got an unexpected keyword argument {old!r}")
         decays = {}
-        for name, value in (("current_decay", current_decay), ("voltage_decay", voltage_decay)):
+        for name, value in (("c_decay", c_decay), ("v_decay", v_decay)):
             d = _required(name, value)
-            if not 0.0 < d <= 1.0:
-                raise ValueError(f"{name} must be in (0, 1], got {value}")
+            if not 0.0 <= d <= 1.0:
+                raise ValueError(f"{name} (the fraction kept per step) must be in [0, 1], got {value}")
             t = torch.tensor(d)
-            decays[name] = nn.Parameter(t) if requires_grad else t
+            decays[name] = nn.Parameter(t) if _check_bool("requires_grad", requires_grad) else t
         core = CUBACore(_required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
                         _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
 
     @property
-    def current(self) -> torch.Tensor | float | None:
-        """The synaptic current after the last call (``None`` before the first / after reset); settable as
-        :attr:`v` is (a tensor, a Python float or ``None``)."""
+    def c(self) -> torch.Tensor | float | None:
+        """The synaptic current after the last call (``None`` before the first / after reset; SpikingJelly's
+        ``c``); settable as :attr:`v` is (a tensor, a Python float or ``None``)."""
         return self.states[1] if self.states else None
 
-    @current.setter
-    def current(self, value: torch.Tensor | float | None) -> None:
-        self._set_state(1, "current", value)
+    @c.setter
+    def c(self, value: torch.Tensor | float | None) -> None:
+        self._set_state(1, "c", value)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import torch
 
-from .neurons import _DEFAULT_SURROGATE, IFCore, IFNode, _check_bool, _check_float, _check_surrogate, _required, _tau
+from .neurons import _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, _check_bool, _check_float, _check_surrogate, _required, _tau
 from .surrogate import SurrogateFunction
 
 __all__ = ["EIFNode", "IzhikevichNode", "QIFNode"]
@@ -112,7 +112,7 @@ class QIFNode(IFNode):
     def __init__(
         self, tau: float = 2.0, v_c: float = 0.8, a0: float = 1.0, v_threshold: float = 1.0, v_rest: float = 0.0,
         v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
-        detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        detach_reset: bool = False, step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
         core = QIFCore(t, _required("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function),
@@ -137,7 +137,7 @@ class EIFNode(IFNode):
     def __init__(
         self, tau: float = 2.0, delta_T: float = 1.0, theta_rh: float = 0.8, v_threshold: float = 1.0,
         v_rest: float = 0.0, v_reset: float | None = -0.1, surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE,
-        detach_reset: bool = False, step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        detach_reset: bool = False, step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
         core = EIFCore(t, _positive("delta_T", delta_T), _required("theta_rh", theta_rh), rest, th, rs,
@@ -164,7 +164,7 @@ class IzhikevichNode(IFNode):
         self, tau: float = 2.0, v_c: float = 0.8, a0: float = 1.0, v_threshold: float = 1.0, v_reset: float | None = 0.0,
         v_rest: float = -0.1, w_rest: float = 0.0, tau_w: float = 2.0, a: float = 0.0, b: float = 0.0,
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
-        step_mode: str = "m", backend: str = "triton", store_v_seq: bool = False,
+        step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset, rest_above_reset=False)
         core = IzhikevichCore(t, _required("v_c", v_c), _positive("a0", a0), rest, _required("tau_w", tau_w), _required("a", a), _required("b", b), th, rs,

@@ -1,0 +1,130 @@
+"""Parity with SpikingJelly 2.0 itself: each neuron and surrogate of the same name, built with the same
+arguments in both libraries, gives the same spikes, states and gradients (input and learnable
+parameters), in both step modes; and the constructors take SpikingJelly's arguments in its order with
+its defaults, so code written for it builds the same neuron here (a different default, such as
+``CUBALIFNode``'s decays before they followed it, changes results without an error).
+
+SpikingJelly is not a dependency (it pulls torchvision and torchaudio builds): the module is skipped
+where it is not importable. On this repository's machines it runs from the wheel in ``.whl``
+(``pip install --no-deps --target DIR``, ``DIR`` on ``PYTHONPATH``); see README, "The zoo".
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import warnings
+from typing import Any
+
+import pytest
+import torch
+
+sj_neuron = pytest.importorskip("spikingjelly.activation_based.neuron")
+sj_surrogate = pytest.importorskip("spikingjelly.activation_based.surrogate")
+
+import flexsn_nn  # noqa: E402
+from flexsn_nn import surrogate as our_surrogate  # noqa: E402
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+T, B, N = 6, 3, 7
+SURROGATES = ["ATan", "Erf", "PiecewiseLeakyReLU", "PiecewiseQuadratic", "Rect", "Sigmoid", "SoftSign", "SuperSpike"]
+
+# (neuron, keyword arguments): SpikingJelly's defaults, then other values of every argument that changes the equations
+CASES: list[tuple[str, dict[str, Any]]] = [
+    ("IFNode", {}),
+    ("IFNode", {"v_threshold": 0.6, "v_reset": None, "detach_reset": True, "surrogate_function": ("ATan", 3.0)}),
+    ("LIFNode", {}),
+    ("LIFNode", {"tau": 3.0, "decay_input": False, "v_threshold": 0.7, "v_reset": None, "detach_reset": True}),
+    ("LIFNode", {"tau": 1.5, "v_reset": -0.2, "surrogate_function": ("PiecewiseQuadratic", 1.5)}),
+    ("ParametricLIFNode", {}),
+    ("ParametricLIFNode", {"init_tau": 3.0, "decay_input": False, "v_reset": None}),
+    ("EIFNode", {}),
+    ("EIFNode", {"tau": 3.0, "delta_T": 0.5, "theta_rh": 0.6, "v_reset": None, "v_rest": 0.1}),
+    ("QIFNode", {}),
+    ("QIFNode", {"tau": 3.0, "v_c": 0.5, "a0": 0.7, "v_reset": None}),
+    ("IzhikevichNode", {}),
+    ("IzhikevichNode", {"a": 0.3, "b": 0.2, "tau_w": 3.0, "v_reset": None, "w_rest": 0.1}),
+    ("CUBALIFNode", {}),
+    ("CUBALIFNode", {"c_decay": 0.8, "v_decay": 0.3, "v_threshold": 0.9, "v_reset": None, "surrogate_function": ("SoftSign", 2.0)}),
+]
+
+
+def _build(lib: str, name: str, kwargs: dict[str, Any], step_mode: str, backend: str = "triton") -> torch.nn.Module:
+    """``name`` from SpikingJelly (``lib="sj"``) or FlexSN with ``kwargs``; a surrogate is given as (class name, alpha)."""
+    kw = dict(kwargs)
+    if "surrogate_function" in kw:
+        sg_name, alpha = kw["surrogate_function"]
+        kw["surrogate_function"] = getattr(sj_surrogate if lib == "sj" else our_surrogate, sg_name)(alpha)
+    if lib == "sj":
+        m = getattr(sj_neuron, name)(**kw)
+        m.step_mode = step_mode  # SpikingJelly 2.0's CUBALIFNode takes no step_mode argument
+    else:
+        m = getattr(flexsn_nn, name)(step_mode=step_mode, backend=backend, **kw)
+    return m.to(DEVICE)
+
+
+def _run(m: torch.nn.Module, x: torch.Tensor, step_mode: str) -> tuple[torch.Tensor, ...]:
+    """Spikes ``[T, B, N]``, final ``v``, dL/dx and dL/d(parameters) of one sequence (one call, or T calls)."""
+    xg = x.clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SpikingJelly's notes on its backends
+        s = m(xg) if step_mode == "m" else torch.stack([m(xg[t]) for t in range(T)])
+    v = m.v
+    assert isinstance(v, torch.Tensor)
+    weights = torch.linspace(-1.0, 1.0, T, device=DEVICE).view(T, 1, 1)
+    ((s * weights).sum() + (v * v).sum()).backward()
+    assert xg.grad is not None
+    params = [p.grad if p.grad is not None else torch.zeros_like(p) for _, p in sorted(m.named_parameters())]
+    return (s.detach(), v.detach(), xg.grad, *(p.reshape(-1) for p in params))
+
+
+@pytest.mark.parametrize("step_mode", ["m", "s"])
+@pytest.mark.parametrize("backend", ["triton", "torch"])
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+def test_a_neuron_computes_what_spikingjellys_of_the_same_name_computes(name: str, kwargs: dict[str, Any], backend: str, step_mode: str) -> None:
+    x = (torch.randn(T, B, N, generator=torch.Generator().manual_seed(3)) * 1.5 + 0.8).to(DEVICE)
+    want = _run(_build("sj", name, kwargs, step_mode), x, step_mode)
+    ours = _build("flexsn", name, kwargs, step_mode, backend)
+    if backend == "triton" and step_mode == "m" and (DEVICE.type == "cuda" or os.environ.get("TRITON_INTERPRET") == "1"):
+        assert ours.uses_kernels(x), f"{name} runs the eager loop"  # type: ignore[operator]
+    got = _run(ours, x, step_mode)
+    assert 0.05 < float(want[0].mean()) < 0.95, "the drive must make the neurons fire, and not always"
+    assert len(got) == len(want), "the learnable parameters differ"
+    for what, g, w in zip(["spikes", "v", "dL/dx", *(f"dL/d{n}" for n, _ in sorted(ours.named_parameters()))], got, want):
+        torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=lambda m, what=what: f"{name} {what}: {m}")
+
+
+def _parameters(cls: type) -> list[inspect.Parameter]:
+    return [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_a_constructor_takes_spikingjellys_arguments_in_its_order_with_its_defaults(name: str) -> None:
+    theirs = [p for p in _parameters(getattr(sj_neuron, name)) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    ours = {p.name: p for p in _parameters(getattr(flexsn_nn, name))}
+    positional = [p.name for p in _parameters(getattr(flexsn_nn, name)) if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+    assert positional[: len(theirs)] == [p.name for p in theirs], "positional arguments in SpikingJelly's order"
+    for p in theirs:
+        d, o = p.default, ours[p.name].default
+        if p.name == "surrogate_function":  # SpikingJelly's repr adds spiking=True
+            assert repr(o) == repr(d).replace(", spiking=True", ""), f"{name}.surrogate_function default"
+        else:
+            assert o == d, f"{name}.{p.name}: ours {o!r}, SpikingJelly {d!r}"
+    if "step_mode" not in ours or "step_mode" in {p.name for p in theirs}:
+        return
+    assert ours["step_mode"].default == sj_neuron.BaseNode().step_mode  # CUBALIFNode: SpikingJelly's base default
+
+
+@pytest.mark.parametrize("name", SURROGATES)
+@pytest.mark.parametrize("alpha", [None, 0.5, 3.0])
+def test_a_surrogate_has_spikingjellys_spike_and_gradient(name: str, alpha: float | None) -> None:
+    args = () if alpha is None else (alpha,)
+    theirs, ours = getattr(sj_surrogate, name)(*args), getattr(our_surrogate, name)(*args)
+    z = torch.linspace(-3.0, 3.0, 601, device=DEVICE)
+    zt, zo = z.clone().requires_grad_(), z.clone().requires_grad_()
+    yt, yo = theirs(zt), ours(zo)
+    torch.testing.assert_close(yo, yt, rtol=0, atol=0)
+    (yt * z.cos()).sum().backward()
+    (yo * z.cos()).sum().backward()
+    assert zt.grad is not None and zo.grad is not None and zt.grad.abs().sum() > 0
+    torch.testing.assert_close(zo.grad, zt.grad, rtol=1e-6, atol=1e-7)
