@@ -1,7 +1,7 @@
 """bench_per_call's LIF call at T = 8 (FlexSN over its core, inference then training in one process),
 with what each timed call does: plan answers, device allocations, host time, and a profile.
 
-python per_call_probe.py TREE OUT_JSON [--train-only]
+python per_call_probe.py TREE OUT_JSON [--train-only] [--threads-off]
 TREE is the root whose packages/*/src and tools/ are imported (this tree or .ab/base).
 """
 import json, sys, time
@@ -26,6 +26,8 @@ def wrap(cls, name):
 wrap(lp.LaunchPlan, "run"); wrap(lp.BackwardPlan, "run")
 
 train_only = "--train-only" in sys.argv
+if "--threads-off" in sys.argv:  # the backward on the calling thread (PyTorch API), as bench_per_call --autograd-threads off
+    torch.autograd.set_multithreading_enabled(False)
 T, ncl = 8, 1 << 22
 xs = [torch.randn(T, ncl, device="cuda") + 0.5 for _ in range(2)]
 t_copy = bpc.per_call(lambda: xs[0].clone(), 20, 61)
@@ -33,7 +35,7 @@ core, ni, ns, no = bpc.cores(Sigmoid(4.0))["lif"]
 m = flexsn_nn.FlexSN(core, ni, ns, no).cuda()
 fn = lambda *a: (m.reset(), m(*a))[1]
 grads = [torch.ones_like(xs[0])]
-rows = {"tree": str(tree), "train_only": train_only, "copy_ms": t_copy}
+rows = {"tree": str(tree), "train_only": train_only, "threads_off": "--threads-off" in sys.argv, "copy_ms": t_copy}
 for mode in (("training",) if train_only else ("inference", "training")):
     leaves = [x.clone().requires_grad_(mode == "training") for x in xs[:ni]]
     def call():
