@@ -35,15 +35,15 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("IFNode", {"v_threshold": 0.6, "v_reset": None, "detach_reset": True, "surrogate_function": ("ATan", 3.0)}),
     ("LIFNode", {}),
     ("LIFNode", {"tau": 3.0, "decay_input": False, "v_threshold": 0.7, "v_reset": None, "detach_reset": True}),
-    ("LIFNode", {"tau": 1.5, "v_reset": -0.2, "surrogate_function": ("PiecewiseQuadratic", 1.5)}),
+    ("LIFNode", {"tau": 1.5, "v_reset": -0.2, "surrogate_function": ("PiecewiseQuadratic", 1.5), "store_v_seq": True}),
     ("ParametricLIFNode", {}),
-    ("ParametricLIFNode", {"init_tau": 3.0, "decay_input": False, "v_reset": None}),
+    ("ParametricLIFNode", {"init_tau": 3.0, "decay_input": False, "v_reset": None, "store_v_seq": True}),
     ("EIFNode", {}),
     ("EIFNode", {"tau": 3.0, "delta_T": 0.5, "theta_rh": 0.6, "v_reset": None, "v_rest": 0.1}),
     ("QIFNode", {}),
     ("QIFNode", {"tau": 3.0, "v_c": 0.5, "a0": 0.7, "v_reset": None}),
     ("IzhikevichNode", {}),
-    ("IzhikevichNode", {"a": 0.3, "b": 0.2, "tau_w": 3.0, "v_reset": None, "w_rest": 0.1}),
+    ("IzhikevichNode", {"a": 0.3, "b": 0.2, "tau_w": 3.0, "v_reset": None, "w_rest": 0.1, "store_v_seq": True}),
     ("CUBALIFNode", {}),
     ("CUBALIFNode", {"c_decay": 0.8, "v_decay": 0.3, "v_threshold": 0.9, "v_reset": None, "surrogate_function": ("SoftSign", 2.0)}),
 ]
@@ -64,7 +64,8 @@ def _build(lib: str, name: str, kwargs: dict[str, Any], step_mode: str, backend:
 
 
 def _run(m: torch.nn.Module, x: torch.Tensor, step_mode: str) -> tuple[torch.Tensor, ...]:
-    """Spikes ``[T, B, N]``, final ``v``, dL/dx and dL/d(parameters) of one sequence (one call, or T calls)."""
+    """Spikes ``[T, B, N]``, final ``v``, dL/dx and dL/d(parameters) of one sequence (one call, or T calls);
+    in ``"m"`` with ``store_v_seq`` also ``v_seq`` ``[T, B, N]``."""
     xg = x.clone().requires_grad_()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SpikingJelly's notes on its backends
@@ -75,7 +76,8 @@ def _run(m: torch.nn.Module, x: torch.Tensor, step_mode: str) -> tuple[torch.Ten
     ((s * weights).sum() + (v * v).sum()).backward()
     assert xg.grad is not None
     params = [p.grad if p.grad is not None else torch.zeros_like(p) for _, p in sorted(m.named_parameters())]
-    return (s.detach(), v.detach(), xg.grad, *(p.reshape(-1) for p in params))
+    seq = (m.v_seq.detach(),) if step_mode == "m" and getattr(m, "store_v_seq", False) else ()
+    return (s.detach(), v.detach(), xg.grad, *(p.reshape(-1) for p in params), *seq)
 
 
 @pytest.mark.parametrize("step_mode", ["m", "s"])
@@ -90,7 +92,8 @@ def test_a_neuron_computes_what_spikingjellys_of_the_same_name_computes(name: st
     got = _run(ours, x, step_mode)
     assert 0.05 < float(want[0].mean()) < 0.95, "the drive must make the neurons fire, and not always"
     assert len(got) == len(want), "the learnable parameters differ"
-    for what, g, w in zip(["spikes", "v", "dL/dx", *(f"dL/d{n}" for n, _ in sorted(ours.named_parameters()))], got, want):
+    names = ["spikes", "v", "dL/dx", *(f"dL/d{n}" for n, _ in sorted(ours.named_parameters())), "v_seq"]
+    for what, g, w in zip(names, got, want):
         torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=lambda m, what=what: f"{name} {what}: {m}")
 
 
