@@ -131,3 +131,36 @@ def test_a_surrogate_has_spikingjellys_spike_and_gradient(name: str, alpha: floa
     (yo * z.cos()).sum().backward()
     assert zt.grad is not None and zo.grad is not None and zt.grad.abs().sum() > 0
     torch.testing.assert_close(zo.grad, zt.grad, rtol=1e-6, atol=1e-7)
+
+
+def _plif_with_sj_surrogate(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A PLIF step as SpikingJelly 2.0's users write one for its FlexSN (its ``surrogate.sigmoid.apply``)."""
+    h = v + (x - v) * torch.sigmoid(w)
+    s = sj_surrogate.sigmoid.apply(h - 1.0, 4.0)
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("w_shape", [(), (B, N)], ids=["scalar", "per-neuron"])  # SpikingJelly takes no other shapes
+def test_spikingjellys_flexsn_call_builds_the_same_neuron_here(w_shape: tuple[int, ...]) -> None:
+    """``FlexSN(core=..., num_states=1, static_inputs=(w,), step_mode="m")``, SpikingJelly 2.0's call, word for word."""
+    from spikingjelly.activation_based.neuron.flexsn import FlexSN as SJFlexSN
+
+    x = (torch.randn(T, B, N, generator=torch.Generator().manual_seed(5)) * 1.5 + 0.8).to(DEVICE)
+    results = []
+    for cls in (SJFlexSN, flexsn_nn.FlexSN):
+        w = torch.nn.Parameter((torch.linspace(-0.5, 0.5, B * N).view(w_shape) if w_shape else torch.tensor(0.2)).to(DEVICE))
+        m = cls(core=_plif_with_sj_surrogate, num_states=1, static_inputs=(w,), step_mode="m").to(DEVICE)
+        xg = x.clone().requires_grad_()
+        if cls is flexsn_nn.FlexSN and (DEVICE.type == "cuda" or os.environ.get("TRITON_INTERPRET") == "1"):
+            assert m.uses_kernels(x), "runs the eager loop"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = m(xg)
+        v = m.states[0]
+        weights = torch.linspace(-1.0, 1.0, T, device=DEVICE).view(T, 1, 1)
+        ((s * weights).sum() + (v * v).sum()).backward()
+        (p,) = list(m.parameters())
+        results.append((s.detach(), v.detach(), xg.grad, p.grad))
+    assert 0.05 < float(results[0][0].mean()) < 0.95
+    for what, g, w in zip(["spikes", "v", "dL/dx", "dL/dw"], results[1], results[0]):
+        torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=lambda m, what=what: f"{what}: {m}")

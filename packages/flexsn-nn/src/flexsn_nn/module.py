@@ -40,8 +40,9 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, check_tensor_list
+from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list
 
+from .arity import check_requires_grad, resolve_counts
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
 from .graph_capture import note_capture, note_detach
 from .persistence import KeepsNoStates
@@ -120,9 +121,13 @@ class FlexSN(KeepsNoStates, nn.Module):
         core: the step function (any callable; a module's bound method or a
             callable object works too).
         num_inputs: number of input tensors per step, >= 1.
-        num_states: number of state tensors, >= 0.
+        num_states: number of state tensors, >= 0 (required; by keyword in
+            SpikingJelly 2.0's form ``FlexSN(core, num_states=k, static_inputs=...)``).
         num_outputs: number of output tensors per step, >= 0
-            (``num_outputs + num_states >= 1``).
+            (``num_outputs + num_states >= 1``). ``num_inputs`` / ``num_outputs``
+            left out are found as SpikingJelly 2.0's ``FlexSN`` finds them: from
+            the core's positional parameters without defaults, and from one call
+            of the core on ``[1]`` zeros (:mod:`flexsn_nn.arity`).
         example_inputs: ``num_inputs + num_states`` per-step example tensors
             used to trace ``core`` for the kernels (default ``[4]`` float32 CPU
             tensors); passed to :class:`~flexsn_runtime.FlexSNKernel`.
@@ -157,7 +162,8 @@ class FlexSN(KeepsNoStates, nn.Module):
             dimensions.
 
     Raises:
-        TypeError: ``core`` not callable, non-int arity, non-tensor templates.
+        TypeError: ``core`` not callable, non-int arity, non-tensor templates;
+            ``num_states`` missing (``FlexSN(core, 1)``), or a count that cannot be found.
         TypeError: a static input that is not a tensor.
         ValueError: bad arity, unknown ``step_mode`` / ``backend`` (the
             message lists the valid values), wrong number of
@@ -172,9 +178,9 @@ class FlexSN(KeepsNoStates, nn.Module):
     def __init__(
         self,
         core: Core,
-        num_inputs: int,
-        num_states: int,
-        num_outputs: int,
+        num_inputs: int | None = None,
+        num_states: int | None = None,
+        num_outputs: int | None = None,
         example_inputs: Sequence[torch.Tensor] | None = None,
         requires_grad: Sequence[bool] | None = None,
         step_mode: str = "m",
@@ -187,21 +193,14 @@ class FlexSN(KeepsNoStates, nn.Module):
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
         self.core = core
-        self.num_inputs, self.num_states, self.num_outputs = check_counts(num_inputs, num_states, num_outputs, need_result=True)
+        self.num_inputs, self.num_states, self.num_outputs = resolve_counts(core, num_inputs, num_states, num_outputs, static_inputs)
         self._step_mode = check_step_mode(step_mode)
         self._backend = check_backend(backend)
         self.store_state_seqs = bool(store_state_seqs)
         if example_inputs is not None:
             example_inputs = tuple(example_inputs)
         self._example_inputs = example_inputs
-        if requires_grad is not None:
-            requires_grad = tuple(bool(r) for r in requires_grad)
-            if len(requires_grad) != self.num_inputs + self.num_states:
-                raise ValueError(
-                    f"requires_grad must hold num_inputs + num_states = {self.num_inputs + self.num_states} flags "
-                    f"(requires_grad must have the same length as the inputs and states), got {len(requires_grad)}"
-                )
-        self._requires_grad = requires_grad
+        self._requires_grad = check_requires_grad(requires_grad, self.num_inputs, self.num_states)
         self._output_specs: tuple[OutputSpec, ...] | None = None
         if example_outputs is not None:
             no = self.num_outputs
