@@ -95,6 +95,22 @@ def test_a_built_neuron_is_explained_from_its_own_arguments() -> None:
         explain(lif)
 
 
+def test_a_neuron_whose_calls_do_not_take_the_kernels_says_so() -> None:
+    """The neurons default to SpikingJelly's ``step_mode="s"``: their calls run one step of the core each, whatever
+    kernels ``explain`` reports, and the report says so (and what to set), as for ``backend="torch"``; a multi-step
+    neuron on a kernel backend, and a core function, have nothing to add."""
+    from flexsn_nn import FlexSN, LIFNode
+
+    single = explain(LIFNode())
+    assert single.module_route is not None and 'step_mode="m"' in single.module_route
+    assert str(single).splitlines()[1].startswith('this module: step_mode="s"')
+    loop = explain(LIFNode(step_mode="m", backend="torch"))
+    assert loop.module_route is not None and loop.module_route.startswith('backend="torch" runs the eager loop')
+    assert explain(LIFNode(step_mode="m")).module_route is None
+    assert explain(FlexSN(lif, 1, 1, 1)).module_route is None  # FlexSN's own default is "m"
+    assert explain(lif, 1, 1, 1).module_route is None
+
+
 def test_a_core_with_cumsum_names_the_op_line_and_remedy() -> None:
     e = explain(running, 1, 1, 1)
     assert not e.lowers and not e.trains_fused

@@ -65,6 +65,9 @@ class Explanation:
         dtype_fallbacks: ``"bfloat16 training"`` (a 16-bit dtype and mode) -> why calls of that dtype run the
             eager loop although float32 ones run fused: the core, or its gradient, reads the dtype
             (:func:`flexsn_runtime.dtype_reason`); empty when every dtype runs fused.
+        module_route: for an explained neuron whose calls do not take the kernels as set up (``step_mode="s"``,
+            the neurons' default, runs one step of the core per call; ``backend="torch"`` the eager loop), what
+            they run and what to set instead; ``None`` otherwise.
     """
 
     lowers: bool
@@ -80,9 +83,12 @@ class Explanation:
     saved_per_step: list[str] = field(default_factory=list)
     bytes_per_element_step: dict[str, float] = field(default_factory=dict)
     dtype_fallbacks: dict[str, str] = field(default_factory=dict)
+    module_route: str | None = None
 
     def __str__(self) -> str:
         lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
+        if self.module_route:
+            lines.append(f"this module: {self.module_route}")
         for label, value in (("reason", self.reason), ("training reason", self.training_reason),
                              ("blocking op", self.blocking_op), ("at", self.where), ("instead", self.suggestion)):
             if value:
@@ -100,6 +106,16 @@ class Explanation:
         if self.inference_graph:
             lines += ["traced step:", self.inference_graph.strip()]
         return "\n".join(lines)
+
+
+def _module_route(m: FlexSN) -> str | None:
+    """What a neuron's calls run when its settings keep them off the kernels (``Explanation.module_route``)."""
+    if m.backend == "torch":
+        return 'backend="torch" runs the eager loop over the core; backend="triton" runs the kernels below'
+    if m.step_mode == "s":
+        return ('step_mode="s" (the neurons\' default, as SpikingJelly\'s) runs one step of the core per call [*shape]; '
+                'step_mode="m" (or functional.set_step_mode(net, "m")) runs [T, *shape] sequences on the kernels below')
+    return None
 
 
 def _op_packet(op: str) -> str:
@@ -199,9 +215,11 @@ def explain(
         core that fails in PyTorch itself, bad counts or examples); TypeError:
         a core function without the three counts, or a neuron with other arguments.
     """
+    route = None
     if isinstance(core, FlexSN):
         if (num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static) != (None, None, None, None, None, 0):
             raise TypeError("explain(neuron) reads the counts, examples, flags and static inputs from the neuron; pass only element_size")
+        route = _module_route(core)
         core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static = core._kernel_arguments()
     if num_inputs is None or num_states is None or num_outputs is None:
         raise TypeError(
@@ -230,6 +248,7 @@ def explain(
         suggestion=(_ADVICE.get(_op_packet(op), _GENERIC_ADVICE) if op else None),
         captures=kernel.captures.names(),
         inference_graph=graph_code,
+        module_route=route,
     )
     if kernel.handle is not None:
         bundle = ensure_training_kernels(kernel.handle)  # explain shows every kernel
