@@ -164,3 +164,33 @@ def test_spikingjellys_flexsn_call_builds_the_same_neuron_here(w_shape: tuple[in
     assert 0.05 < float(results[0][0].mean()) < 0.95
     for what, g, w in zip(["spikes", "v", "dL/dx", "dL/dw"], results[1], results[0]):
         torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=lambda m, what=what: f"{what}: {m}")
+
+
+def test_spikingjellys_set_step_mode_and_reset_net_drive_these_neurons() -> None:
+    """A network mixing SpikingJelly's layers with these neurons, configured by SpikingJelly's own
+    ``functional.set_step_mode`` / ``reset_net``, computes what the same network of SpikingJelly's neurons does."""
+    from spikingjelly.activation_based import functional as sj_functional
+    from spikingjelly.activation_based import layer as sj_layer
+
+    torch.manual_seed(0)
+    lin = sj_layer.Linear(N, 9)
+    nets = []
+    for lib in (sj_neuron, flexsn_nn):
+        net = torch.nn.Sequential(sj_layer.Linear(N, 9), lib.LIFNode(tau=3.0), lib.ParametricLIFNode(v_threshold=0.5)).to(DEVICE)
+        net[0].load_state_dict(lin.state_dict())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SpikingJelly logs that these modules are not its StepModules
+            sj_functional.set_step_mode(net, "m")
+        assert [m.step_mode for m in net] == ["m", "m", "m"]
+        nets.append(net)
+    x = (torch.rand(T, B, N, generator=torch.Generator().manual_seed(9)) * 3.0).to(DEVICE)
+    outs = []
+    for net in nets:
+        for _ in range(2):  # reset_net between two sequences: the second starts from rest again
+            sj_functional.reset_net(net)
+            y = net(x)
+        y.sum().backward()
+        outs.append((y.detach(), net[0].weight.grad, net[2].w.grad))
+    assert outs[0][0].any() and outs[0][2].abs().sum() > 0, "both neuron layers must fire"
+    for g, w in zip(outs[1], outs[0]):
+        torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
