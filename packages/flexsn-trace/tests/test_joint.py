@@ -14,7 +14,7 @@ from torch import fx
 from flexsn_trace import generate_inference_graph, trace_training_graphs
 from flexsn_trace.info import graph_output_nodes, placeholders
 from flexsn_trace.joint import _vjp, partition_joint, trace_joint
-from flexsn_trace.recorder import functional_in_place
+from flexsn_trace.recorder import functional_in_place, functional_overload
 from flexsn_trace.recorder import record
 
 
@@ -177,7 +177,16 @@ def _in_place_seen_by_a_view(x: torch.Tensor) -> tuple[torch.Tensor]:
     return (v * 2,)
 
 
-@pytest.mark.parametrize("fn, rewritten", [(_in_place_fresh, True), (_in_place_read_before, True), (_in_place_seen_by_a_view, False)])
+def _in_place_powers(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """As SpikingJelly's Erf / SoftSign backward formulas write: ``pow_`` of a fresh tensor by a number."""
+    a = (x.abs() + 0.5).pow_(2)
+    b = (x * 0.3).exp().pow_(x.abs())
+    c = (x.abs() + 1.0).double().float_power_(3).to(x.dtype)
+    return a, b, c
+
+
+@pytest.mark.parametrize("fn, rewritten", [(_in_place_fresh, True), (_in_place_read_before, True), (_in_place_seen_by_a_view, False),
+                                           (_in_place_powers, True)])
 def test_in_place_calls_become_functional_only_where_nothing_else_sees_the_memory(fn: Callable[..., Any], rewritten: bool) -> None:
     """Backward formulas write fresh tensors in place (torch 2.11); a write a view would see is left to functionalize."""
     x = torch.randn(7)
@@ -187,3 +196,29 @@ def test_in_place_calls_become_functional_only_where_nothing_else_sees_the_memor
         gm.recompile()
         for got, want in zip(gm(x), fn(x)):
             assert torch.equal(got, want)
+
+
+def test_an_in_place_op_becomes_the_functional_overload_of_its_own_arguments() -> None:
+    """Matched by schema, not by overload name: ``pow_.Scalar`` is ``(Tensor self, Scalar exponent)`` but
+    ``pow.Scalar`` is ``(Scalar self, Tensor exponent)`` (before, the rewrite took it, and a core whose
+    gradient squares in place trained on the eager loop: "cannot lower op 'aten.pow.Scalar'")."""
+    aten = torch.ops.aten
+    assert functional_overload(aten.pow_.Scalar) is aten.pow.Tensor_Scalar
+    assert functional_overload(aten.pow_.Tensor) is aten.pow.Tensor_Tensor
+    assert functional_overload(aten.float_power_.Scalar) is aten.float_power.Tensor_Scalar
+    assert functional_overload(aten.fill_.Scalar) is aten.fill.Scalar
+    assert functional_overload(aten.add_.Tensor) is aten.add.Tensor
+    checked = 0
+    for name in dir(aten):
+        if not name.endswith("_") or name.startswith("_"):
+            continue
+        packet = getattr(aten, name)
+        for overload in packet.overloads():
+            op = getattr(packet, overload)
+            found = functional_overload(op)
+            if found is None:
+                continue
+            checked += 1
+            assert not found._schema.is_mutable
+            assert [(a.name, str(a.type)) for a in found._schema.arguments] == [(a.name, str(a.type)) for a in op._schema.arguments], op
+    assert checked > 100

@@ -214,6 +214,32 @@ def _unshared(target: fx.Node, mutation: fx.Node, order: dict[fx.Node, int]) -> 
         node, child = base, node
 
 
+_FUNCTIONAL: dict[Any, Any] = {}
+
+
+def functional_overload(op: Any) -> Any:
+    """The functional overload of the in-place aten op ``op`` (``pow_.Scalar`` -> ``pow.Tensor_Scalar``), or ``None``.
+
+    Matched by the arguments' names and types, not by the overload's name: the names do not
+    always agree (torch 2.13: ``pow_.Scalar`` takes ``(Tensor self, Scalar exponent)``, ``pow.Scalar``
+    ``(Scalar self, Tensor exponent)``; ``float_power_.Scalar``, ``ldexp_.default`` likewise), and a
+    same-named overload of another schema would compute something else, or fail to lower.
+    """
+    if op in _FUNCTIONAL:
+        return _FUNCTIONAL[op]
+    name = str(op_name(op))
+    packet = getattr(torch.ops.aten, name[:-1], None) if name.endswith("_") else None
+    args = [(a.name, str(a.type)) for a in op._schema.arguments]
+    found = None
+    for overload in packet.overloads() if packet is not None else ():
+        candidate = getattr(packet, overload)
+        if [(a.name, str(a.type)) for a in candidate._schema.arguments] == args and not candidate._schema.is_mutable:
+            found = candidate
+            break
+    _FUNCTIONAL[op] = found
+    return found
+
+
 def functional_in_place(graph: fx.Graph) -> bool:
     """Replace in-place calls on unaliased tensors by their functional forms; ``True`` when none is left.
 
@@ -231,10 +257,8 @@ def functional_in_place(graph: fx.Graph) -> bool:
         schema = getattr(node.target, "_schema", None)
         if node.op != "call_function" or schema is None or not schema.is_mutable:
             continue
-        name, overload = str(op_name(node.target)), node.target._overloadname
         target = node.args[0] if node.args else None
-        packet = getattr(torch.ops.aten, name[:-1], None) if name.endswith("_") else None
-        functional = getattr(packet, overload, None) if packet is not None else None
+        functional = functional_overload(node.target)
         if functional is None or not isinstance(target, fx.Node) or not _unshared(target, node, order):
             left = True
             continue
