@@ -194,3 +194,38 @@ def test_spikingjellys_set_step_mode_and_reset_net_drive_these_neurons() -> None
     assert outs[0][0].any() and outs[0][2].abs().sum() > 0, "both neuron layers must fire"
     for g, w in zip(outs[1], outs[0]):
         torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
+
+
+#: SpikingJelly 2.0's surrogate modules whose gradients are elementwise (LogTailedReLU's indexes: it runs the loop)
+SJ_SURROGATES_IN_A_CORE = [*SURROGATES, "PiecewiseExp", "QPseudoSpike", "S2NN"]
+
+
+@pytest.mark.parametrize("name", SJ_SURROGATES_IN_A_CORE)
+def test_a_core_on_a_spikingjelly_surrogate_module_trains_fused(name: str) -> None:
+    """A core calling one of SpikingJelly's surrogate modules (``sg = surrogate.Erf()``, as its users write) runs
+    the fused training kernels with the gradient of autograd through the eager loop. Erf, SoftSign and
+    QPseudoSpike square in place in their backward (``pow_``), which ran the loop before."""
+    sg = getattr(sj_surrogate, name)()
+
+    def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its parameters are read by getattr(self, k): told once, not followed
+        m = flexsn_nn.FlexSN(lif, 1, 1, 1).to(DEVICE)
+    assert m.kernel.handle is not None and m.kernel.has_training_kernels, m.kernel.training_fallback_reason
+    x = (torch.randn(T, B, N, generator=torch.Generator().manual_seed(6)) * 1.5 + 0.8).to(DEVICE)
+    xg = x.clone().requires_grad_()
+    weights = torch.linspace(-1.0, 1.0, T, device=DEVICE).view(T, 1, 1)
+    y = m(xg)
+    (y * weights).sum().backward()
+    xr, v, ys = x.clone().requires_grad_(), torch.zeros_like(x[0]), []
+    for t in range(T):
+        s, v = lif(xr[t], v)
+        ys.append(s)
+    (torch.stack(ys) * weights).sum().backward()
+    assert xr.grad is not None and xr.grad.abs().sum() > 0
+    torch.testing.assert_close(y, torch.stack(ys))
+    torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-5, atol=1e-6)
