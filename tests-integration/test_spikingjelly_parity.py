@@ -229,3 +229,8 @@ def test_a_core_on_a_spikingjelly_surrogate_module_trains_fused(name: str) -> No
     assert xr.grad is not None and xr.grad.abs().sum() > 0
     torch.testing.assert_close(y, torch.stack(ys))
     torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-5, atol=1e-6)
+
+
+def test_a_spikingjelly_surrogate_given_to_a_neuron_is_refused_naming_ours() -> None:
+    with pytest.raises(TypeError, match=r"SpikingJelly's ATan is flexsn_nn\.surrogate\.ATan here, with the same arguments"):
+        flexsn_nn.LIFNode(surrogate_function=sj_surrogate.ATan())

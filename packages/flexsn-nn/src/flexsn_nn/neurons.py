@@ -93,9 +93,17 @@ def _check_bool(name: str, value: object) -> bool:
 
 def _check_surrogate(value: object) -> SurrogateFunction:
     if not isinstance(value, SurrogateFunction):
+        cls = type(value)
+        hint = ""
+        if cls.__module__.startswith("spikingjelly"):  # its surrogates have ours' names and arguments
+            from . import surrogate
+
+            if hasattr(surrogate, cls.__name__):
+                hint = (f"; SpikingJelly's {cls.__name__} is flexsn_nn.surrogate.{cls.__name__} here, with the same "
+                        "arguments (its surrogate modules run inside a FlexSN core too)")
         raise TypeError(
             "surrogate_function must be a flexsn_nn.surrogate.SurrogateFunction (e.g. Sigmoid(), ATan()), "
-            f"got {type(value).__name__}"
+            f"got {cls.__module__}.{cls.__name__}{hint}"
         )
     return value
 
