@@ -234,3 +234,12 @@ def test_a_core_on_a_spikingjelly_surrogate_module_trains_fused(name: str) -> No
 def test_a_spikingjelly_surrogate_given_to_a_neuron_is_refused_naming_ours() -> None:
     with pytest.raises(TypeError, match=r"SpikingJelly's ATan is flexsn_nn\.surrogate\.ATan here, with the same arguments"):
         flexsn_nn.LIFNode(surrogate_function=sj_surrogate.ATan())
+
+
+@pytest.mark.parametrize("name", sorted({n for n, _ in CASES}))
+def test_a_spikingjelly_checkpoint_loads_strictly(name: str) -> None:
+    """The same ``state_dict`` keys: a network trained with SpikingJelly's neurons loads into these."""
+    theirs = getattr(sj_neuron, name)()
+    ours = getattr(flexsn_nn, name)()
+    assert sorted(ours.state_dict()) == sorted(theirs.state_dict())
+    ours.load_state_dict(theirs.state_dict(), strict=True)

@@ -282,7 +282,8 @@ class CUBALIFNode(_SecondStateFromZero):
         v_reset: as :class:`~flexsn_nn.neurons.IFNode` (default 0.0).
         surrogate_function: default :class:`~flexsn_nn.surrogate.Rect` (``alpha=1``), SpikingJelly's for this neuron.
         requires_grad: (keyword, FlexSN's addition) learn the decays: ``nn.Parameter`` s
-            ``c_decay`` and ``v_decay`` (else buffers). Default False.
+            ``c_decay`` and ``v_decay``. Default False: non-persistent buffers, constants kept
+            out of the ``state_dict`` as SpikingJelly keeps its floats (its checkpoints load).
         detach_reset, step_mode, backend, store_v_seq: (keyword) as :class:`~flexsn_nn.neurons.IFNode`.
 
     Raises:
@@ -313,6 +314,9 @@ class CUBALIFNode(_SecondStateFromZero):
         core = CUBACore(_required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
                         _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
+        for name, t in decays.items():
+            if not isinstance(t, nn.Parameter):  # constants, as SpikingJelly's floats: not in the state_dict
+                self.register_buffer(name, t, persistent=False)
 
     @property
     def c(self) -> torch.Tensor | float | None:
