@@ -197,3 +197,58 @@ def test_functorch_transforms() -> None:
     torch.testing.assert_close(torch.func.vmap(sg)(x), (x >= 0).double())
     g = torch.func.vmap(torch.func.grad(lambda t: sg(t).sum()))(x)
     torch.testing.assert_close(g, atan_grad_formula(x, 2.0))
+
+
+@pytest.mark.parametrize(("cls", "alpha", "_formula", "primitive"), CASES, ids=IDS)
+def test_spiking_false_returns_the_primitive_with_its_gradient(
+    cls: type[SurrogateFunction], alpha: float, _formula: Callable[..., torch.Tensor], primitive: Callable[..., torch.Tensor]
+) -> None:
+    """SpikingJelly's ``spiking=False``: the smooth primitive ``g(x)`` itself (written out above), and autograd's
+    ``g'(x)`` backward, instead of ``Θ(x)``."""
+    sg = cls(alpha, spiking=False)
+    x = torch.linspace(-3.0, 3.0, 121, dtype=torch.float64, device=DEV, requires_grad=True)
+    xr = x.detach().clone().requires_grad_()
+    y, yr = sg(x), primitive(xr, alpha)
+    torch.testing.assert_close(y, yr)
+    assert not torch.equal(y, (x >= 0).to(y))
+    (y * x.detach().cos()).sum().backward()
+    (yr * xr.detach().cos()).sum().backward()
+    torch.testing.assert_close(x.grad, xr.grad)
+
+
+def test_spiking_is_part_of_a_surrogates_value() -> None:
+    on, off = Sigmoid(3.0), Sigmoid(3.0, spiking=False)
+    assert on.spiking and not off.spiking and on != off and hash(on) != hash(off)
+    assert repr(off) == "Sigmoid(alpha=3.0, spiking=False)" and repr(on) == "Sigmoid(alpha=3.0)"
+    assert pickle.loads(pickle.dumps(off)) == off and not pickle.loads(pickle.dumps(off)).spiking
+    assert "spiking" in off.__flexsn_watched__  # a core's surrogate swapped for a non-spiking one traces again
+    with pytest.raises(TypeError, match="spiking must be a Python bool"):
+        ATan(spiking=0)  # type: ignore[arg-type]
+
+
+def test_a_core_with_a_non_spiking_surrogate_runs_fused_and_matches_the_loop() -> None:
+    """A non-spiking readout (``Sigmoid(spiking=False)``, SpikingJelly's) inside a core: the kernels compute it."""
+    sg, smooth = Sigmoid(4.0), Sigmoid(2.0, spiking=False)
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = sg(h - 1.0)
+        return s, smooth(h - 1.0), h * (1.0 - s)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = FlexSN(core, 1, 1, 2).to(DEV)
+    x = (torch.rand(6, 3, 4, generator=torch.Generator().manual_seed(1)) * 3.0).to(DEV)
+    xg = x.clone().requires_grad_()
+    s, r = m(xg)
+    (s.sum() + (r * r).sum()).backward()
+    xr, v, outs = x.clone().requires_grad_(), torch.zeros_like(x[0]), []
+    for t in range(6):
+        st, rt, v = core(xr[t], v)
+        outs.append((st, rt))
+    sr, rr = torch.stack([o[0] for o in outs]), torch.stack([o[1] for o in outs])
+    (sr.sum() + (rr * rr).sum()).backward()
+    assert 0 < float(r.detach().min()) < float(r.detach().max()) < 1  # smooth, not 0 / 1
+    torch.testing.assert_close(s, sr)
+    torch.testing.assert_close(r, rr, rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-5, atol=1e-6)

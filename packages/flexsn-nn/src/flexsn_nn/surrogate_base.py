@@ -106,11 +106,14 @@ class SurrogateFunction:
         *args, **kwargs: the parameters by position or name (default
             :attr:`defaults`), finite Python numbers, > 0 (or >= 0 for
             those in ``nonnegative``), stored as ``float``.
+        spiking: (keyword) SpikingJelly's ``spiking``: ``True`` (default) fires
+            ``Θ(x)``; ``False`` returns the smooth :meth:`primitive` ``g(x)``
+            itself, with autograd's gradient ``g'(x)`` (a non-spiking output).
 
     Raises:
         TypeError: a parameter that is not a real Python number (a tensor,
-            a bool...), an unknown or repeated parameter name; calling on a
-            non-tensor or a non-floating tensor.
+            a bool...), an unknown or repeated parameter name, ``spiking``
+            not a bool; calling on a non-tensor or a non-floating tensor.
         ValueError: a parameter that is not finite or out of range.
     """
 
@@ -119,17 +122,21 @@ class SurrogateFunction:
     defaults: tuple[float, ...] = (1.0,)
     nonnegative: tuple[str, ...] = ()
     _params: tuple[float, ...]
+    _spiking: bool
     #: a number naming the class (CRC-32 of its qualified name), watched beside the parameters: a surrogate of
     #: another kind with equal parameters (``Sigmoid(4.0)`` -> ``ATan(4.0)``) traces the kernels again
     family: int = 0
-    __slots__ = ("_params",)
+    __slots__ = ("_params", "_spiking")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.family = zlib.crc32(f"{cls.__module__}.{cls.__qualname__}".encode())
 
-    def __init__(self, *args: float | None, **kwargs: float | None) -> None:
+    def __init__(self, *args: float | None, spiking: bool = True, **kwargs: float | None) -> None:
         name = type(self).__name__
+        if not isinstance(spiking, bool):
+            raise TypeError(f"{name}: spiking must be a Python bool, got {type(spiking).__name__}")
+        object.__setattr__(self, "_spiking", spiking)
         if len(args) > len(self.param_names):
             raise TypeError(f"{name} takes {list(self.param_names)}, got {len(args)} positional values")
         given = dict(zip(self.param_names, args))
@@ -156,7 +163,12 @@ class SurrogateFunction:
     def __flexsn_watched__(self) -> tuple[str, ...]:
         """:attr:`family` and the parameters' names: the numbers ``flexsn_trace.places`` watches below a surrogate a
         core reads (``self.sg = Sigmoid(alpha=1.0)`` after a call with ``alpha=4.0`` traces the kernels again)."""
-        return ("family", *self.param_names)
+        return ("family", "spiking", *self.param_names)
+
+    @property
+    def spiking(self) -> bool:
+        """SpikingJelly's ``spiking``: whether a call fires ``Θ(x)`` (``True``) or returns :meth:`primitive`."""
+        return self._spiking
 
     def __getattr__(self, name: str) -> float:
         """A parameter by name (``sg.alpha``, ``sg.w``), as SpikingJelly's surrogates expose them.
@@ -184,7 +196,8 @@ class SurrogateFunction:
             x: floating-point tensor, any shape (membrane potential minus threshold).
 
         Returns:
-            Tensor of ``x``'s shape/dtype/device with values 0.0 / 1.0.
+            Tensor of ``x``'s shape/dtype/device with values 0.0 / 1.0 (with
+            ``spiking=False``: :meth:`primitive` of ``x``).
 
         Raises:
             TypeError: ``x`` is not a floating-point tensor.
@@ -193,6 +206,8 @@ class SurrogateFunction:
             raise TypeError(f"{type(self).__name__} expects a torch.Tensor, got {type(x).__name__}")
         if not x.is_floating_point():
             raise TypeError(f"{type(self).__name__} expects a floating-point tensor, got {x.dtype}")
+        if not self._spiking:
+            return self.primitive(x)
         params = self._params
         if _dynamo_compiling() and any(isinstance(p, torch.SymFloat) for p in params):
             return self._spike_by_arithmetic(x, params)
@@ -225,19 +240,26 @@ class SurrogateFunction:
         return self._function.formula(x, *self._params)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in zip(self.param_names, self._params))})"
+        args = [f"{k}={v!r}" for k, v in zip(self.param_names, self._params)] + ([] if self._spiking else ["spiking=False"])
+        return f"{type(self).__name__}({', '.join(args)})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and isinstance(other, SurrogateFunction) and other._params == self._params
+        return (type(other) is type(self) and isinstance(other, SurrogateFunction) and other._params == self._params
+                and other._spiking == self._spiking)
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self._params))
+        return hash((type(self).__name__, self._params, self._spiking))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), self._params)
+        return (_rebuild, (type(self), self._params, self._spiking))
 
     def __copy__(self) -> "SurrogateFunction":
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "SurrogateFunction":
         return self
+
+
+def _rebuild(cls: type[SurrogateFunction], params: tuple[float, ...], spiking: bool) -> SurrogateFunction:
+    """Unpickle a surrogate (:meth:`SurrogateFunction.__reduce__`)."""
+    return cls(*params, spiking=spiking)
