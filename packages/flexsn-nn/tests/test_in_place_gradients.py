@@ -17,13 +17,17 @@ from flexsn_nn import FlexSN
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-class _ErfInPlace(torch.autograd.Function):
-    """Heaviside forward; the erf surrogate's gradient written with in-place calls."""
+class _HeavisideSaving(torch.autograd.Function):
+    """Heaviside forward saving its input; subclasses write the surrogate gradient."""
 
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
         ctx.save_for_backward(x)
         return (x >= 0).to(x.dtype)
+
+
+class _ErfInPlace(_HeavisideSaving):
+    """The erf surrogate's gradient (alpha 2) written with in-place calls."""
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
@@ -31,11 +35,8 @@ class _ErfInPlace(torch.autograd.Function):
         return grad * (-(x * 2.0).pow_(2)).exp_() * (2.0 / math.sqrt(math.pi))
 
 
-class _SoftSignInPlace(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
+class _SoftSignInPlace(_HeavisideSaving):
+    """The soft-sign surrogate's gradient (alpha 2) with an in-place square."""
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> torch.Tensor:
