@@ -89,6 +89,20 @@ def test_two_inputs_and_two_outputs_are_found() -> None:
     torch.testing.assert_close(h, want[1], rtol=1e-5, atol=1e-5)
 
 
+def test_the_outputs_are_counted_on_the_example_inputs_when_given() -> None:
+    """A core that needs its step's shape (here ``[B, C]``) fails on ``[1]`` zeros; its ``example_inputs`` count."""
+
+    def per_row(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = 0.5 * v + x.view(B, C)
+        s = spike(h - 1.0)
+        return s, h * (1.0 - s)
+
+    with pytest.raises(TypeError, match="pass num_outputs"):
+        FlexSN(per_row, num_states=1)
+    m = FlexSN(per_row, num_states=1, example_inputs=[torch.zeros(B, C), torch.zeros(B, C)], backend="torch")
+    assert (m.num_inputs, m.num_outputs) == (1, 1)
+
+
 def test_a_default_bound_tensor_is_not_counted_as_an_input() -> None:
     w = torch.tensor(0.4)
 

@@ -53,16 +53,22 @@ def _statics_of(static_inputs: object) -> list[Any]:
     return []  # register_static_inputs names the wrong type
 
 
-def _probe_outputs(core: Callable[..., Any], num_inputs: int, num_states: int, statics: list[Any]) -> int:
-    """``num_outputs`` from one call of the core on ``[1]`` zeros (float32, on the static inputs' device)."""
-    device = next((t.device for t in statics if isinstance(t, torch.Tensor)), torch.device("cpu"))
-    unit = [torch.zeros(1, device=device) for _ in range(num_inputs + num_states)]
+def _probe_outputs(
+    core: Callable[..., Any], num_inputs: int, num_states: int, statics: list[Any], examples: Sequence[torch.Tensor] | None
+) -> int:
+    """``num_outputs`` from one call of the core on ``examples`` (the per-step example inputs and states, when
+    given and as many) or on ``[1]`` zeros (float32, on the static inputs' device)."""
+    if examples is not None and len(examples) == num_inputs + num_states and all(isinstance(t, torch.Tensor) for t in examples):
+        unit = list(examples)
+    else:
+        device = next((t.device for t in statics if isinstance(t, torch.Tensor)), torch.device("cpu"))
+        unit = [torch.zeros(1, device=device) for _ in range(num_inputs + num_states)]
     try:
         with torch.no_grad():
             result = core(*unit, *statics)
     except Exception as e:  # the user's code: any error means "cannot tell"
         raise TypeError(
-            f"FlexSN: num_outputs could not be found by calling the core once on [1]-shaped zeros "
+            f"FlexSN: num_outputs could not be found by calling the core once on its example inputs or [1]-shaped zeros "
             f"({type(e).__name__}: {e}): pass num_outputs"
         ) from e
     n = 1 if isinstance(result, torch.Tensor) else len(result) if isinstance(result, (tuple, list)) else -1
@@ -77,8 +83,10 @@ def _probe_outputs(core: Callable[..., Any], num_inputs: int, num_states: int, s
 def resolve_counts(
     core: Callable[..., Any], num_inputs: object, num_states: object, num_outputs: object,
     static_inputs: Sequence[torch.Tensor] | Mapping[str, torch.Tensor] | None,
+    example_inputs: Sequence[torch.Tensor] | None = None,
 ) -> tuple[int, int, int]:
-    """``(num_inputs, num_states, num_outputs)``, each as given or, when ``None``, found (module docstring).
+    """``(num_inputs, num_states, num_outputs)``, each as given or, when ``None``, found (module docstring);
+    ``example_inputs`` (FlexSN's, when given) are what the core is called on to count its outputs.
 
     Raises:
         TypeError: ``num_states`` missing (``FlexSN(core, 1)``), or a sequence of tensors in its place
@@ -101,7 +109,7 @@ def resolve_counts(
             )
     if num_outputs is None:
         ni, ns, _ = check_counts(num_inputs, num_states, 0)
-        num_outputs = _probe_outputs(core, ni, ns, statics)
+        num_outputs = _probe_outputs(core, ni, ns, statics, example_inputs)
     return check_counts(num_inputs, num_states, num_outputs, need_result=True)
 
 

@@ -193,7 +193,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         if not callable(core):
             raise TypeError(f"core must be callable, got {type(core).__name__}")
         self.core = core
-        self.num_inputs, self.num_states, self.num_outputs = resolve_counts(core, num_inputs, num_states, num_outputs, static_inputs)
+        self.num_inputs, self.num_states, self.num_outputs = resolve_counts(core, num_inputs, num_states, num_outputs, static_inputs, example_inputs)
         self._step_mode = check_step_mode(step_mode)
         self._backend = check_backend(backend)
         self.store_state_seqs = bool(store_state_seqs)
