@@ -247,3 +247,17 @@ def test_a_spikingjelly_checkpoint_loads_strictly(name: str) -> None:
     ours = getattr(flexsn_nn, name)()
     assert sorted(ours.state_dict()) == sorted(theirs.state_dict())
     ours.load_state_dict(theirs.state_dict(), strict=True)
+
+
+def test_the_unfollowed_parameters_of_a_spikingjelly_surrogate_are_told_with_ours() -> None:
+    """SpikingJelly's surrogate modules read their parameters by ``getattr(self, k)``, which FlexSN cannot watch:
+    building a core on one says so once, naming ours of the same name (which it follows)."""
+    sg = sj_surrogate.ATan()
+
+    def lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = sg(h - 1.0)
+        return s, h * (1.0 - s)
+
+    with pytest.warns(RuntimeWarning, match=r"cannot follow them \(getattr.*flexsn_nn\.surrogate's of the same name"):
+        flexsn_nn.FlexSN(lif, 1, 1, 1)

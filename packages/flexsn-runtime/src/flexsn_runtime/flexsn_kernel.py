@@ -129,10 +129,15 @@ class FlexSNKernel:
         self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
         self._unguarded = unguarded_warnings(self.constants.items, self._dynamo_guarded)
         if self.constants.unwatched:
+            unwatched = "; ".join(self.constants.unwatched)
             self.tell(
-                f"FlexSN: the core reads values where FlexSN cannot follow them ({'; '.join(self.constants.unwatched)}): "
+                f"FlexSN: the core reads values where FlexSN cannot follow them ({unwatched}): "
                 "a number read that way is a constant of the kernels that is not watched, so a later change to it is "
                 "not followed; read it by name (cfg.thr, a module-level import), or pass the value as a static input"
+                # SpikingJelly's surrogate modules read their parameters by getattr(self, k): ours, of the same
+                # names and arguments, are watched
+                + ("; for SpikingJelly's surrogate modules, flexsn_nn.surrogate's of the same name and arguments are "
+                   "followed" if "spikingjelly" in unwatched and "surrogate" in unwatched else "")
             )
         arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))
