@@ -43,6 +43,7 @@ import math
 import torch
 
 from .module import FlexSN
+from . import surrogate
 from .surrogate import Sigmoid, SurrogateFunction
 
 __all__ = ["NEURON_STEP_MODE", "IFCore", "IFNode", "LIFCore", "LIFNode"]
@@ -95,12 +96,9 @@ def _check_surrogate(value: object) -> SurrogateFunction:
     if not isinstance(value, SurrogateFunction):
         cls = type(value)
         hint = ""
-        if cls.__module__.startswith("spikingjelly"):  # its surrogates have ours' names and arguments
-            from . import surrogate
-
-            if hasattr(surrogate, cls.__name__):
-                hint = (f"; SpikingJelly's {cls.__name__} is flexsn_nn.surrogate.{cls.__name__} here, with the same "
-                        "arguments (its surrogate modules run inside a FlexSN core too)")
+        if cls.__module__.startswith("spikingjelly") and hasattr(surrogate, cls.__name__):  # ours: its names and arguments
+            hint = (f"; SpikingJelly's {cls.__name__} is flexsn_nn.surrogate.{cls.__name__} here, with the same "
+                    "arguments (its surrogate modules run inside a FlexSN core too)")
         raise TypeError(
             "surrogate_function must be a flexsn_nn.surrogate.SurrogateFunction (e.g. Sigmoid(), ATan()), "
             f"got {cls.__module__}.{cls.__name__}{hint}"
