@@ -53,6 +53,9 @@ UNARY: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "expm1": lambda a: torch.expm1(torch.clamp(a, -6.0, 2.0)),
     "self_gate": lambda a: a * torch.tanh(a),
     "pow": lambda a: (a.abs() + 0.1) ** 0.75,
+    # in place on a fresh tensor, as autograd formulas and SpikingJelly's surrogates write (the trace's rewrite)
+    "pow_in_place": lambda a: (a.abs() + 0.1).pow_(0.75),
+    "exp_in_place": lambda a: (-a.abs()).exp_(),
     "affine": lambda a: 0.7 * a + 0.3,
     "round_mix": lambda a: a + 0.1 * torch.round(a),
     "sign_mix": lambda a: a * 0.5 + 0.1 * torch.sign(a),
