@@ -45,6 +45,11 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("IzhikevichNode", {}),
     ("IzhikevichNode", {"a": 0.3, "b": 0.2, "tau_w": 3.0, "v_reset": None, "w_rest": 0.1, "store_v_seq": True}),
     ("CUBALIFNode", {}),
+    ("ParametricLIFNode", {"detach_reset": True, "v_threshold": 0.8, "surrogate_function": ("Erf", 2.0)}),
+    ("EIFNode", {"detach_reset": True, "surrogate_function": ("SuperSpike", 1.5)}),
+    ("QIFNode", {"detach_reset": True, "surrogate_function": ("PiecewiseLeakyReLU", 1.0)}),
+    ("IzhikevichNode", {"detach_reset": True, "surrogate_function": ("Rect", 0.8)}),
+    ("CUBALIFNode", {"detach_reset": True, "surrogate_function": ("Sigmoid", 4.0)}),
     ("CUBALIFNode", {"c_decay": 0.8, "v_decay": 0.3, "v_threshold": 0.9, "v_reset": None, "surrogate_function": ("SoftSign", 2.0)}),
 ]
 
@@ -56,8 +61,14 @@ def _build(lib: str, name: str, kwargs: dict[str, Any], step_mode: str, backend:
         sg_name, alpha = kw["surrogate_function"]
         kw["surrogate_function"] = getattr(sj_surrogate if lib == "sj" else our_surrogate, sg_name)(alpha)
     if lib == "sj":
-        m = getattr(sj_neuron, name)(**kw)
-        m.step_mode = step_mode  # SpikingJelly 2.0's CUBALIFNode takes no step_mode argument
+        cls = getattr(sj_neuron, name)
+        taken = set(inspect.signature(cls.__init__).parameters)
+        m = cls(**{k: v for k, v in kw.items() if k in taken})
+        for k, v in kw.items():  # SpikingJelly 2.0's CUBALIFNode takes no detach_reset argument: its attribute
+            if k not in taken:
+                assert hasattr(m, k), f"SpikingJelly's {name} has no {k}"
+                setattr(m, k, v)
+        m.step_mode = step_mode  # nor a step_mode argument
     else:
         m = getattr(flexsn_nn, name)(step_mode=step_mode, backend=backend, **kw)
     return m.to(DEVICE)
