@@ -137,3 +137,19 @@ def _failing(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tens
 def test_a_form_that_cannot_be_read_is_refused_by_name(make: Callable[[], Any], error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         make()
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="a core capturing a CUDA tensor needs a GPU")
+def test_a_core_capturing_a_cuda_tensor_is_counted_on_cuda() -> None:
+    """``[1]`` zeros on the CPU fail beside a captured CUDA tensor; the count is then taken on CUDA."""
+    th = torch.full((1,), 0.8, device="cuda")
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = 0.5 * v + x
+        s = spike(h - th)
+        return s, h * (1.0 - s)
+
+    m = FlexSN(core, num_states=1)
+    assert (m.num_inputs, m.num_outputs) == (1, 1)
+    x = torch.rand(T, B, C, device="cuda") * 2
+    torch.testing.assert_close(m(x), _loop(core, [x], 1, 1, ())[0])

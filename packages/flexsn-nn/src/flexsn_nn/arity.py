@@ -59,18 +59,23 @@ def _probe_outputs(
     """``num_outputs`` from one call of the core on ``examples`` (the per-step example inputs and states, when
     given and as many) or on ``[1]`` zeros (float32, on the static inputs' device)."""
     if examples is not None and len(examples) == num_inputs + num_states and all(isinstance(t, torch.Tensor) for t in examples):
-        unit = list(examples)
+        units = [list(examples)]
     else:
         device = next((t.device for t in statics if isinstance(t, torch.Tensor)), torch.device("cpu"))
-        unit = [torch.zeros(1, device=device) for _ in range(num_inputs + num_states)]
-    try:
-        with torch.no_grad():
-            result = core(*unit, *statics)
-    except Exception as e:  # the user's code: any error means "cannot tell"
-        raise TypeError(
-            f"FlexSN: num_outputs could not be found by calling the core once on its example inputs or [1]-shaped zeros "
-            f"({type(e).__name__}: {e}): pass num_outputs"
-        ) from e
+        # a core that captures CUDA tensors fails on CPU zeros: then on CUDA ones
+        devices = [device, *([torch.device("cuda")] if device.type == "cpu" and torch.cuda.is_available() else [])]
+        units = [[torch.zeros(1, device=d) for _ in range(num_inputs + num_states)] for d in devices]
+    for k, unit in enumerate(units):
+        try:
+            with torch.no_grad():
+                result = core(*unit, *statics)
+            break
+        except Exception as e:  # the user's code: any error means "cannot tell"
+            if k == len(units) - 1:
+                raise TypeError(
+                    f"FlexSN: num_outputs could not be found by calling the core once on its example inputs or "
+                    f"[1]-shaped zeros ({type(e).__name__}: {e}): pass num_outputs"
+                ) from e
     n = 1 if isinstance(result, torch.Tensor) else len(result) if isinstance(result, (tuple, list)) else -1
     if n < num_states:
         raise ValueError(
