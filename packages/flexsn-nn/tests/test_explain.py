@@ -93,6 +93,10 @@ def test_a_built_neuron_is_explained_from_its_own_arguments() -> None:
         explain(LIFNode(step_mode="m"), 1, 1, 1)
     with pytest.raises(TypeError, match="a core function needs the three counts"):
         explain(lif)
+    found = explain(lif, num_states=1)  # SpikingJelly 2.0's form: the other counts found as FlexSN finds them
+    assert found.lowers and found.bytes_per_element_step == explain(lif, 1, 1, 1).bytes_per_element_step
+    with pytest.raises(TypeError, match="or num_states alone without static inputs"):
+        explain(lif, num_states=1, num_static=1)
 
 
 def test_a_neuron_whose_calls_do_not_take_the_kernels_says_so() -> None:

@@ -25,6 +25,7 @@ from flexsn_runtime import FlexSNKernel, FlexSNKernelHandle, TrainingKernels, dt
 from flexsn_runtime.builders import tracing_examples
 from flexsn_trace import generate_inference_graph
 
+from .arity import resolve_counts
 from .module import FlexSN
 
 __all__ = ["Explanation", "explain"]
@@ -196,7 +197,9 @@ def explain(
     """Explain how FlexSN runs ``core`` (arguments as :class:`flexsn_runtime.FlexSNKernel`), or a built neuron.
 
     ``explain(neuron)`` takes a :class:`~flexsn_nn.FlexSN` (``LIFNode()``, ``ParametricLIFNode()``, ...)
-    and reads its core, counts, examples, ``requires_grad`` flags and static inputs from it.
+    and reads its core, counts, examples, ``requires_grad`` flags and static inputs from it. A core
+    function without static inputs may give ``num_states`` alone (SpikingJelly 2.0's form): the other
+    counts are found as :class:`~flexsn_nn.FlexSN` finds them (:func:`flexsn_nn.arity.resolve_counts`).
 
     Builds the kernels (warnings are collected, not shown) and reports:
     whether inference and training run fused and why not, the blocking op,
@@ -222,10 +225,13 @@ def explain(
         route = _module_route(core)
         core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static = core._kernel_arguments()
     if num_inputs is None or num_states is None or num_outputs is None:
-        raise TypeError(
-            "explain(core, num_inputs, num_states, num_outputs): a core function needs the three counts "
-            f"(got {num_inputs}, {num_states}, {num_outputs}); a built neuron needs none: explain(neuron)"
-        )
+        if num_states is None or num_static:
+            raise TypeError(
+                "explain(core, num_inputs, num_states, num_outputs): a core function needs the three counts "
+                f"(got {num_inputs}, {num_states}, {num_outputs}), or num_states alone without static inputs "
+                "(SpikingJelly 2.0's form, the others found as FlexSN finds them); a built neuron needs none: explain(neuron)"
+            )
+        num_inputs, num_states, num_outputs = resolve_counts(core, num_inputs, num_states, num_outputs, None, example_inputs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the report says it all
         kernel = FlexSNKernel(core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static)
