@@ -23,15 +23,24 @@ GPU::
 (``torch.autograd.set_multithreading_enabled(False)``, PyTorch's API), as a loop driving one
 GPU per process may run it. Writes ``per_call.json``; the last lines printed are a table of
 copy ratios.
+
+``--processes N`` runs the whole measurement in N fresh processes, one after another, and writes
+``per_call_processes.json``: per row, the copy ratio's median, min and max over the processes. At
+``T = 8`` a training call is host-bound, and one host gave the same call 0.19-0.34 of copy from one
+process to the next (``tools/results/gpu-2026-11-28e/``): compare trees by these spreads, not by one
+process each.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import torch
 
@@ -116,6 +125,56 @@ def impls_for(name: str, core: Callable[..., Any], ni: int, ns: int, no: int, ar
     return out
 
 
+#: what names a row across processes (the measured fields and the host's speed vary)
+ROW_KEY = ("case", "mode", "impl", "T", "dtype", "autograd_threads")
+
+
+def spread(runs: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Per row of the processes' ``per_call.json`` lists: the copy ratio's median, min and max, and the
+    ``ms`` median, over the processes that measured it (rows in first-seen order)."""
+    by_key: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for rows in runs:
+        for row in rows:
+            by_key.setdefault(tuple(row[k] for k in ROW_KEY), []).append(row)
+    out = []
+    for key, rows in by_key.items():
+        ratios = [r["copy_ratio"] for r in rows]
+        out.append(dict(zip(ROW_KEY, key), processes=len(rows), copy_ratio_median=statistics.median(ratios),
+                        copy_ratio_min=min(ratios), copy_ratio_max=max(ratios),
+                        ms_median=statistics.median(r["ms"] for r in rows)))
+    return out
+
+
+def _in_processes(n: int, out: Path, argv: list[str]) -> None:
+    """Run this script ``n`` times in fresh processes (``--out out/p<k>``), then write the spread."""
+    runs = []
+    for k in range(n):
+        sub = out / f"p{k}"
+        subprocess.run([sys.executable, __file__, *argv, "--out", str(sub), "--processes", "1"], check=True)
+        runs.append(json.loads((sub / "per_call.json").read_text()))
+    rows = spread(runs)
+    (out / "per_call_processes.json").write_text(json.dumps(rows, indent=1))
+    for r in rows:
+        print(f"{r['case'] + ' ' + r['mode']:<16}{r['T']:>4}  {r['impl']:>10}  median {r['copy_ratio_median']:.3f}  "
+              f"min {r['copy_ratio_min']:.3f}  max {r['copy_ratio_max']:.3f}  ({r['processes']} processes)")
+
+
+def _strip_out_and_processes(argv: list[str]) -> list[str]:
+    """``argv`` without ``--out X`` / ``--processes N`` (either spelling), for the child processes."""
+    kept, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("--out", "--processes"):
+            skip = True
+            continue
+        if a.startswith(("--out=", "--processes=")):
+            continue
+        kept.append(a)
+    return kept
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, required=True)
@@ -129,8 +188,15 @@ def main() -> None:
     p.add_argument("--impls", nargs="*", default=None, help="time only these implementations (default: all)")
     p.add_argument("--cases", nargs="*", default=None, choices=["lif", "2x2"], help="only these neurons (default: both)")
     p.add_argument("--autograd-threads", choices=["on", "off"], default="on", help=AUTOGRAD_THREADS_HELP)
+    p.add_argument("--processes", type=int, default=1,
+                   help="run the measurement in this many fresh processes and write the spread (module docstring)")
     args = p.parse_args()
+    if args.processes < 1:
+        p.error(f"--processes must be >= 1, got {args.processes}")
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.processes > 1:
+        _in_processes(args.processes, args.out, _strip_out_and_processes(sys.argv[1:]))
+        return
     torch.autograd.set_multithreading_enabled(args.autograd_threads == "on")  # this (the calling) thread's setting
     from flexsn_nn.surrogate import Sigmoid
 
