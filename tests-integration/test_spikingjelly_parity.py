@@ -272,3 +272,59 @@ def test_the_unfollowed_parameters_of_a_spikingjelly_surrogate_are_told_with_our
 
     with pytest.warns(RuntimeWarning, match=r"cannot follow them \(getattr.*flexsn_nn\.surrogate's of the same name"):
         flexsn_nn.FlexSN(lif, 1, 1, 1)
+
+
+@pytest.mark.parametrize("step_mode", ["m", "s"])
+def test_from_spikingjelly_swaps_a_networks_neurons_for_ones_computing_the_same(step_mode: str) -> None:
+    """``flexsn_nn.from_spikingjelly``: every neuron of the zoo's names, with its settings, surrogate and learned
+    PLIF ``w``, becomes FlexSN's; the network computes the same spikes and gradients; others stay, told."""
+    import copy
+
+    from spikingjelly.activation_based import functional as sj_functional
+    from spikingjelly.activation_based import layer as sj_layer
+
+    torch.manual_seed(1)
+    net = torch.nn.Sequential(
+        sj_layer.Linear(N, 9), sj_neuron.LIFNode(tau=3.0, surrogate_function=sj_surrogate.ATan(3.0), detach_reset=True),
+        sj_layer.Linear(9, 9), sj_neuron.ParametricLIFNode(v_threshold=0.5, v_reset=None),
+        sj_neuron.CUBALIFNode(c_decay=0.6, v_decay=0.5, surrogate_function=sj_surrogate.Sigmoid(4.0)),
+        sj_layer.Linear(9, 9), sj_neuron.EIFNode(surrogate_function=sj_surrogate.PiecewiseLeakyReLU(0.8, 0.05)),
+        sj_layer.Linear(9, 9), sj_neuron.IzhikevichNode(a=0.2, b=0.1), sj_neuron.IFNode(v_threshold=0.5),
+    ).to(DEVICE)
+    with torch.no_grad():
+        net[3].w.fill_(0.7)  # a learned decay, not the initial one
+        for lin in (net[0], net[2], net[5], net[7]):  # drive every layer to fire: their spikes are compared
+            lin.weight.mul_(4.0)
+            lin.bias.fill_(0.4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sj_functional.set_step_mode(net, step_mode)
+    ours = flexsn_nn.from_spikingjelly(copy.deepcopy(net))
+    assert [type(m).__module__.split(".")[0] for m in ours if "Node" in type(m).__name__] == ["flexsn_nn"] * 6
+    assert float(ours[3].w.detach()) == pytest.approx(0.7) and ours[1].surrogate_function == our_surrogate.ATan(3.0)
+    x = (torch.rand(T, B, N, generator=torch.Generator().manual_seed(2)) * 3.0).to(DEVICE)
+    got = []
+    for m in (net, ours):
+        xg = x.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = m(xg) if step_mode == "m" else torch.stack([m(xg[t]) for t in range(T)])
+        (y * torch.linspace(-1.0, 1.0, T, device=DEVICE).view(T, 1, 1)).sum().backward()
+        got.append((y.detach(), xg.grad, m[0].weight.grad, m[3].w.grad))
+        m.zero_grad()
+    assert 0.05 < float(got[0][0].mean()) < 0.95 and got[0][3].abs() > 0, "the last layer must fire (not always), w get a gradient"
+    for g, w in zip(got[1], got[0]):
+        torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
+    with pytest.warns(RuntimeWarning, match=r"left SpikingJelly's 1 \(KLIFNode\)"):
+        flexsn_nn.from_spikingjelly(torch.nn.Sequential(sj_neuron.LIFNode(), sj_neuron.KLIFNode()))
+
+
+@pytest.mark.parametrize("name", SURROGATES)
+def test_surrogate_from_spikingjelly_keeps_the_parameters_and_spiking(name: str) -> None:
+    for spiking in (True, False):
+        theirs = getattr(sj_surrogate, name)(spiking=spiking)
+        ours = flexsn_nn.surrogate_from_spikingjelly(theirs)
+        assert type(ours).__name__ == name and ours.spiking is spiking
+        assert all(getattr(ours, k) == getattr(theirs, k) for k in ours.param_names)
+    with pytest.raises(TypeError, match="LogTailedReLU is not one of SpikingJelly's surrogates that flexsn_nn.surrogate has"):
+        flexsn_nn.surrogate_from_spikingjelly(sj_surrogate.LogTailedReLU())

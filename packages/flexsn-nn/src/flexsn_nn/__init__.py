@@ -23,6 +23,8 @@ Layer 5 of FlexSN:
 * :func:`save_program` / :func:`load_program` (from ``flexsn_runtime``):
   ``torch.export`` programs saved with their kernels, to run where the
   neurons were never built;
+* :func:`from_spikingjelly` (:mod:`flexsn_nn.migrate`): a network's SpikingJelly neurons swapped
+  for these, with their settings;
 * :func:`explain` (and the ``flexsn explain module:function`` command):
   why a core runs fused or not, what it traced, generated and moves.
 
@@ -49,6 +51,7 @@ from .__about__ import __version__
 from .functional import detach_net, prepare_fully_shard, reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
 from .explain import Explanation, explain
+from .migrate import from_spikingjelly, surrogate_from_spikingjelly
 from .module import FlexSN
 from .neurons import NEURON_STEP_MODE, IFNode, LIFNode
 from .neurons_learnable import AdaptiveLIFNode, CUBALIFNode, LearnableThresholdLIFNode, ParametricLIFNode
@@ -74,6 +77,8 @@ __all__ = [
     "LIFNode",
     "__version__",
     "explain",
+    "from_spikingjelly",
+    "surrogate_from_spikingjelly",
     "functional",
     "hop_available",
     "load_program",
