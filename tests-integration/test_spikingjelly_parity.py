@@ -319,6 +319,38 @@ def test_from_spikingjelly_swaps_a_networks_neurons_for_ones_computing_the_same(
         flexsn_nn.from_spikingjelly(torch.nn.Sequential(sj_neuron.LIFNode(), sj_neuron.KLIFNode()))
 
 
+def test_from_spikingjelly_keeps_the_parameters_an_optimizer_holds_and_swaps_its_flexsn() -> None:
+    """PLIF's ``w`` and a ``FlexSN``'s static inputs stay the same ``nn.Parameter`` objects, so an optimizer built
+    before the swap trains the swapped network; SpikingJelly's ``FlexSN`` becomes ours over the same core."""
+    from spikingjelly.activation_based.neuron.flexsn import FlexSN as SJFlexSN
+
+    w = torch.nn.Parameter(torch.full((B, N), 0.3, device=DEVICE))
+    net = torch.nn.Sequential(
+        torch.nn.Linear(N, N), sj_neuron.ParametricLIFNode(v_threshold=0.5, step_mode="m"),
+        torch.nn.Linear(N, N), SJFlexSN(core=_plif_with_sj_surrogate, num_states=1, static_inputs=(w,), step_mode="m"),
+    ).to(DEVICE)
+    with torch.no_grad():
+        for lin in (net[0], net[2]):
+            lin.weight.mul_(3.0)
+    opt = torch.optim.SGD(net.parameters(), lr=0.5)
+    plif_w = net[1].w
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        flexsn_nn.from_spikingjelly(net)
+    assert isinstance(net[1], flexsn_nn.ParametricLIFNode) and net[1].w is plif_w
+    assert type(net[3]) is flexsn_nn.FlexSN and net[3].static_inputs[0] is w
+    assert (net[3].num_inputs, net[3].num_states, net[3].num_outputs) == (1, 1, 1)
+    before = (plif_w.detach().clone(), w.detach().clone())
+    x = (torch.rand(T, B, N, generator=torch.Generator().manual_seed(4)) * 2.0).to(DEVICE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y = net(x)
+    assert y.any()
+    y.sum().backward()
+    opt.step()
+    assert not torch.equal(plif_w.detach(), before[0]) and not torch.equal(w.detach(), before[1])
+
+
 @pytest.mark.parametrize("name", SURROGATES)
 def test_surrogate_from_spikingjelly_keeps_the_parameters_and_spiking(name: str) -> None:
     for spiking in (True, False):

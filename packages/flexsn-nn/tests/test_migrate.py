@@ -36,10 +36,11 @@ def _neuron(name: str, **attrs: Any) -> nn.Module:
 
 
 def test_the_neurons_take_their_settings_surrogate_and_learned_w() -> None:
+    learned = nn.Parameter(torch.tensor(0.7))
     net = nn.Sequential(
         nn.Linear(4, 4),
         _neuron("LIFNode", tau=3.0, decay_input=False),
-        _neuron("ParametricLIFNode", decay_input=True, w=nn.Parameter(torch.tensor(0.7))),
+        _neuron("ParametricLIFNode", decay_input=True, w=learned),
         _neuron("CUBALIFNode", c_decay=0.6, v_decay=0.4, v_reset=0.0),
         _neuron("IzhikevichNode", tau=2.0, v_c=0.8, a0=1.0, v_rest=-0.1, w_rest=0.0, tau_w=3.0, a=0.2, b=0.1, v_reset=0.0),
     )
@@ -49,11 +50,27 @@ def test_the_neurons_take_their_settings_surrogate_and_learned_w() -> None:
     assert isinstance(lif, flexsn_nn.LIFNode) and (lif.tau, lif.decay_input, lif.v_threshold, lif.v_reset) == (3.0, False, 0.7, None)
     assert lif.detach_reset and lif.step_mode == "m" and lif.store_v_seq and lif.surrogate_function == flexsn_nn.surrogate.ATan(3.0)
     assert isinstance(plif, flexsn_nn.ParametricLIFNode) and float(plif.w.detach()) == pytest.approx(0.7) and plif.w.requires_grad
+    assert plif.w is learned  # the same Parameter: an optimizer built before the swap trains it
     assert isinstance(cuba, flexsn_nn.CUBALIFNode)
     assert (float(cuba.get_buffer("c_decay")), float(cuba.get_buffer("v_decay"))) == pytest.approx((0.6, 0.4))
     assert isinstance(izh, flexsn_nn.IzhikevichNode)
     x = torch.rand(5, 2, 4)
     assert net(x).shape == (5, 2, 4)  # a working network
+
+
+def test_a_spikingjelly_flexsn_becomes_ours_over_the_same_core_and_static_inputs() -> None:
+    w = nn.Parameter(torch.tensor(0.3))
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(w)
+        s = flexsn_nn.surrogate.Sigmoid()(h - 1.0)
+        return s, h * (1.0 - s)
+
+    sj = _stand_in("FlexSN", "spikingjelly.activation_based.neuron.flexsn", core=core, num_states=1, static_inputs=(w,),
+                   step_mode="m", store_state_seqs=True)
+    ours = from_spikingjelly(sj)
+    assert type(ours) is flexsn_nn.FlexSN and ours.core is core and ours.static_inputs[0] is w
+    assert (ours.num_inputs, ours.num_states, ours.num_outputs, ours.step_mode, ours.store_state_seqs) == (1, 1, 1, "m", True)
 
 
 def test_a_neuron_flexsn_lacks_stays_with_a_warning_and_a_bare_neuron_is_returned() -> None:

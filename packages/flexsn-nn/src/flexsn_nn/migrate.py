@@ -5,19 +5,24 @@
 ``spikingjelly.activation_based.neuron`` by :mod:`flexsn_nn`'s class of the same name, built from the
 module's own settings (its constants, ``surrogate_function`` as :mod:`flexsn_nn.surrogate`'s class of the
 same name and parameters, ``detach_reset``, ``step_mode``, ``store_v_seq``) and, for PLIF, its learned
-``w``. Both libraries compute the same neuron from the same settings
+``w``; and its ``FlexSN(core, num_states, static_inputs, ...)`` by :class:`flexsn_nn.FlexSN` over the same
+core and static inputs. Parameters are carried as the same ``nn.Parameter`` objects, so an optimizer built
+before the swap keeps training them. Both libraries compute the same neuron from the same settings
 (``tests-integration/test_spikingjelly_parity.py``). SpikingJelly is not imported: its modules are
 recognised by class name and module path. States are not carried: the new neurons start reset.
 """
 
 from __future__ import annotations
 
+import itertools
 import warnings
+from typing import Any
 
 import torch
 from torch import nn
 
 from . import neurons, neurons_learnable, neurons_nonlinear, surrogate
+from .module import FlexSN
 from .surrogate_base import SurrogateFunction
 
 __all__ = ["from_spikingjelly", "surrogate_from_spikingjelly"]
@@ -61,7 +66,16 @@ def surrogate_from_spikingjelly(sg: object) -> SurrogateFunction:
     return cls(**params, spiking=bool(getattr(sg, "spiking", True)))
 
 
+def _convert_flexsn(m: nn.Module, backend: str) -> nn.Module:
+    """SpikingJelly 2.0's ``FlexSN``: ours over the same core and static inputs (the same tensor objects)."""
+    sj: Any = m  # its attributes, read as SpikingJelly 2.0 names them
+    return FlexSN(sj.core, num_states=int(sj.num_states), static_inputs=tuple(sj.static_inputs), step_mode=sj.step_mode,
+                  store_state_seqs=bool(getattr(sj, "store_state_seqs", False)), backend=backend)
+
+
 def _convert(m: nn.Module, backend: str) -> nn.Module:
+    if type(m).__name__ == "FlexSN":
+        return _convert_flexsn(m, backend)
     cls, names = _SETTINGS[type(m).__name__]
     kwargs = {k: _number(getattr(m, k)) for k in (*_COMMON, *names)}
     new = cls(
@@ -70,12 +84,14 @@ def _convert(m: nn.Module, backend: str) -> nn.Module:
     )
     if isinstance(new, neurons_learnable.ParametricLIFNode):
         w = m.get_parameter("w")
-        mine = new.get_parameter("w")
-        with torch.no_grad():
-            mine.copy_(w.detach().reshape(mine.shape))
-        mine.requires_grad_(w.requires_grad)
-    first = next(iter(m.parameters()), None)
-    return new.to(first.device) if first is not None else new
+        if w.shape != new.get_parameter("w").shape:
+            raise TypeError(f"SpikingJelly's ParametricLIFNode has a w of shape {tuple(w.shape)}; FlexSN's is a scalar")
+        new.register_parameter("w", w)  # the same Parameter: an optimizer built before the swap still trains it
+    return new
+
+
+def _convertible(m: nn.Module) -> bool:
+    return _from_spikingjelly(m) and (type(m).__name__ in _SETTINGS or type(m).__name__ == "FlexSN")
 
 
 def from_spikingjelly(net: nn.Module, *, backend: str = "triton") -> nn.Module:
@@ -90,19 +106,28 @@ def from_spikingjelly(net: nn.Module, *, backend: str = "triton") -> nn.Module:
 
     Raises:
         TypeError: ``net`` is not an ``nn.Module``; a neuron whose surrogate FlexSN does not have
-            (:func:`surrogate_from_spikingjelly`).
+            (:func:`surrogate_from_spikingjelly`); a PLIF ``w`` that is not a scalar; errors of
+            :class:`flexsn_nn.FlexSN` for a ``FlexSN``'s core.
     """
     if not isinstance(net, nn.Module):
         raise TypeError(f"from_spikingjelly takes an nn.Module, got {type(net).__name__}")
-    if _from_spikingjelly(net) and type(net).__name__ in _SETTINGS:
-        return _convert(net, backend)
+    # SpikingJelly's neurons mostly hold no tensor; ours may (CUBA-LIF's decays): on the network's device
+    first = next(itertools.chain(net.parameters(), net.buffers()), None)
+    device = first.device if first is not None else None
+
+    def swap(m: nn.Module) -> nn.Module:
+        new = _convert(m, backend)
+        return new.to(device) if device is not None else new
+
+    if _convertible(net):
+        return swap(net)
     left: list[str] = []
     for parent_name, parent in list(net.named_modules()):
         for name, child in list(parent.named_children()):
             if not _from_spikingjelly(child) or not type(child).__module__.startswith("spikingjelly.activation_based.neuron"):
                 continue
-            if type(child).__name__ in _SETTINGS:
-                setattr(parent, name, _convert(child, backend))
+            if _convertible(child):
+                setattr(parent, name, swap(child))
             else:
                 left.append(f"{parent_name + '.' if parent_name else ''}{name} ({type(child).__name__})")
     if left:
