@@ -293,7 +293,7 @@ def _assert_matches_eager(net: nn.Module, compiled: Callable[..., torch.Tensor],
     y_r: torch.Tensor = ref(x_r)
     _close(y_c, y_r, "network output")
     for a, b in zip(_neurons(net), _neurons(ref)):
-        assert a.v is not None and b.v is not None
+        assert isinstance(a.v, torch.Tensor) and isinstance(b.v, torch.Tensor)
         _close(a.v, b.v, "final membrane potential")
     assert y_r.abs().sum() > 0 and y_r.std() > 0, "degenerate network output: the comparison would be vacuous"
     (y_c * weight).sum().backward()  # type: ignore[no-untyped-call]

@@ -108,6 +108,25 @@ def test_a_neuron_computes_what_spikingjellys_of_the_same_name_computes(name: st
         torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5, msg=lambda m, what=what: f"{name} {what}: {m}")
 
 
+@pytest.mark.parametrize(("name", "kwargs"), CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(CASES)])
+def test_a_neurons_states_read_as_spikingjellys_before_a_call_and_after_reset(name: str, kwargs: dict[str, Any]) -> None:
+    """``node.v`` (and ``c``, ``w``) before the first call and after ``reset()``: SpikingJelly's memories are floats
+    there (``v_reset`` or 0.0, ``w_rest``, 0.0), and code written for it reads them (before: ours were ``None``)."""
+    sj, ours = _build("sj", name, kwargs, "m"), _build("flexsn", name, kwargs, "m")
+    memories = [k for k in ("v", "c", "w") if k in getattr(sj, "_memories", {})]
+    assert "v" in memories
+    x = (torch.randn(T, B, N, generator=torch.Generator().manual_seed(4)) + 0.8).to(DEVICE)
+    for when in ("built", "reset"):
+        for k in memories:
+            want, got = getattr(sj, k), getattr(ours, k)
+            assert isinstance(want, float) and isinstance(got, float) and got == want, (when, k, got, want)
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sj(x), ours(x)
+        sj.reset()
+        ours.reset()
+
+
 def _parameters(cls: type) -> list[inspect.Parameter]:
     return [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
 

@@ -121,8 +121,37 @@ def test_store_v_seq_is_settable_as_in_spikingjelly() -> None:
 # (neuron, state attribute, its index in the core's states): SpikingJelly's memories, settable before a call.
 STATES = [
     ("LIFNode", "v", 0), ("IFNode", "v", 0), ("ParametricLIFNode", "v", 0), ("AdaptiveLIFNode", "v", 0),
-    ("AdaptiveLIFNode", "a", 1), ("CUBALIFNode", "c", 1), ("IzhikevichNode", "v", 0),
+    ("AdaptiveLIFNode", "a", 1), ("CUBALIFNode", "c", 1), ("IzhikevichNode", "v", 0), ("IzhikevichNode", "w", 1),
 ]
+
+
+@pytest.mark.parametrize(("make", "kwargs", "starts"), [
+    ("LIFNode", {}, {"v": 0.0}), ("LIFNode", {"v_reset": -0.2}, {"v": -0.2}), ("IFNode", {"v_reset": None}, {"v": 0.0}),
+    ("ParametricLIFNode", {"v_reset": 0.1}, {"v": 0.1}), ("AdaptiveLIFNode", {"v_reset": 0.1}, {"v": 0.1, "a": 0.0}),
+    ("CUBALIFNode", {}, {"v": 0.0, "c": 0.0}), ("IzhikevichNode", {"w_rest": 0.2, "v_reset": -0.05}, {"v": -0.05, "w": 0.2}),
+    ("IzhikevichNode", {}, {"v": 0.0, "w": 0.0}),
+])
+def test_a_state_reads_the_float_it_starts_from_until_a_call(make: str, kwargs: dict[str, object], starts: dict[str, float]) -> None:
+    """Before the first call and after ``reset()`` a neuron's state reads as the float it starts from, as
+    SpikingJelly's memories do (``v = v_reset``, or 0.0 with soft reset; ``w = w_rest``; ``c = a = 0.0``; before:
+    ``None``), and that is where a call starts: a call from nothing equals one from those floats set by hand, and a
+    multi-step call equals the neuron's steps fed one by one."""
+    cls = getattr(flexsn_nn, make)
+    x = (torch.rand(5, 2, 6, generator=torch.Generator().manual_seed(31)) * 2).to(pick_device())
+    node = cls(step_mode="m", **kwargs).to(x.device)
+    for name, want in starts.items():
+        got = getattr(node, name)
+        assert isinstance(got, float) and got == want, (name, got)
+    fresh = node(x)
+    assert fresh.any(), "the neuron must fire for the comparison to mean anything"
+    node.reset()
+    assert node.states == [] and all(getattr(node, name) == want for name, want in starts.items())
+    for name, want in starts.items():
+        setattr(node, name, want)
+    torch.testing.assert_close(node(x), fresh)
+    node.reset()
+    node.step_mode = "s"
+    torch.testing.assert_close(torch.stack([node(x[t]) for t in range(x.shape[0])]), fresh)
 
 
 @pytest.mark.parametrize("kind", ["float", "tensor"])
@@ -153,7 +182,7 @@ def test_a_set_state_is_where_the_next_call_starts(make: str, attribute: str, in
         torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-5, atol=1e-5)
         setattr(node, attribute, start)
         node.reset()  # forgets the start: the next call is a plain one
-        assert getattr(node, attribute) is None
+        assert getattr(node, attribute) == node.state_starts()[index]
         torch.testing.assert_close(call(x).detach(), cls(backend="torch", step_mode="m").to(x.device)(x))
     finally:
         torch._dynamo.reset()
@@ -179,4 +208,4 @@ def test_a_float_state_survives_a_deep_copy_and_not_a_pickle() -> None:
     node = flexsn_nn.LIFNode(step_mode="m")
     node.v = 0.3
     assert copy.deepcopy(node).v == 0.3
-    assert pickle.loads(pickle.dumps(node)).v is None
+    assert pickle.loads(pickle.dumps(node)).v == 0.0 and pickle.loads(pickle.dumps(node)).states == []

@@ -377,7 +377,8 @@ class IFNode(FlexSN):
 
     @property
     def v(self) -> torch.Tensor | float | None:
-        """Membrane potential ``[*shape]`` after the last call (``None`` before the first / after reset).
+        """Membrane potential ``[*shape]`` after the last call; before the first call and after :meth:`reset`, the
+        float it starts from (``v_reset``, or 0.0 with soft reset), as SpikingJelly's memory ``v`` reads.
 
         Settable, as SpikingJelly's memory ``v`` is: a tensor (broadcasting with the next call's per-step shape, of
         its dtype and device), a Python float (the whole membrane at that value at the next call, made like its
@@ -387,7 +388,7 @@ class IFNode(FlexSN):
         Raises (setter):
             TypeError: another kind of value. ValueError: a float that is not finite.
         """
-        return self.states[0] if self.states else None
+        return self._state_value(0)
 
     @v.setter
     def v(self, value: torch.Tensor | float | None) -> None:
@@ -409,15 +410,31 @@ class IFNode(FlexSN):
         seqs = self.state_seqs
         return seqs[0] if seqs else None
 
+    def state_starts(self) -> tuple[float, ...]:
+        """The value each state starts from before the first call and after :meth:`reset` (SpikingJelly's
+        ``register_memory`` values): ``v`` at ``v_reset`` (hard reset) or 0.0 (soft reset); subclasses with
+        more states add theirs. The one place :meth:`init_states`, the zero-state fast path and the state
+        getters (``node.v`` before a call) read them from."""
+        return (0.0 if self.v_reset is None else self.v_reset,)
+
     def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
-        """``V[-1] = V_reset`` (hard reset) or 0 (soft reset), ``[*shape]`` like the inputs."""
+        """Each state ``[*shape]`` filled with its :meth:`state_starts` value, of the inputs' dtype and device."""
         x = input_seqs[0]
-        v0 = 0.0 if self.v_reset is None else self.v_reset
-        return [x.new_full(x.shape[1:], v0)]
+        return [x.new_full(x.shape[1:], f) for f in self.state_starts()]
 
     def _init_states_are_zeros(self) -> bool:
-        """``V[-1] == 0`` (soft reset or ``v_reset == 0``): the kernels then create it inside the op."""
-        return type(self).init_states is IFNode.init_states and (self.v_reset is None or self.v_reset == 0.0)
+        """Every state starts at 0 (e.g. soft reset or ``v_reset == 0``): the kernels then create them inside the op."""
+        return type(self).init_states is IFNode.init_states and all(f == 0.0 for f in self.state_starts())
+
+    def _state_value(self, index: int) -> torch.Tensor | float | None:
+        """State ``index`` as its getter shows it: the tensor or float it holds; when it holds none (before the
+        first call, after :meth:`reset`), the float it starts from, as SpikingJelly's memories read. ``None`` only
+        where a subclass's own :meth:`init_states` decides the start."""
+        states = self.states
+        value = states[index] if states else None
+        if value is None and type(self).init_states is IFNode.init_states:
+            return self.state_starts()[index]
+        return value
 
     def extra_repr(self) -> str:
         """Neuron constants, step mode, backend and ``store_v_seq`` (shown by ``repr``)."""

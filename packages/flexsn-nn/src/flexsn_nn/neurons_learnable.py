@@ -157,12 +157,9 @@ class LearnableThresholdLIFNode(IFNode, _Leaky):
 class _SecondStateFromZero(IFNode):
     """A neuron with a second state (adaptation, synaptic current) that starts at 0; ``v`` starts as :class:`IFNode`'s."""
 
-    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
-        """``v`` at ``v_reset`` (hard reset) or 0, the second state 0."""
-        return [*super().init_states(*input_seqs), input_seqs[0].new_zeros(input_seqs[0].shape[1:])]
-
-    def _init_states_are_zeros(self) -> bool:
-        return type(self).init_states is _SecondStateFromZero.init_states and (self.v_reset is None or self.v_reset == 0.0)
+    def state_starts(self) -> tuple[float, ...]:
+        """``v`` at ``v_reset`` (hard reset) or 0, the second state at 0."""
+        return (*super().state_starts(), 0.0)
 
 
 class AdaptiveLIFCore(LIFCore):
@@ -236,9 +233,9 @@ class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
 
     @property
     def a(self) -> torch.Tensor | float | None:
-        """The adaptation state after the last call (``None`` before the first / after reset); settable as
+        """The adaptation state after the last call (0.0 before the first / after reset); settable as
         :attr:`v` is (a tensor, a Python float or ``None``)."""
-        return self.states[1] if self.states else None
+        return self._state_value(1)
 
     @a.setter
     def a(self, value: torch.Tensor | float | None) -> None:
@@ -320,9 +317,9 @@ class CUBALIFNode(_SecondStateFromZero):
 
     @property
     def c(self) -> torch.Tensor | float | None:
-        """The synaptic current after the last call (``None`` before the first / after reset; SpikingJelly's
-        ``c``); settable as :attr:`v` is (a tensor, a Python float or ``None``)."""
-        return self.states[1] if self.states else None
+        """The synaptic current after the last call (0.0 before the first / after reset, as SpikingJelly's
+        ``c`` reads); settable as :attr:`v` is (a tensor, a Python float or ``None``)."""
+        return self._state_value(1)
 
     @c.setter
     def c(self, value: torch.Tensor | float | None) -> None:

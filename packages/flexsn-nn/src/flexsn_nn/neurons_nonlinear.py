@@ -173,10 +173,16 @@ class IzhikevichNode(IFNode):
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
         self.w_rest = w0
 
-    def init_states(self, *input_seqs: torch.Tensor) -> list[torch.Tensor]:
-        """``v`` at ``v_reset`` (hard reset) or 0, ``w = w_rest``."""
-        x = input_seqs[0]
-        return [*super().init_states(*input_seqs), x.new_full(x.shape[1:], self.w_rest)]
+    def state_starts(self) -> tuple[float, ...]:
+        """``v`` at ``v_reset`` (hard reset) or 0, ``w`` at ``w_rest``."""
+        return (*super().state_starts(), self.w_rest)
 
-    def _init_states_are_zeros(self) -> bool:
-        return False  # w starts at w_rest; v at v_reset
+    @property
+    def w(self) -> torch.Tensor | float | None:
+        """The recovery variable after the last call (``w_rest`` before the first / after reset, as SpikingJelly's
+        memory ``w`` reads); settable as :attr:`v` is (a tensor, a Python float or ``None``)."""
+        return self._state_value(1)
+
+    @w.setter
+    def w(self, value: torch.Tensor | float | None) -> None:
+        self._set_state(1, "w", value)
