@@ -328,3 +328,30 @@ def test_compiled_final_state_scan_is_one_node_and_fused() -> None:
     assert "flexsn.training.default" not in _targets(fw), fw.code
     assert _targets(bw).count("flexsn.backward.default") == 1, bw.code
     assert not _seq_grad_fills(bw, T), bw.code
+
+
+@pytest.mark.parametrize("final", [False, True], ids=["sequences", "final_state"])
+@pytest.mark.parametrize("shape", [(4,), (3, 1), ()])
+def test_an_initial_state_that_broadcasts_runs_fused_and_grows_as_in_the_loop(shape: tuple[int, ...], final: bool) -> None:
+    """An initial state ``[4]`` (or ``[3, 1]``, a scalar) with inputs ``[T, 3, 4]``: the loop's first step grows it to
+    ``[3, 4]``, and so do the fused kernels (the runtime fits the call to one shape). Before, the operator's
+    result check expected ``[T, 4]`` state sequences and raised ``RuntimeError`` on the kernels' right answer."""
+    torch.manual_seed(5)
+    x = (torch.randn(6, 3, 4, device=DEVICE) * 2).requires_grad_()
+    v0 = torch.rand(shape, device=DEVICE).requires_grad_()
+    y, v = flex_sn_scan(lif, 1, 1, 1, x, v0, final_state=final)
+    assert flexsn_hop.fused_kernel_for(lif, 1, 1, 1) is not None  # the kernels ran, not the loop
+    xr, vr = x.detach().clone().requires_grad_(), v0.detach().clone().requires_grad_()
+    ry, rv = _last(lif, xr, vr) if final else loop(lif, xr, vr)
+    assert v.shape == rv.shape == ((3, 4) if final else (6, 3, 4))
+    gy, gv = torch.randn_like(y), torch.randn_like(v)
+    got = torch.autograd.grad((y, v), (x, v0), (gy, gv))
+    want = torch.autograd.grad((ry, rv), (xr, vr), (gy, gv))
+    for g, w in zip((y, v, *got), (ry, rv, *want)):
+        torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
+    compiled = torch.compile(lambda a, b: flex_sn_scan(lif, 1, 1, 1, a, b, final_state=final), fullgraph=True)
+    try:
+        for g, w in zip(compiled(x.detach(), v0.detach()), (ry, rv)):
+            torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
+    finally:
+        torch._dynamo.reset()

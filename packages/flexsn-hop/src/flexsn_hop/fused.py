@@ -54,6 +54,7 @@ from collections.abc import Callable, Iterator, Sequence
 import torch
 
 from flexsn_runtime import warn_fallback
+from flexsn_trace import broadcast_shape
 from flexsn_trace.env import env_flag
 
 from ._checks import ScanArgs
@@ -173,7 +174,9 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     output whose leading dim is not ``T``, or states of the wrong shape:
     ``[T, *init_state.shape]`` sequences, or with ``final_state``
     ``[*init_state.shape]`` final states (with ``zero_init_states``, the
-    state shape is input 0's per-step shape).
+    state shape is input 0's per-step shape). A state may also come back in
+    the shape the inputs' per-step shapes and the states broadcast to, which
+    a broadcasting initial state takes in the loop's first step.
     """
     impl = get_fused_impl()
     if impl is None:
@@ -222,7 +225,10 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
             f"num_outputs + num_states = {expected} tensors"
         )
     state_shapes = [c.step_shape] * c.num_states if args.contract.zero_init_states else [tuple(s.shape) for s in c.init_states]
-    _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, c.T, c.final_state)
+    # a state that broadcasts with the inputs grows to their common shape in the first step of the loop, and the
+    # runtime's kernels write it there (flexsn_runtime.fit_shapes): that shape is a state's too
+    common = broadcast_shape([*(tuple(x.shape[1:]) for x in c.input_seqs), *state_shapes])
+    _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, c.T, c.final_state, common)
     return values
 
 
@@ -232,6 +238,7 @@ def _check_result_shapes(
     state_shapes: Sequence[tuple[int, ...]],
     T: int,
     final_state: bool,
+    common: tuple[int, ...] | None = None,
 ) -> None:
     for i, y in enumerate(outputs):
         if y.dim() == 0 or y.shape[0] != T:
@@ -242,7 +249,8 @@ def _check_result_shapes(
     what = "final state" if final_state else "state sequence"
     for j, (s, shape0) in enumerate(zip(states, state_shapes)):
         expected = tuple(shape0) if final_state else (T, *shape0)
-        if tuple(s.shape) != expected:
+        grown = None if common is None else (tuple(common) if final_state else (T, *common))
+        if tuple(s.shape) not in (expected, grown):
             raise RuntimeError(
                 f"flex_sn_scan fused impl returned {what} {j} of shape {tuple(s.shape)}, "
                 f"expected {expected} (final_state={final_state})"
