@@ -252,3 +252,11 @@ def test_save_program_checks_its_arguments(tmp_path: Path) -> None:
     save_program(hop_program, tmp_path / "hop.pt2")
     x1 = _x(1).to(DEV)
     torch.testing.assert_close(load_program(tmp_path / "hop.pt2").module()(x1), hop(x1))
+
+
+def test_load_program_of_a_missing_path_raises_file_not_found(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A path that names no file: ``FileNotFoundError`` naming it, before ``torch.export.load`` logs a traceback."""
+    with pytest.raises(FileNotFoundError, match="load_program: no such file") as info:
+        load_program(tmp_path / "missing.pt2")
+    assert info.value.filename == str(tmp_path / "missing.pt2")
+    assert "Traceback" not in capfd.readouterr().err

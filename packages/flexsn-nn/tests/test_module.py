@@ -236,6 +236,8 @@ def test_constructor_validation_and_repr() -> None:
         FlexSN(lif_core, 1, 1.0, 1, backend="torch")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="example_outputs must hold"):
         FlexSN(lif_core, 1, 1, 1, backend="torch", example_outputs=())
+    with pytest.raises(TypeError, match="store_state_seqs must be a Python bool, got str 'False'"):
+        FlexSN(lif_core, 1, 1, 1, backend="torch", store_state_seqs="False")  # type: ignore[arg-type]  # before: kept, as True
     m = FlexSN(lif_core, 1, 1, 1, backend="torch")
     with pytest.raises(ValueError, match="backend must be one of"):
         m.backend = "jax"

@@ -89,6 +89,20 @@ def check_backend(backend: object) -> str:
     return backend
 
 
+def check_bool(name: str, value: object) -> bool:
+    """A Python bool (``detach_reset``, ``decay_input``, ``store_state_seqs``), or the int 0 / 1; anything else (a
+    string, a tensor) is refused rather than truth-tested (``bool("False")`` is ``True``).
+
+    Raises:
+        TypeError: any other value, named.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be a Python bool, got {type(value).__name__} {value!r}")
+
+
 def check_step_mode(step_mode: object) -> str:
     """Validate a ``step_mode`` value (SpikingJelly's ``"s"`` / ``"m"``).
 

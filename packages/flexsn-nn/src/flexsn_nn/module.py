@@ -43,7 +43,7 @@ from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
 from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list
 
 from .arity import check_requires_grad, resolve_counts
-from .backends import KERNEL_BACKENDS, Checked, check_backend, check_step_mode, run_hop
+from .backends import KERNEL_BACKENDS, Checked, check_backend, check_bool, check_step_mode, run_hop
 from .graph_capture import note_capture, note_detach
 from .persistence import KeepsNoStates
 from .replay import in_backward, note_call, note_reset, recompute
@@ -164,7 +164,7 @@ class FlexSN(KeepsNoStates, nn.Module):
     Raises:
         TypeError: ``core`` not callable, non-int arity, non-tensor templates;
             ``num_states`` missing (``FlexSN(core, 1)``), or a count that cannot be found.
-        TypeError: a static input that is not a tensor.
+        TypeError: a static input that is not a tensor; ``store_state_seqs`` not a bool.
         ValueError: bad arity, unknown ``step_mode`` / ``backend`` (the
             message lists the valid values), wrong number of
             ``example_outputs`` or ``requires_grad`` flags, ``example_outputs``
@@ -196,7 +196,7 @@ class FlexSN(KeepsNoStates, nn.Module):
         self.num_inputs, self.num_states, self.num_outputs = resolve_counts(core, num_inputs, num_states, num_outputs, static_inputs, example_inputs)
         self._step_mode = check_step_mode(step_mode)
         self._backend = check_backend(backend)
-        self.store_state_seqs = bool(store_state_seqs)
+        self.store_state_seqs = check_bool("store_state_seqs", store_state_seqs)
         if example_inputs is not None:
             example_inputs = tuple(example_inputs)
         self._example_inputs = example_inputs

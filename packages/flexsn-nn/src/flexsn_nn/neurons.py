@@ -42,6 +42,7 @@ import math
 
 import torch
 
+from .backends import check_bool
 from .module import FlexSN
 from . import surrogate
 from .surrogate import Sigmoid, SurrogateFunction
@@ -80,16 +81,6 @@ def _tau(value: object, name: str = "tau") -> float:
     if tau <= 1.0:
         raise ValueError(f"{name} must be > 1 (time steps), got {value}")
     return tau
-
-
-def _check_bool(name: str, value: object) -> bool:
-    """A Python bool (``detach_reset``, ``decay_input``), or the int 0 / 1; anything else (a string, a tensor) is
-    refused rather than truth-tested (``bool("False")`` is ``True``)."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int) and value in (0, 1):
-        return bool(value)
-    raise TypeError(f"{name} must be a Python bool, got {type(value).__name__} {value!r}")
 
 
 def _check_surrogate(value: object) -> SurrogateFunction:
@@ -219,7 +210,7 @@ class _DecayInput:
 
     @decay_input.setter
     def decay_input(self, value: bool) -> None:
-        setattr(self.neuron_core, "decay_input", _check_bool("decay_input", value))
+        setattr(self.neuron_core, "decay_input", check_bool("decay_input", value))
 
 
 class _Leaky(_DecayInput):
@@ -287,7 +278,7 @@ class IFNode(FlexSN):
     ) -> None:
         v_th = _check_float("v_threshold", v_threshold)
         assert v_th is not None
-        core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+        core = IFCore(v_th, _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
     def _init_neuron(
@@ -360,7 +351,7 @@ class IFNode(FlexSN):
 
     @detach_reset.setter
     def detach_reset(self, value: bool) -> None:
-        self.neuron_core.detach_reset = _check_bool("detach_reset", value)
+        self.neuron_core.detach_reset = check_bool("detach_reset", value)
 
     @property
     def store_v_seq(self) -> bool:
@@ -373,7 +364,7 @@ class IFNode(FlexSN):
 
     @store_v_seq.setter
     def store_v_seq(self, value: bool) -> None:
-        self.store_state_seqs = _check_bool("store_v_seq", value)
+        self.store_state_seqs = check_bool("store_v_seq", value)
 
     @property
     def v(self) -> torch.Tensor | float | None:
@@ -479,11 +470,11 @@ class LIFNode(IFNode, _Leaky):
         assert v_th is not None
         core = LIFCore(
             tau_f,
-            _check_bool("decay_input", decay_input),
+            check_bool("decay_input", decay_input),
             v_th,
             _check_float("v_reset", v_reset, True),
             _check_surrogate(surrogate_function),
-            _check_bool("detach_reset", detach_reset),
+            check_bool("detach_reset", detach_reset),
         )
         self._init_neuron(core, backend, step_mode, store_v_seq)
 

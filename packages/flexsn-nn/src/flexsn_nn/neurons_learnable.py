@@ -27,8 +27,9 @@ from typing import Sequence
 import torch
 from torch import nn
 
+from .backends import check_bool
 from .neurons import (
-    _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, LIFCore, _check_bool, _check_float, _check_surrogate, _DecayInput, _Leaky, _required,
+    _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, LIFCore, _check_float, _check_surrogate, _DecayInput, _Leaky, _required,
     _tau,
 )
 from .surrogate import Rect, SurrogateFunction
@@ -81,8 +82,8 @@ class ParametricLIFNode(IFNode, _DecayInput):
         step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
         tau = _tau(init_tau, "init_tau")
-        core = PLIFCore(_check_bool("decay_input", decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
-                        _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+        core = PLIFCore(check_bool("decay_input", decay_input), _required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
+                        _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         w = nn.Parameter(torch.tensor(-math.log(tau - 1.0)))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"w": w})
 
@@ -135,8 +136,8 @@ class LearnableThresholdLIFNode(IFNode, _Leaky):
         if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in shape):
             raise ValueError(f"threshold_shape must be a sequence of ints >= 1, got {threshold_shape!r}")
         th0 = _required("init_threshold", init_threshold)
-        core = ThresholdLIFCore(_tau(tau), _check_bool("decay_input", decay_input), th0, _check_float("v_reset", v_reset, True),
-                                _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+        core = ThresholdLIFCore(_tau(tau), check_bool("decay_input", decay_input), th0, _check_float("v_reset", v_reset, True),
+                                _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, static_inputs={"threshold": nn.Parameter(torch.full(shape, th0))})
 
     @property  # type: ignore[override]
@@ -207,8 +208,8 @@ class AdaptiveLIFNode(_SecondStateFromZero, _Leaky):
         surrogate_function: SurrogateFunction = _DEFAULT_SURROGATE, detach_reset: bool = False,
         step_mode: str = NEURON_STEP_MODE, store_v_seq: bool = False, *, backend: str = "triton",
     ) -> None:
-        core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), _check_bool("decay_input", decay_input), _required("v_threshold", v_threshold),
-                               _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+        core = AdaptiveLIFCore(_tau(tau), _tau(tau_a, "tau_a"), check_bool("decay_input", decay_input), _required("v_threshold", v_threshold),
+                               _check_float("v_reset", v_reset, True), _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         beta = nn.Parameter(torch.full(tuple(beta_shape), _required("init_beta", init_beta)))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs={"beta": beta})
 
@@ -307,9 +308,9 @@ class CUBALIFNode(_SecondStateFromZero):
             if not 0.0 <= d <= 1.0:
                 raise ValueError(f"{name} (the fraction kept per step) must be in [0, 1], got {value}")
             t = torch.tensor(d)
-            decays[name] = nn.Parameter(t) if _check_bool("requires_grad", requires_grad) else t
+            decays[name] = nn.Parameter(t) if check_bool("requires_grad", requires_grad) else t
         core = CUBACore(_required("v_threshold", v_threshold), _check_float("v_reset", v_reset, True),
-                        _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+                        _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2, static_inputs=decays)
         for name, t in decays.items():
             if not isinstance(t, nn.Parameter):  # constants, as SpikingJelly's floats: not in the state_dict

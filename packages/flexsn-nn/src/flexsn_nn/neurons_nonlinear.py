@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import torch
 
-from .neurons import _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, _check_bool, _check_float, _check_surrogate, _required, _tau
+from .backends import check_bool
+from .neurons import _DEFAULT_SURROGATE, NEURON_STEP_MODE, IFCore, IFNode, _check_float, _check_surrogate, _required, _tau
 from .surrogate import SurrogateFunction
 
 __all__ = ["EIFNode", "IzhikevichNode", "QIFNode"]
@@ -116,7 +117,7 @@ class QIFNode(IFNode):
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
         core = QIFCore(t, _required("v_c", v_c), _positive("a0", a0), rest, th, rs, _check_surrogate(surrogate_function),
-                       _check_bool("detach_reset", detach_reset))
+                       check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -141,7 +142,7 @@ class EIFNode(IFNode):
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset)
         core = EIFCore(t, _positive("delta_T", delta_T), _required("theta_rh", theta_rh), rest, th, rs,
-                       _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+                       _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         self._init_neuron(core, backend, step_mode, store_v_seq)
 
 
@@ -168,7 +169,7 @@ class IzhikevichNode(IFNode):
     ) -> None:
         t, th, rest, rs = _potentials(tau, v_threshold, v_rest, v_reset, rest_above_reset=False)
         core = IzhikevichCore(t, _required("v_c", v_c), _positive("a0", a0), rest, _required("tau_w", tau_w), _required("a", a), _required("b", b), th, rs,
-                              _check_surrogate(surrogate_function), _check_bool("detach_reset", detach_reset))
+                              _check_surrogate(surrogate_function), check_bool("detach_reset", detach_reset))
         w0 = _required("w_rest", w_rest)
         self._init_neuron(core, backend, step_mode, store_v_seq, num_states=2)
         self.w_rest = w0

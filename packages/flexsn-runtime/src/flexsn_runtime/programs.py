@@ -20,6 +20,7 @@ trust.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from typing import IO, Any, Iterator, Union
@@ -185,6 +186,8 @@ def load_program(f: File, *, extra_files: dict[str, Any] | None = None, **kwargs
     Raises:
         ValueError: the carried kernels are damaged, or were written under another torch, Triton or FlexSN (named).
     """
+    if isinstance(f, (str, os.PathLike)) and not os.path.isfile(f):  # before torch.export.load logs a traceback for it
+        raise FileNotFoundError(errno.ENOENT, "load_program: no such file", os.fspath(f))
     extra: dict[str, Any] = dict(extra_files or {})
     extra[KERNELS_FILE] = ""
     program = torch.export.load(f, extra_files=extra, **kwargs)
