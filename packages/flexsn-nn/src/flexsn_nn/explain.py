@@ -66,6 +66,9 @@ class Explanation:
         dtype_fallbacks: ``"bfloat16 training"`` (a 16-bit dtype and mode) -> why calls of that dtype run the
             eager loop although float32 ones run fused: the core, or its gradient, reads the dtype
             (:func:`flexsn_runtime.dtype_reason`); empty when every dtype runs fused.
+        without_gradient: the results (``"output 0"``, ``"state 1"``) no argument reaches through a differentiable
+            op, e.g. a spike from a hard threshold written without a surrogate: they require no grad on any
+            backend, as in PyTorch, so nothing upstream learns through them.
         module_route: for an explained neuron whose calls do not take the kernels as set up (``step_mode="s"``,
             the neurons' default, runs one step of the core per call; ``backend="torch"`` the eager loop), what
             they run and what to set instead; ``None`` otherwise.
@@ -85,6 +88,7 @@ class Explanation:
     bytes_per_element_step: dict[str, float] = field(default_factory=dict)
     dtype_fallbacks: dict[str, str] = field(default_factory=dict)
     module_route: str | None = None
+    without_gradient: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
@@ -98,6 +102,8 @@ class Explanation:
             lines.append(f"{case} runs the eager loop: {why}")
         if self.captures:
             lines.append(f"lifted captured tensors: {', '.join(self.captures)}")
+        if self.without_gradient:
+            lines.append(f"without gradient (a hard threshold without a surrogate?): {', '.join(self.without_gradient)}")
         if self.saved_per_step:
             lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
         for kind, moved in self.bytes_per_element_step.items():
@@ -265,6 +271,11 @@ def explain(
             if k is not None:
                 result.sources[kind] = (k.code, source_path(k.code))
         result.bytes_per_element_step, result.saved_per_step = _bytes(bundle, pair, element_size)
+        if pair is not None:
+            no = pair.info.num_outputs
+            result.without_gradient = tuple(
+                f"output {k}" if k < no else f"state {k - no}" for k, d in enumerate(pair.info.differentiable) if not d
+            )
         for dtype in (torch.bfloat16, torch.float16):
             for training in (False, True) if kernel.has_training_kernels else (False,):
                 why = dtype_reason(kernel, dtype, training)

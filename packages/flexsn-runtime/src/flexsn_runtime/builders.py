@@ -425,7 +425,7 @@ def _render_training(
     pair whose backward recomputes the steps (:mod:`flexsn_trace.recompute`), else 1.
     """
     num_inputs, num_states, num_outputs, num_static = arity
-    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)._replace(chunk=chunk)
+    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)._replace(chunk=chunk, differentiable=tuple(mask))
     rebuild = None
     if carrier is not None:
         info = carrier.info(info)

@@ -62,6 +62,9 @@ class TrainingPlan:
     stored: tuple[int, ...]
     #: the registry entry, kept so a retained graph can bring it back (``revive_flexsn_kernel_handle``)
     bundle: FlexSNKernelHandle
+    #: the op's outputs (outputs then states) that carry no gradient (``info.differentiable``): marked
+    #: non-differentiable, they require no grad, as the eager loop's do not (a spike from a hard threshold)
+    non_differentiable: tuple[int, ...] = ()
 
     @property
     def n_grads(self) -> int:
@@ -115,6 +118,7 @@ def plan_for(handle: int, final_state: bool, dtype: torch.dtype = torch.float32)
         saved=tuple(backward_saved_args(info)),
         stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),
         bundle=bundle,
+        non_differentiable=tuple(k for k, d in enumerate(info.differentiable) if not d),
     )
     bundle.plans[key] = plan
     return plan

@@ -65,6 +65,11 @@ class FlexSNInfo(NamedTuple):
             the steps (:mod:`flexsn_trace.recompute`): the saved values are
             then the step's arguments, and the final-state forward stores the
             state sequences only after every ``chunk``-th step.
+        differentiable: for a training info, per output then state, whether
+            it carries a gradient (:attr:`TrainingGraphs.tangent_mask`):
+            ``False`` where no argument reaches it through a differentiable
+            op (a hard threshold ``(h >= 1).float()``), so it requires no grad
+            in the loop either; ``()`` for an inference info.
     """
 
     num_inputs: int
@@ -80,6 +85,7 @@ class FlexSNInfo(NamedTuple):
     num_static: int = 0
     carrier: int = -1
     chunk: int = 1
+    differentiable: tuple[bool, ...] = ()
 
 
 def placeholders(graph: fx.Graph) -> list[fx.Node]:
