@@ -127,6 +127,23 @@ def test_a_neurons_states_read_as_spikingjellys_before_a_call_and_after_reset(na
         ours.reset()
 
 
+@pytest.mark.parametrize("name", ["LIFNode", "ParametricLIFNode", "CUBALIFNode", "IzhikevichNode"])
+def test_single_and_multi_step_forward_compute_what_spikingjellys_do(name: str) -> None:
+    """SpikingJelly's ``StepModule.single_step_forward`` / ``multi_step_forward``, called directly on a neuron in
+    the other step mode: three single steps, then the rest as one sequence, in both libraries."""
+    sj, ours = _build("sj", name, {}, "s"), _build("flexsn", name, {}, "m")
+    x = (torch.randn(T, B, N, generator=torch.Generator().manual_seed(6)) * 1.5 + 0.8).to(DEVICE)
+    got, want = [], []
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m, out in ((sj, want), (ours, got)):
+            out += [m.single_step_forward(x[t]) for t in range(3)]
+            out.append(m.multi_step_forward(x[3:]))
+    torch.testing.assert_close(torch.cat([torch.stack(got[:3]), got[3]]), torch.cat([torch.stack(want[:3]), want[3]]))
+    torch.testing.assert_close(ours.v, sj.v)
+    assert 0.05 < float(want[3].mean()) < 0.95, "the drive must make the neurons fire, and not always"
+
+
 def _parameters(cls: type) -> list[inspect.Parameter]:
     return [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
 

@@ -26,10 +26,8 @@ On the kernel backends a call whose signature (shapes, dtypes, devices,
 routing (:mod:`flexsn_runtime.call_cache`): host time per call is then
 little more than the launch.
 
-The module follows SpikingJelly's ``activation_based`` conventions
-(``step_mode`` ``"s"`` / ``"m"``, ``reset()``, ``store_v_seq``-style state
-sequences), and SpikingJelly's ``FlexSN`` module
-(``spikingjelly.activation_based.triton_kernel.flexsn``), ``backend="hop"`` included.
+The module follows SpikingJelly's ``activation_based`` conventions (``step_mode`` ``"s"`` / ``"m"``,
+``reset()``, ``store_v_seq``-style state sequences) and its ``FlexSN`` module, ``backend="hop"`` included.
 """
 
 from __future__ import annotations
@@ -51,6 +49,7 @@ from .shapes import (
     OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error, states_for_call,
 )
 from .static_inputs import register_static_inputs
+from .step_module import StepModule
 
 __all__ = ["FlexSN"]
 
@@ -59,7 +58,7 @@ TensorList = list[torch.Tensor]
 _compiling = torch.compiler.is_compiling
 
 
-class FlexSN(KeepsNoStates, nn.Module):
+class FlexSN(KeepsNoStates, StepModule, nn.Module):
     """A spiking neuron given by its single-step ``core``, run by fused scan kernels.
 
     ``core(*step_inputs, *states) -> (*step_outputs, *new_states)`` is one
@@ -85,6 +84,7 @@ class FlexSN(KeepsNoStates, nn.Module):
       ``[*shape]``; the core runs once (directly, whatever the backend) and
       returns the step outputs ``[*shape]``.
 
+    SpikingJelly's ``single_step_forward(*x)`` / ``multi_step_forward(*x_seq)`` make one call in that mode.
     One output is returned as a tensor, several as a tuple (``()`` when
     ``num_outputs == 0``). All inputs and states must share one
     floating-point dtype and one device; the generated kernels take float32,
@@ -382,9 +382,9 @@ class FlexSN(KeepsNoStates, nn.Module):
             return recompute(self, inputs, self._run)  # type: ignore[no-any-return]
         return self._run(inputs)
 
-    def _run(self, inputs: tuple[Any, ...]) -> torch.Tensor | tuple[torch.Tensor, ...]:
+    def _run(self, inputs: tuple[Any, ...], mode: str | None = None) -> torch.Tensor | tuple[torch.Tensor, ...]:
         started = self._states
-        outs = self._single_step(inputs) if self._step_mode == "s" else self._multi_step(inputs)
+        outs = self._single_step(inputs) if (mode or self._step_mode) == "s" else self._multi_step(inputs)
         note_capture(self, started, outs)  # after the launch: a CUDA graph capturing stale states is told
         return outs[0] if self.num_outputs == 1 else outs
 
