@@ -247,8 +247,9 @@ def test_spikingjellys_set_step_mode_and_reset_net_drive_these_neurons() -> None
         torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
 
 
-#: SpikingJelly 2.0's surrogate modules whose gradients are elementwise (LogTailedReLU's indexes: it runs the loop)
-SJ_SURROGATES_IN_A_CORE = [*SURROGATES, "PiecewiseExp", "QPseudoSpike", "S2NN"]
+#: SpikingJelly 2.0's elementwise surrogate modules (LogTailedReLU assigns its gradient through boolean masks,
+#: ``grad_x[x > 1] = 1 / x[x > 1]``, which ran the loop before ``flexsn_trace.masked``)
+SJ_SURROGATES_IN_A_CORE = [*SURROGATES, "LogTailedReLU", "PiecewiseExp", "QPseudoSpike", "S2NN"]
 
 
 @pytest.mark.parametrize("name", SJ_SURROGATES_IN_A_CORE)

@@ -41,6 +41,9 @@ _ADVICE = {
     **dict.fromkeys(("sum", "mean", "amax", "amin", "max", "min", "prod", "var", "std", "norm", "logsumexp"),
                     "a reduction over the elements of a step mixes neurons; compute it outside the neuron and pass it "
                     "as an input or a static input"),
+    **dict.fromkeys(("index", "index_put", "masked_select", "nonzero"),
+                    "x[mask] has as many elements as the mask selects; write torch.where(mask, f(x), y), or assign "
+                    "y[mask] = f(x[mask]) with a mask of y's shape whose selected values go nowhere else (that fuses)"),
 }
 _GENERIC_ADVICE = "write the step with elementwise ops; flexsn_codegen.supported_ops() lists the aten ops that lower"
 

@@ -26,6 +26,7 @@ from .contract import as_tensor_tuple
 from .env import env_flag
 from .info import graph_output_nodes
 from .joint import partition_joint, trace_joint
+from .masked import masked_writes_to_where
 from .recompute import prefer_recompute
 from .recorder import functional_in_place, record
 from .saved import minimize_saved
@@ -138,6 +139,7 @@ def generate_inference_graph(fn: Callable[..., Any], example_inputs: Sequence[to
             # Only now pay for functionalization: it rejects old-style
             # autograd.Functions (no setup_context), common in surrogates.
             gm = record(torch.func.functionalize(wrapped, remove="mutations_and_views"), examples)
+    masked_writes_to_where(gm.graph)
     return _clean(gm.graph)
 
 

@@ -26,6 +26,7 @@ from torch import fx
 
 from .info import graph_output_nodes, placeholders
 from .mincut import UnboundedCut, source_side
+from .masked import masked_writes_to_where
 from .recorder import functional_in_place, is_view, op_name, record
 from .saved import node_copier
 
@@ -85,6 +86,7 @@ def trace_joint(
         # functionalize's wrappers, where a leaf made inside the transform would not be one
         gm = record(joint_of(torch.func.functionalize(fn, remove="mutations_and_views")), args(), names)
         functional_in_place(gm.graph)
+    masked_writes_to_where(gm.graph)
     return gm
 
 

@@ -1,0 +1,89 @@
+"""Cores that read and write through boolean masks train on the fused kernels (``flexsn_trace.masked``).
+
+``grad_x[x > 1] = 1 / x[x > 1]`` in a surrogate's backward (SpikingJelly's ``LogTailedReLU`` writes it so), or
+``out[pos] = log1p(r[pos])`` in the step: before, the trace kept ``aten.index`` and training ran the eager loop
+with a warning. Reference: the ``torch`` backend's loop, autograd through it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+import torch
+from nn_reference import pick_device
+
+from flexsn_nn import FlexSN
+
+DEV = pick_device()
+
+
+class _Tailed(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(x)
+        return (x >= 0).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        gx = torch.ones_like(x)
+        gx[x > 1.0] = 1.0 / x[x > 1.0]
+        gx[x <= 0.0] = 0.1
+        return g * gx
+
+
+def tailed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v * 0.5 + x
+    s = _Tailed.apply(h - 1.0)
+    return s, h * (1 - s)
+
+
+def masked_forward_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v * 0.5 + x
+    s = torch.sigmoid(4.0 * (h - 1.0))
+    r = h * (1 - s)
+    out = torch.zeros_like(r)
+    pos = r > 0
+    out[pos] = torch.log1p(r[pos]) * 2.0
+    out[r <= -1.0] = -1.0
+    return s, out
+
+
+def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    m = FlexSN(core, 1, 1, 1, backend=backend).to(DEV)
+    if backend == "triton":
+        assert m.kernel.has_training_kernels, m.kernel.training_fallback_reason
+    x = x0.clone().requires_grad_()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no fallback
+        y = m(x)
+    (v,) = m.states
+    ((y * torch.linspace(-1.0, 1.0, y.numel(), device=DEV).view_as(y)).float().sum() + (v.float() ** 2).sum()).backward()
+    assert x.grad is not None
+    return y.detach(), v.detach(), x.grad
+
+
+@pytest.mark.parametrize("shape", [(9, 3, 5), (4, 2, 3, 7)])
+@pytest.mark.parametrize("core", [tailed_core, masked_forward_core], ids=["mask-in-backward", "mask-in-step"])
+def test_a_core_with_masked_writes_trains_fused_with_the_loops_gradient(core: Any, shape: tuple[int, ...]) -> None:
+    x0 = (torch.randn(shape, generator=torch.Generator().manual_seed(9)) * 2.5).to(DEV)
+    got, want = _call(core, "triton", x0), _call(core, "torch", x0)
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w, rtol=1e-5, atol=1e-5)
+    assert not torch.isnan(got[2]).any() and got[2].abs().sum() > 0
+
+
+def test_explain_advises_a_select_for_a_masked_read_that_cannot_fuse() -> None:
+    from flexsn_nn import explain
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        r = v * 0.5 + x
+        return r + r[r > 0].sum(), r  # the count of selected elements matters: no rewrite
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = explain(core, 1, 1, 1)
+    assert not found.lowers and found.blocking_op == "aten.index.Tensor"
+    assert found.suggestion is not None and "torch.where(mask" in found.suggestion

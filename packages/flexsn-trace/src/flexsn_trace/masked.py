@@ -1,0 +1,176 @@
+"""Boolean-mask reads and writes of one shape, rewritten as elementwise selects.
+
+Hand-written surrogate gradients often assign through a mask (SpikingJelly's ``LogTailedReLU``)::
+
+    grad_x = torch.ones_like(x)
+    grad_x[x > 1.0] = 1.0 / x[x > 1.0]   # aten.index_put(grad_x, [mask], f(aten.index(x, [mask])))
+    grad_x[x <= 0.0] = alpha             # aten.index_put(grad_x, [mask2], alpha)
+
+``x[mask]`` has a data-dependent shape, so the traced step does not lower to the elementwise kernels, and
+such a core trained on the eager loop. Where the mask has the shape of the tensor written, the write is the
+select ``torch.where(mask, value, grad_x)``, and the value computed elementwise from reads ``x[mask]`` of the
+same mask is that computation on the whole of ``x``: the selected elements are the same numbers (PyTorch's
+elementwise ops compute each element alone), the others are discarded. :func:`masked_writes_to_where` makes
+that rewrite; anything else (a read used elsewhere, ``accumulate=True``, a mask of another shape, several
+indices) stays as it was and the lowering refuses it by name. The joint trace is rewritten after autograd
+recorded the gradients of the original reads and writes (``index_put(zeros, [mask], g, accumulate=True)``,
+rewritten too), so no gradient flows through the discarded elements of a whole-tensor computation (where
+``torch.where`` would give ``0 * inf = nan`` for ``log(x)`` at ``x = 0``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import fx
+
+__all__ = ["masked_writes_to_where"]
+
+_aten = torch.ops.aten
+_INDEX = _aten.index.Tensor
+_INDEX_PUT = _aten.index_put.default
+
+
+def _val(node: object) -> torch.Tensor | None:
+    val = node.meta.get("val") if isinstance(node, fx.Node) else None
+    return val if isinstance(val, torch.Tensor) else None
+
+
+def _same(a: object, b: object) -> bool:
+    """The same node, or two calls of one op on the same arguments (``x[x > 1] = 1 / x[x > 1]`` records ``x > 1`` twice)."""
+    if a is b:
+        return True
+    if not (isinstance(a, fx.Node) and isinstance(b, fx.Node)) or a.op != "call_function" or b.op != "call_function":
+        return False
+    return a.target is b.target and a.args == b.args and a.kwargs == b.kwargs
+
+
+def _one_mask(indices: object, base: object) -> fx.Node | None:
+    """The single boolean index of ``base``'s shape in ``indices``, or ``None``."""
+    if not (isinstance(indices, (list, tuple)) and len(indices) == 1 and isinstance(indices[0], fx.Node)):
+        return None
+    mask, val, base_val = indices[0], _val(indices[0]), _val(base)
+    if val is None or base_val is None or val.dtype != torch.bool or val.shape != base_val.shape:
+        return None
+    return mask
+
+
+def _pointwise(node: fx.Node) -> bool:
+    target = node.target
+    return node.op == "call_function" and isinstance(target, torch._ops.OpOverload) and torch.Tag.pointwise in target.tags
+
+
+def _masked(graph: fx.Graph, mask: fx.Node) -> list[fx.Node]:
+    """The nodes of shape ``x[mask]``: reads of ``mask`` and what is computed elementwise from them (with 0-d
+    tensors, which broadcast against the selected elements as against all of them), in graph order."""
+    found: dict[fx.Node, None] = {}
+    for node in graph.nodes:
+        if node.op != "call_function":
+            continue
+        if node.target is _INDEX:
+            read = _one_mask(node.args[1], node.args[0])
+            if read is not None and _same(read, mask):
+                found[node] = None
+        elif _pointwise(node):
+            tensors = [a for a in (*node.args, *node.kwargs.values()) if isinstance(a, fx.Node)]
+            listed = any(isinstance(a, (list, tuple)) for a in node.args)
+            inside = [a in found for a in tensors]
+            if any(inside) and not listed and all(i or _is_0d(a) for a, i in zip(tensors, inside)):
+                found[node] = None
+    return list(found)
+
+
+def _is_0d(node: fx.Node) -> bool:
+    val = _val(node)
+    return val is not None and val.dim() == 0
+
+
+def _refresh(node: fx.Node) -> None:
+    """Recompute ``node``'s ``meta["val"]`` (a meta tensor) from its arguments'."""
+    def meta(a: Any) -> Any:
+        return _val(a) if isinstance(a, fx.Node) else a
+
+    args = fx.node.map_aggregate(node.args, meta)
+    kwargs = fx.node.map_aggregate(node.kwargs, meta)
+    node.meta["val"] = node.target(*args, **kwargs)  # type: ignore[operator]
+
+
+#: factories that take a tensor for its dtype and device only (autograd's zeros for a read's gradient)
+_LIKE = (_aten.new_zeros.default, _aten.new_empty.default, _aten.new_full.default, _aten.new_ones.default)
+
+
+def _reads_only_kind(user: fx.Node, node: fx.Node) -> bool:
+    """``user`` takes ``node`` for its dtype and device only (``node.new_zeros(size)``), not its shape or values."""
+    return user.target in _LIKE and user.args[0] is node and node not in user.args[1:] and node not in user.kwargs.values()
+
+
+def _puts(graph: fx.Graph) -> list[tuple[fx.Node, fx.Node]]:
+    """Every ``index_put`` of one whole-shape boolean mask, with that mask."""
+    out = []
+    for put in graph.nodes:
+        if put.op == "call_function" and put.target is _INDEX_PUT and len(put.args) >= 3:
+            mask = _one_mask(put.args[1], put.args[0])
+            if mask is not None and isinstance(put.args[2], fx.Node) and _val(put.args[2]) is not None:
+                out.append((put, mask))
+    return out
+
+
+def masked_writes_to_where(graph: fx.Graph) -> int:
+    """Rewrite each ``index_put(t, [mask], value)`` of a whole-shape boolean mask into ``where(mask, value, t)``
+    (with ``accumulate=True``, the gradient of a read ``x[mask]``: ``t + where(mask, value, 0)``).
+
+    ``value`` is a 0-d tensor, or computed elementwise from reads ``x[mask]`` of the same mask (and 0-d
+    tensors); those reads become ``x``, when every use of them and of what is computed from them is such a
+    computation or such a write (else the mask's writes stay). The result keeps ``t``'s dtype, as the write
+    did. Returns the number of writes rewritten (the module docstring says why the numbers do not change).
+    """
+    done = 0
+    handled: list[fx.Node] = []
+    for put, mask in _puts(graph):
+        if put.graph is not graph or any(_same(mask, m) for m in handled):
+            continue
+        handled.append(mask)
+        members = _masked(graph, mask)
+        inside = set(members)
+        puts = [p for p, m in _puts(graph) if _same(m, mask)]
+        chained = [p for p in puts if p.args[2] in inside and p.args[0] not in inside]
+        scalar = [p for p in puts if p.args[2] not in inside and _is_0d(p.args[2]) and p.args[0] not in inside]  # type: ignore[arg-type]
+        writes = set(chained)
+        if members and any(u not in inside and u not in writes and not _reads_only_kind(u, n) for n in members for u in n.users):
+            chained = []  # a masked value read elsewhere (a sum, an output): its shape matters there
+        else:
+            for node in members:
+                if node.target is _INDEX:
+                    node.replace_all_uses_with(node.args[0])  # type: ignore[arg-type]
+            for node in members:
+                if node.target is not _INDEX:
+                    _refresh(node)
+        for p in (*chained, *scalar):
+            _to_where(graph, p)
+            done += 1
+        for node in reversed(members):
+            if node.target is _INDEX and not node.users:
+                graph.erase_node(node)
+    return done
+
+
+def _to_where(graph: fx.Graph, put: fx.Node) -> None:
+    """Replace one ``index_put`` (checked by the caller) by its select."""
+    t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
+    accumulate = put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False)
+    t_val = _val(t)
+    assert t_val is not None
+    with graph.inserting_before(put):
+        if accumulate:  # a boolean mask selects each element once: t + value where selected
+            sel = graph.call_function(_aten.where.ScalarOther, (mask, value, 0.0))
+            _refresh(sel)
+            where = graph.call_function(_aten.add.Tensor, (t, sel))
+        else:
+            where = graph.call_function(_aten.where.self, (mask, value, t))
+        _refresh(where)
+        if _val(where).dtype != t_val.dtype:  # type: ignore[union-attr]
+            where = graph.call_function(_aten._to_copy.default, (where,), {"dtype": t_val.dtype})
+            _refresh(where)
+    put.replace_all_uses_with(where)
+    graph.erase_node(put)
