@@ -117,3 +117,19 @@ def test_a_masked_read_used_elsewhere_is_left_for_the_lowering_to_refuse() -> No
     x, v = _inputs()
     for got, want in zip(_run(graph, x, v), core(x, v)):
         torch.testing.assert_close(got, want)
+
+
+def test_a_rewrite_whose_shapes_cannot_be_worked_out_leaves_the_graph_as_it_was(monkeypatch: Any) -> None:
+    """An op without a meta kernel in the chain: nothing changes (the lowering then names ``aten.index``), and
+    the graph still computes the core."""
+    import flexsn_trace.masked as masked
+
+    def fails(*_: Any) -> Any:
+        raise NotImplementedError("no meta kernel")
+
+    monkeypatch.setattr(masked, "_meta_call", fails)
+    graph = generate_inference_graph(masked_forward_core, [torch.zeros(8), torch.zeros(8)])
+    assert {"aten.index.Tensor", "aten.index_put.default"} <= _targets(graph)
+    x, v = _inputs()
+    for got, want in zip(_run(graph, x, v), masked_forward_core(x, v)):
+        torch.testing.assert_close(got, want)

@@ -86,14 +86,35 @@ def _is_0d(node: fx.Node) -> bool:
     return val is not None and val.dim() == 0
 
 
+def _meta_call(target: Any, args: Any, kwargs: Any, vals: dict[fx.Node, Any]) -> Any:
+    """``target`` run on the meta tensors of its arguments (``vals`` first, else each node's ``meta["val"]``)."""
+    def meta(a: Any) -> Any:
+        return vals.get(a, _val(a)) if isinstance(a, fx.Node) else a
+
+    return target(*fx.node.map_aggregate(args, meta), **fx.node.map_aggregate(kwargs, meta))
+
+
 def _refresh(node: fx.Node) -> None:
     """Recompute ``node``'s ``meta["val"]`` (a meta tensor) from its arguments'."""
-    def meta(a: Any) -> Any:
-        return _val(a) if isinstance(a, fx.Node) else a
+    node.meta["val"] = _meta_call(node.target, node.args, node.kwargs, {})
 
-    args = fx.node.map_aggregate(node.args, meta)
-    kwargs = fx.node.map_aggregate(node.kwargs, meta)
-    node.meta["val"] = node.target(*args, **kwargs)  # type: ignore[operator]
+
+def _runs_on_meta(members: list[fx.Node], writes: list[fx.Node]) -> bool:
+    """Whether the rewrite's shapes and dtypes can be worked out (every op on meta tensors) before anything changes."""
+    vals: dict[fx.Node, Any] = {}
+    try:
+        for node in members:
+            vals[node] = _val(node.args[0]) if node.target is _INDEX else _meta_call(node.target, node.args, node.kwargs, vals)
+        for put in writes:
+            t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
+            if put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False):
+                sel = _meta_call(_aten.where.ScalarOther, (mask, value, 0.0), {}, vals)
+                _meta_call(_aten.add.Tensor, (t, sel), {}, vals)
+            else:
+                _meta_call(_aten.where.self, (mask, value, t), {}, vals)
+    except Exception:  # noqa: BLE001 - an op without a meta kernel: leave the writes for the lowering to name
+        return False
+    return True
 
 
 #: factories that take a tensor for its dtype and device only (autograd's zeros for a read's gradient)
@@ -139,7 +160,9 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
         writes = set(chained)
         if members and any(u not in inside and u not in writes and not _reads_only_kind(u, n) for n in members for u in n.users):
             chained = []  # a masked value read elsewhere (a sum, an output): its shape matters there
-        else:
+        if not _runs_on_meta(members if chained else [], [*chained, *scalar]):
+            continue
+        if chained:
             for node in members:
                 if node.target is _INDEX:
                     node.replace_all_uses_with(node.args[0])  # type: ignore[arg-type]
