@@ -24,6 +24,30 @@ from flexsn_trace.testing import Spike  # noqa: E402
 
 __all__ = ["BINARY", "Program", "SETTINGS", "STATE_UPDATES", "UNARY", "device"]
 
+def _masked_log(a: torch.Tensor) -> torch.Tensor:
+    """``y[mask] = f(x[mask])`` on a fresh tensor (the trace rewrites it to a select; ``flexsn_trace.masked``)."""
+    out = a * 0.5
+    pos = a > 0
+    out[pos] = torch.log1p(a[pos])
+    return out
+
+
+def _masked_floor(a: torch.Tensor) -> torch.Tensor:
+    """``y[mask] = number``."""
+    out = a.clone()
+    out[a < -1.0] = -1.0
+    return out
+
+
+def _masked_mix(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Reads of two tensors under one mask, combined, written back through it."""
+    a, b = a + 0.0 * b, b + 0.0 * a  # one shape (a static input broadcasts), elementwise
+    out = a * 1.0
+    m = a > b
+    out[m] = b[m] * 0.5 + torch.tanh(a[m])
+    return out
+
+
 # Each op keeps |result| at most linear in |operands| and stays in its domain.
 UNARY: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "tanh": torch.tanh,
@@ -62,6 +86,8 @@ UNARY: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "fmod": lambda a: torch.fmod(a, 1.3),
     "where_pos": lambda a: torch.where(a > 0, a, 0.5 * a),
     "sigmoid_bwd": lambda a: torch.sigmoid(a) * (1 - torch.sigmoid(a)),
+    "masked_log": _masked_log,
+    "masked_floor": _masked_floor,
 }
 BINARY: dict[str, Callable[[torch.Tensor, torch.Tensor], torch.Tensor]] = {
     "add": torch.add,
@@ -76,6 +102,7 @@ BINARY: dict[str, Callable[[torch.Tensor, torch.Tensor], torch.Tensor]] = {
     "clamp_t": lambda a, b: torch.clamp(a, min=b - 0.5, max=b + 0.5),
     "div": lambda a, b: a / (b.abs() + 1.0),
     "logaddexp": torch.logaddexp,
+    "masked_mix": _masked_mix,
 }
 STATE_UPDATES = ("tanh", "clamp", "leaky")
 
