@@ -133,3 +133,33 @@ def test_a_rewrite_whose_shapes_cannot_be_worked_out_leaves_the_graph_as_it_was(
     x, v = _inputs()
     for got, want in zip(_run(graph, x, v), masked_forward_core(x, v)):
         torch.testing.assert_close(got, want)
+
+
+def test_a_mask_written_out_at_each_use_is_one_mask() -> None:
+    """``y[(x > 0) & (x < 2)] = f(x[(x > 0) & (x < 2)])`` records the mask's ops twice: still one mask."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        r = v * 0.5 + x
+        out = r * 1.0
+        out[(r > 0) & (r < 2)] = torch.sqrt(r[(r > 0) & (r < 2)])
+        return out, r
+
+    graph = generate_inference_graph(core, [torch.zeros(8), torch.zeros(8)])
+    assert "aten.index.Tensor" not in _targets(graph)
+    x, v = _inputs()
+    for got, want in zip(_run(graph, x, v), core(x, v)):
+        torch.testing.assert_close(got, want)
+
+
+def test_two_random_masks_are_not_one() -> None:
+    """``rand_like(x) > 0.5`` recorded twice is two draws, two masks; ``x > 0.5`` recorded twice is one."""
+    from flexsn_trace.masked import _same
+
+    graph = fx.Graph()
+    x = graph.placeholder("x")
+    aten = torch.ops.aten
+    drawn = [graph.call_function(aten.gt.Scalar, (graph.call_function(aten.rand_like.default, (x,)), 0.5)) for _ in range(2)]
+    plain = [graph.call_function(aten.gt.Scalar, (graph.call_function(aten.abs.default, (x,)), 0.5)) for _ in range(2)]
+    assert not _same(*drawn)
+    assert _same(*plain)
+    assert not _same(plain[0], graph.call_function(aten.gt.Scalar, (graph.call_function(aten.abs.default, (x,)), 0.25)))

@@ -37,13 +37,24 @@ def _val(node: object) -> torch.Tensor | None:
     return val if isinstance(val, torch.Tensor) else None
 
 
-def _same(a: object, b: object) -> bool:
-    """The same node, or two calls of one op on the same arguments (``x[x > 1] = 1 / x[x > 1]`` records ``x > 1`` twice)."""
+def _same(a: object, b: object, depth: int = 8) -> bool:
+    """The same node, or the same computation recorded twice: ``x[x > 1] = 1 / x[x > 1]`` records ``x > 1``
+    twice, ``m = (x > 0) & (x < 2)`` written out at each use its three ops twice (compared ``depth`` calls deep)."""
     if a is b:
         return True
-    if not (isinstance(a, fx.Node) and isinstance(b, fx.Node)) or a.op != "call_function" or b.op != "call_function":
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y, depth) for x, y in zip(a, b))
+    if not (isinstance(a, fx.Node) and isinstance(b, fx.Node)):
+        return type(a) is type(b) and a == b
+    if depth == 0 or a.op != "call_function" or b.op != "call_function" or a.target is not b.target:
         return False
-    return a.target is b.target and a.args == b.args and a.kwargs == b.kwargs
+    if isinstance(a.target, torch._ops.OpOverload) and torch.Tag.nondeterministic_seeded in a.target.tags:
+        return False  # two draws of rand_like(x) are two masks
+    if len(a.args) != len(b.args) or a.kwargs.keys() != b.kwargs.keys():
+        return False
+    return all(_same(x, y, depth - 1) for x, y in zip(a.args, b.args)) and all(
+        _same(a.kwargs[k], b.kwargs[k], depth - 1) for k in a.kwargs
+    )
 
 
 def _one_mask(indices: object, base: object) -> fx.Node | None:
