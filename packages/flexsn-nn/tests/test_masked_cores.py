@@ -14,7 +14,7 @@ import pytest
 import torch
 from nn_reference import pick_device
 
-from flexsn_nn import FlexSN
+from flexsn_nn import FlexSN, surrogate
 
 DEV = pick_device()
 
@@ -51,6 +51,18 @@ def masked_forward_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor,
     return s, out
 
 
+_ATAN = surrogate.ATan()
+
+
+def mask_reset_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A hard reset written as a masked assignment, ``v[s > 0] = 0``."""
+    h = v * 0.5 + x
+    s = _ATAN(h - 1.0)
+    v_new = h.clone()
+    v_new[s > 0] = 0.0
+    return s, v_new
+
+
 def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]:
     m = FlexSN(core, 1, 1, 1, backend=backend).to(DEV)
     if backend == "triton":
@@ -66,7 +78,7 @@ def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]
 
 
 @pytest.mark.parametrize("shape", [(9, 3, 5), (4, 2, 3, 7)])
-@pytest.mark.parametrize("core", [tailed_core, masked_forward_core], ids=["mask-in-backward", "mask-in-step"])
+@pytest.mark.parametrize("core", [tailed_core, masked_forward_core, mask_reset_core], ids=["mask-in-backward", "mask-in-step", "mask-reset"])
 def test_a_core_with_masked_writes_trains_fused_with_the_loops_gradient(core: Any, shape: tuple[int, ...]) -> None:
     x0 = (torch.randn(shape, generator=torch.Generator().manual_seed(9)) * 2.5).to(DEV)
     got, want = _call(core, "triton", x0), _call(core, "torch", x0)
