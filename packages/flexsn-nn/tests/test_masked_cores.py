@@ -15,40 +15,9 @@ import torch
 from nn_reference import pick_device
 
 from flexsn_nn import FlexSN, surrogate
+from flexsn_trace.testing import masked_gradient_core, masked_step_core
 
 DEV = pick_device()
-
-
-class _Tailed(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
-        (x,) = ctx.saved_tensors
-        gx = torch.ones_like(x)
-        gx[x > 1.0] = 1.0 / x[x > 1.0]
-        gx[x <= 0.0] = 0.1
-        return g * gx
-
-
-def tailed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v * 0.5 + x
-    s = _Tailed.apply(h - 1.0)
-    return s, h * (1 - s)
-
-
-def masked_forward_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v * 0.5 + x
-    s = torch.sigmoid(4.0 * (h - 1.0))
-    r = h * (1 - s)
-    out = torch.zeros_like(r)
-    pos = r > 0
-    out[pos] = torch.log1p(r[pos]) * 2.0
-    out[r <= -1.0] = -1.0
-    return s, out
 
 
 _ATAN = surrogate.ATan()
@@ -78,7 +47,7 @@ def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]
 
 
 @pytest.mark.parametrize("shape", [(9, 3, 5), (4, 2, 3, 7)])
-@pytest.mark.parametrize("core", [tailed_core, masked_forward_core, mask_reset_core], ids=["mask-in-backward", "mask-in-step", "mask-reset"])
+@pytest.mark.parametrize("core", [masked_gradient_core, masked_step_core, mask_reset_core], ids=["mask-in-backward", "mask-in-step", "mask-reset"])
 def test_a_core_with_masked_writes_trains_fused_with_the_loops_gradient(core: Any, shape: tuple[int, ...]) -> None:
     x0 = (torch.randn(shape, generator=torch.Generator().manual_seed(9)) * 2.5).to(DEV)
     got, want = _call(core, "triton", x0), _call(core, "torch", x0)

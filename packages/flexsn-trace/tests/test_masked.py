@@ -12,6 +12,7 @@ import torch
 from torch import fx
 
 from flexsn_trace import generate_inference_graph, generate_joint_graph
+from flexsn_trace.testing import masked_gradient_core, masked_step_core
 
 
 def _run(graph: fx.Graph, *args: Any) -> Any:
@@ -20,40 +21,6 @@ def _run(graph: fx.Graph, *args: Any) -> Any:
 
 def _targets(graph: fx.Graph) -> set[str]:
     return {str(n.target) for n in graph.nodes if n.op == "call_function"}
-
-
-class _Tailed(torch.autograd.Function):
-    """A spike whose gradient is assigned through masks, as SpikingJelly's ``LogTailedReLU`` writes it."""
-
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(x)
-        return (x >= 0).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
-        (x,) = ctx.saved_tensors
-        gx = torch.ones_like(x)
-        gx[x > 1.0] = 1.0 / x[x > 1.0]
-        gx[x <= 0.0] = 0.1
-        return g * gx
-
-
-def tailed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v * 0.5 + x
-    s = _Tailed.apply(h - 1.0)
-    return s, h * (1 - s)
-
-
-def masked_forward_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    h = v * 0.5 + x
-    s = torch.sigmoid(4.0 * (h - 1.0))
-    r = h * (1 - s)
-    out = torch.zeros_like(r)
-    pos = r > 0
-    out[pos] = torch.log1p(r[pos]) * 2.0  # log1p is nan below -1: those elements are never selected
-    out[r <= -1.0] = -1.0
-    return s, out
 
 
 def _inputs(n: int = 64) -> tuple[torch.Tensor, torch.Tensor]:
@@ -79,25 +46,25 @@ def _check_joint(core: Any) -> None:
 
 
 def test_a_gradient_assigned_through_masks_becomes_selects_with_autograds_values() -> None:
-    _check_joint(tailed_core)
+    _check_joint(masked_gradient_core)
 
 
 def test_a_masked_write_in_the_step_and_its_gradient_become_selects_without_nan() -> None:
     """The forward's ``out[pos] = log1p(r[pos])`` and the gradient autograd recorded for it (a read's gradient is
     ``index_put(zeros, [pos], g, accumulate=True)``) both become selects; the whole-tensor ``log1p`` is nan or
     inf where nothing is selected, and none of it reaches a result."""
-    _check_joint(masked_forward_core)
-    graph = generate_inference_graph(masked_forward_core, [torch.zeros(8), torch.zeros(8)])
+    _check_joint(masked_step_core)
+    graph = generate_inference_graph(masked_step_core, [torch.zeros(8), torch.zeros(8)])
     assert "aten.index.Tensor" not in _targets(graph)
     x, v = _inputs()
-    for got, want in zip(_run(graph, x, v), masked_forward_core(x, v)):
+    for got, want in zip(_run(graph, x, v), masked_step_core(x, v)):
         torch.testing.assert_close(got, want)
 
 
 def test_a_masked_write_keeps_the_written_tensors_dtype() -> None:
-    graph = generate_inference_graph(masked_forward_core, [torch.zeros(8, dtype=torch.bfloat16)] * 2)
+    graph = generate_inference_graph(masked_step_core, [torch.zeros(8, dtype=torch.bfloat16)] * 2)
     x, v = (t.to(torch.bfloat16) for t in _inputs())
-    for got, want in zip(_run(graph, x, v), masked_forward_core(x, v)):
+    for got, want in zip(_run(graph, x, v), masked_step_core(x, v)):
         assert got.dtype == want.dtype == torch.bfloat16
         torch.testing.assert_close(got, want)
 
@@ -128,10 +95,10 @@ def test_a_rewrite_whose_shapes_cannot_be_worked_out_leaves_the_graph_as_it_was(
         raise NotImplementedError("no meta kernel")
 
     monkeypatch.setattr(masked, "_meta_call", fails)
-    graph = generate_inference_graph(masked_forward_core, [torch.zeros(8), torch.zeros(8)])
+    graph = generate_inference_graph(masked_step_core, [torch.zeros(8), torch.zeros(8)])
     assert {"aten.index.Tensor", "aten.index_put.default"} <= _targets(graph)
     x, v = _inputs()
-    for got, want in zip(_run(graph, x, v), masked_forward_core(x, v)):
+    for got, want in zip(_run(graph, x, v), masked_step_core(x, v)):
         torch.testing.assert_close(got, want)
 
 

@@ -3,7 +3,8 @@
 Small, fixed step functions that exercise what FlexSN must handle: a
 surrogate-gradient spike written as an *old-style* ``torch.autograd.Function``
 (no ``setup_context``, the form many SNN codebases use), a LIF neuron, and
-a core with two inputs, two states and two outputs, and the unrolled Python
+a core with two inputs, two states and two outputs, cores that read and write through boolean masks
+(:func:`masked_gradient_core`, :func:`masked_step_core`), and the unrolled Python
 time loop the tests check kernels against (:func:`unrolled_loop`, over
 :func:`flexsn_trace.reference_scan`), :func:`count_calls` for tests that
 count how often a step (a check, a trace) runs, and
@@ -21,7 +22,10 @@ import torch
 
 from .contract import ScanContract, reference_scan
 
-__all__ = ["Spike", "SpikeWithAlpha", "assert_trained_alike", "count_calls", "lif_core", "two_by_two_core", "unrolled_loop"]
+__all__ = [
+    "MaskedGradientSpike", "Spike", "SpikeWithAlpha", "assert_trained_alike", "count_calls", "lif_core", "masked_step_core",
+    "masked_gradient_core", "two_by_two_core", "unrolled_loop",
+]
 
 
 class Spike(torch.autograd.Function):
@@ -43,6 +47,43 @@ class Spike(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         s = torch.sigmoid(4.0 * x)
         return g * 4.0 * s * (1.0 - s)
+
+
+class MaskedGradientSpike(Spike):
+    """Heaviside spike whose surrogate gradient is assigned through boolean masks, as SpikingJelly's
+    ``LogTailedReLU`` writes it: 1 on ``(0, 1]``, ``1 / x`` above 1, 0.1 at and below 0 (a log-tailed ReLU's slope).
+
+    Forward: :class:`Spike`'s; backward: ``g -> g * grad_x`` with ``grad_x[x > 1] = 1 / x[x > 1]``
+    and ``grad_x[x <= 0] = 0.1`` (``flexsn_trace.masked`` makes them selects). Call as ``MaskedGradientSpike.apply(x)``.
+    """
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (x,) = ctx.saved_tensors
+        grad_x = torch.ones_like(x)
+        grad_x[x > 1.0] = 1.0 / x[x > 1.0]
+        grad_x[x <= 0.0] = 0.1
+        return g * grad_x
+
+
+def masked_gradient_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A LIF step (decay 0.5, threshold 1) spiking through :class:`MaskedGradientSpike`: ``(x, v) -> (s, v')``."""
+    h = v * 0.5 + x
+    s: torch.Tensor = MaskedGradientSpike.apply(h - 1.0)  # type: ignore[no-untyped-call]
+    return s, h * (1 - s)
+
+
+def masked_step_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """A step whose new state is written through masks: ``log1p`` of the positive part times 2, -1 at or below -1,
+    0 elsewhere (``log1p`` is ``nan`` below -1, where nothing is selected). ``(x, v) -> (sigmoid spike, v')``."""
+    h = v * 0.5 + x
+    s = torch.sigmoid(4.0 * (h - 1.0))
+    r = h * (1 - s)
+    out = torch.zeros_like(r)
+    pos = r > 0
+    out[pos] = torch.log1p(r[pos]) * 2.0
+    out[r <= -1.0] = -1.0
+    return s, out
 
 
 class SpikeWithAlpha(torch.autograd.Function):
