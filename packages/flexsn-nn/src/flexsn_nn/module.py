@@ -44,7 +44,7 @@ from .arity import check_requires_grad, resolve_counts
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_bool, check_step_mode, run_hop
 from .graph_capture import note_capture, note_detach
 from .persistence import KeepsNoStates
-from .replay import in_backward, note_call, note_reset, recompute
+from .replay import in_backward, note_reset, replayed
 from .shapes import (
     OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error, states_for_call,
 )
@@ -378,9 +378,7 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
             RuntimeError: a recomputation (activation checkpointing) of an
                 unknown call (:func:`flexsn_nn.replay.recompute`).
         """
-        if not _compiling() and not note_call(self):  # inside a backward pass: activation checkpointing
-            return recompute(self, inputs, self._run)  # type: ignore[no-any-return]
-        return self._run(inputs)
+        return replayed(self, inputs, self._run)  # type: ignore[no-any-return]  # activation checkpointing replays
 
     def _run(self, inputs: tuple[Any, ...], mode: str | None = None) -> torch.Tensor | tuple[torch.Tensor, ...]:
         started = self._states

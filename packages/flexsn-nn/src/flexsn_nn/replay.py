@@ -30,9 +30,10 @@ import torch
 if TYPE_CHECKING:
     from .module import FlexSN
 
-__all__ = ["in_backward", "note_call", "note_reset", "recompute"]
+__all__ = ["in_backward", "note_call", "note_reset", "recompute", "replayed"]
 
 _graph_task_id: Callable[[], int] = torch._C._current_graph_task_id
+_compiling = torch.compiler.is_compiling
 _set = object.__setattr__  # plain attributes, set on every call: nn.Module.__setattr__'s checks cost microseconds
 #: what the neuron's ``_replay`` holds: (states the latest call outside backward started from,
 #: calls outside backward since the states were fresh or recomputed, mode)
@@ -42,6 +43,14 @@ _NOTED, _RECOMPUTED, _RESET_IN_BACKWARD = 0, 1, 2
 def in_backward() -> bool:
     """Whether this thread runs a backward pass (where activation checkpointing recomputes forwards)."""
     return _graph_task_id() != -1
+
+
+def replayed(neuron: "FlexSN", inputs: tuple[Any, ...], run: Callable[[tuple[Any, ...]], Any]) -> Any:
+    """``run(inputs)``, one call of ``neuron``: noted outside a backward pass, recomputed (:func:`recompute`) inside
+    one; under ``torch.compile`` run as it is. Every way of calling a neuron goes through here."""
+    if not _compiling() and not note_call(neuron):
+        return recompute(neuron, inputs, run)
+    return run(inputs)
 
 
 def note_call(neuron: "FlexSN") -> bool:

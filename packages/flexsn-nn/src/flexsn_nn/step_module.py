@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 
 import torch
 
-from .replay import note_call, recompute
+from .replay import replayed
 
 if TYPE_CHECKING:
     from .module import FlexSN
@@ -47,6 +47,4 @@ class StepModule:
 
 def _call_in(neuron: FlexSN, mode: str, inputs: tuple[Any, ...]) -> Outputs:
     """``forward`` in ``mode``: a call inside a backward pass (activation checkpointing) is replayed."""
-    if not torch.compiler.is_compiling() and not note_call(neuron):
-        return cast(Outputs, recompute(neuron, inputs, lambda i: neuron._run(i, mode)))
-    return neuron._run(inputs, mode)
+    return cast(Outputs, replayed(neuron, inputs, lambda i: neuron._run(i, mode)))
