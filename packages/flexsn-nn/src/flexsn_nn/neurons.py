@@ -415,7 +415,7 @@ class IFNode(FlexSN):
 
     def _init_states_are_zeros(self) -> bool:
         """Every state starts at 0 (e.g. soft reset or ``v_reset == 0``): the kernels then create them inside the op."""
-        return type(self).init_states is IFNode.init_states and all(f == 0.0 for f in self.state_starts())
+        return type(self).init_states is IFNode.init_states and not any(self.state_starts())  # every call: no generator
 
     def _state_value(self, index: int) -> torch.Tensor | float | None:
         """State ``index`` as its getter shows it: the tensor or float it holds; when it holds none (before the
