@@ -227,7 +227,9 @@ def run_fused_impl(core_fn: CoreFn, num_outputs: int, args: ScanArgs, dispatch: 
     state_shapes = [c.step_shape] * c.num_states if args.contract.zero_init_states else [tuple(s.shape) for s in c.init_states]
     # a state that broadcasts with the inputs grows to their common shape in the first step of the loop, and the
     # runtime's kernels write it there (flexsn_runtime.fit_shapes): that shape is a state's too
-    common = broadcast_shape([*(tuple(x.shape[1:]) for x in c.input_seqs), *state_shapes])
+    def common() -> tuple[int, ...] | None:  # asked only when a state's shape is not its initial one
+        return broadcast_shape([*(tuple(x.shape[1:]) for x in c.input_seqs), *state_shapes])
+
     _check_result_shapes(values[:num_outputs], values[num_outputs:], state_shapes, c.T, c.final_state, common)
     return values
 
@@ -238,7 +240,7 @@ def _check_result_shapes(
     state_shapes: Sequence[tuple[int, ...]],
     T: int,
     final_state: bool,
-    common: tuple[int, ...] | None = None,
+    common: Callable[[], tuple[int, ...] | None] = lambda: None,
 ) -> None:
     for i, y in enumerate(outputs):
         if y.dim() == 0 or y.shape[0] != T:
@@ -249,8 +251,10 @@ def _check_result_shapes(
     what = "final state" if final_state else "state sequence"
     for j, (s, shape0) in enumerate(zip(states, state_shapes)):
         expected = tuple(shape0) if final_state else (T, *shape0)
-        grown = None if common is None else (tuple(common) if final_state else (T, *common))
-        if tuple(s.shape) not in (expected, grown):
+        if tuple(s.shape) == expected:
+            continue
+        grown = common()
+        if grown is None or tuple(s.shape) != ((*grown,) if final_state else (T, *grown)):
             raise RuntimeError(
                 f"flex_sn_scan fused impl returned {what} {j} of shape {tuple(s.shape)}, "
                 f"expected {expected} (final_state={final_state})"
