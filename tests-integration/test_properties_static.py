@@ -54,7 +54,12 @@ LAYOUTS = ("contiguous", "permuted", "strided", "expanded")
 
 
 @st.composite
-def static_programs(draw: st.DrawFn) -> Program:
+def static_programs(draw: st.DrawFn, masked: bool = True) -> Program:
+    """``masked=False``: no boolean-mask ops. Dynamo traces ``x[mask]`` in a higher-order operator's body with an
+    unbacked size, and at per-step shape ``(1, 1, 1)`` fails on it inside Dynamo (``PendingUnbackedSymbolNotFound``,
+    torch 2.13) before our operator runs; larger shapes compile, and the kernels take the ops eagerly."""
+    unary = sorted(op for op in UNARY if masked or not op.startswith("masked_"))
+    binary = sorted(op for op in BINARY if masked or not op.startswith("masked_"))
     ni, ns, nw = draw(st.integers(1, 2)), draw(st.integers(1, 2)), draw(st.integers(1, 2))
     first = ni + ns  # the statics' positions among the arguments
     per_step = list(range(first))  # values of the step's shape (a static alone has its own)
@@ -63,16 +68,16 @@ def static_programs(draw: st.DrawFn) -> Program:
     for w in range(nw):
         other = draw(st.sampled_from(per_step))
         pair = (other, first + w) if draw(st.booleans()) else (first + w, other)
-        nodes.append((draw(st.sampled_from(sorted(BINARY))), pair))
+        nodes.append((draw(st.sampled_from(binary)), pair))
         per_step.append(first + nw + len(nodes) - 1)
     for _ in range(draw(st.integers(0, 4))):
         available = first + nw + len(nodes)
         if draw(st.booleans()):
             operands: tuple[int, ...] = (draw(st.integers(0, available - 1)),)
-            op = draw(st.sampled_from(sorted(UNARY)))
+            op = draw(st.sampled_from(unary))
         else:
             operands = (draw(st.integers(0, available - 1)), draw(st.integers(0, available - 1)))
-            op = draw(st.sampled_from(sorted(BINARY)))
+            op = draw(st.sampled_from(binary))
         nodes.append((op, operands))
         if any(i in per_step for i in operands):
             per_step.append(available)
@@ -196,7 +201,7 @@ def test_random_cores_with_static_inputs_match_the_loop(
 
 @settings(SETTINGS, max_examples=min(SETTINGS.max_examples, 8))
 @given(
-    program=static_programs(),
+    program=static_programs(masked=False),
     T=st.integers(1, 4),
     dims=st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 5)),
     kinds=st.lists(st.sampled_from(sorted(STATIC_SHAPES)), min_size=2, max_size=2),
