@@ -20,7 +20,7 @@ rewritten too), so no gradient flows through the discarded elements of a whole-t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import torch
 from torch import fx
@@ -110,6 +110,16 @@ def _refresh(node: fx.Node) -> None:
     node.meta["val"] = _meta_call(node.target, node.args, node.kwargs, {})
 
 
+def _select(put: fx.Node, emit: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
+    """The select that replaces ``put``, built by ``emit(target, args)`` (graph nodes, or meta tensors for a dry run):
+    ``where(mask, value, t)``, or with ``accumulate=True`` ``t + where(mask, value, 0)`` (a boolean mask selects each
+    element once)."""
+    t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
+    if put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False):
+        return emit(_aten.add.Tensor, (t, emit(_aten.where.ScalarOther, (mask, value, 0.0))))
+    return emit(_aten.where.self, (mask, value, t))
+
+
 def _runs_on_meta(members: list[fx.Node], writes: list[fx.Node]) -> bool:
     """Whether the rewrite's shapes and dtypes can be worked out (every op on meta tensors) before anything changes."""
     vals: dict[fx.Node, Any] = {}
@@ -117,12 +127,7 @@ def _runs_on_meta(members: list[fx.Node], writes: list[fx.Node]) -> bool:
         for node in members:
             vals[node] = _val(node.args[0]) if node.target is _INDEX else _meta_call(node.target, node.args, node.kwargs, vals)
         for put in writes:
-            t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
-            if put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False):
-                sel = _meta_call(_aten.where.ScalarOther, (mask, value, 0.0), {}, vals)
-                _meta_call(_aten.add.Tensor, (t, sel), {}, vals)
-            else:
-                _meta_call(_aten.where.self, (mask, value, t), {}, vals)
+            _select(put, lambda target, args: _meta_call(target, args, {}, vals))
     except Exception:  # noqa: BLE001 - an op without a meta kernel: leave the writes for the lowering to name
         return False
     return True
@@ -158,14 +163,16 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
     did. Returns the number of writes rewritten (the module docstring says why the numbers do not change).
     """
     done = 0
-    handled: list[fx.Node] = []
+    groups: list[tuple[fx.Node, list[fx.Node]]] = []  # one per mask (a rewrite changes no write's mask or value)
     for put, mask in _puts(graph):
-        if put.graph is not graph or any(_same(mask, m) for m in handled):
-            continue
-        handled.append(mask)
+        group = next((g for m, g in groups if _same(m, mask)), None)
+        if group is None:
+            groups.append((mask, [put]))
+        else:
+            group.append(put)
+    for mask, puts in groups:
         members = _masked(graph, mask)
         inside = set(members)
-        puts = [p for p, m in _puts(graph) if _same(m, mask)]
         chained = [p for p in puts if p.args[2] in inside and p.args[0] not in inside]
         scalar = [p for p in puts if p.args[2] not in inside and _is_0d(p.args[2]) and p.args[0] not in inside]  # type: ignore[arg-type]
         writes = set(chained)
@@ -190,21 +197,18 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
 
 
 def _to_where(graph: fx.Graph, put: fx.Node) -> None:
-    """Replace one ``index_put`` (checked by the caller) by its select."""
-    t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
-    accumulate = put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False)
-    t_val = _val(t)
+    """Replace one ``index_put`` (checked by the caller) by its select (:func:`_select`), in ``t``'s dtype."""
+    t_val = _val(put.args[0])
     assert t_val is not None
+
+    def emit(target: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> fx.Node:
+        node = graph.call_function(target, args, kwargs or {})
+        _refresh(node)
+        return node
+
     with graph.inserting_before(put):
-        if accumulate:  # a boolean mask selects each element once: t + value where selected
-            sel = graph.call_function(_aten.where.ScalarOther, (mask, value, 0.0))
-            _refresh(sel)
-            where = graph.call_function(_aten.add.Tensor, (t, sel))
-        else:
-            where = graph.call_function(_aten.where.self, (mask, value, t))
-        _refresh(where)
+        where = _select(put, emit)
         if _val(where).dtype != t_val.dtype:  # type: ignore[union-attr]
-            where = graph.call_function(_aten._to_copy.default, (where,), {"dtype": t_val.dtype})
-            _refresh(where)
+            where = emit(_aten._to_copy.default, (where,), {"dtype": t_val.dtype})
     put.replace_all_uses_with(where)
     graph.erase_node(put)
