@@ -451,3 +451,52 @@ def test_inside_torch_compile_with_dynamic_shapes(backend: str, monkeypatch: pyt
     finally:
         torch._dynamo.reset()
     assert routes.paths and "eager" not in routes.paths, routes.paths
+
+
+def _threshold_out(x: torch.Tensor, v: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    h = 0.5 * v + x
+    return spike(h - th), th * 2.0, h  # output 1 is the per-channel threshold's own shape, [C, 1, 1]
+
+
+_CAPTURED_TH = torch.linspace(0.5, 1.5, C).view(C, 1, 1)
+
+
+def _captured_threshold_out(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    return _threshold_out(x, v, _CAPTURED_TH.to(x.device))
+
+
+def _constant_out(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    h = 0.5 * v + x
+    return spike(h - 1.0), torch.tensor(2.0, device=x.device), h  # output 1: a constant, [] per step
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("made", ["static", "captured", "constant"])
+@pytest.mark.parametrize("backend", BACKENDS[1:])
+def test_an_output_of_a_static_inputs_shape_keeps_it_as_in_the_loop(backend: str, made: str, compiled: bool) -> None:
+    """The loop stacks ``th * 2`` as ``[T, C, 1, 1]`` (a constant as ``[T]``); before, the kernels wrote it at every
+    neuron, ``[T, B, C, H, H]``."""
+    th = _CAPTURED_TH.to(DEVICE)
+    m = {
+        "static": lambda: FlexSN(_threshold_out, 1, 1, 2, backend=backend, static_inputs=(nn.Parameter(th.clone()),)),
+        "captured": lambda: FlexSN(_captured_threshold_out, 1, 1, 2, backend=backend),
+        "constant": lambda: FlexSN(_constant_out, 1, 1, 2, backend=backend),
+    }[made]()
+    x = torch.rand(T, B, C, H, H, device=DEVICE) * 2
+    call = torch.compile(m, backend="aot_eager", fullgraph=True) if compiled else m
+    torch._dynamo.reset()
+    try:
+        with warnings.catch_warnings(record=True) as told:
+            warnings.simplefilter("always")
+            s, o = call(x)
+    finally:
+        torch._dynamo.reset()
+    v, ys = torch.zeros(B, C, H, H, device=DEVICE), []
+    for t in range(T):
+        y, _, v = _threshold_out(x[t], v, th if made != "constant" else torch.tensor(1.0, device=DEVICE))
+        ys.append(y)
+    want = torch.full((T,), 2.0, device=DEVICE) if made == "constant" else (th * 2.0).expand(T, C, 1, 1)
+    torch.testing.assert_close(o, want)
+    torch.testing.assert_close(s, torch.stack(ys))
+    if backend != "hop" and not compiled:  # the kernels cannot write that shape: the loop ran, and said why
+        assert any("the fused kernels write every output and state in one shape" in str(w.message) for w in told)

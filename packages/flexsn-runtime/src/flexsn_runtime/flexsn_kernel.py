@@ -14,7 +14,7 @@ from .call_cache import CallCache, call_key
 from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
 from .eager import eager_loop, stored_in
 from .kernel_build import build_handle, trains_fused, training_reason, used_captures
-from .routing import Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
+from .routing import Route, Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
@@ -121,6 +121,8 @@ class FlexSNKernel:
         """Trace (or load) the kernels of the core as it is now, and start every per-call cache afresh."""
         core, num_static, example_inputs = self.core, self.num_static, self._example_inputs
         self.handle: int | None = None
+        #: every output and state reads an input or a state, so it has their per-step shape (routing.fit_shapes)
+        self.results_keep_step = False
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         #: numbers the core reads from outside its arguments, traced into the kernels as literals
@@ -154,6 +156,8 @@ class FlexSNKernel:
             self.tell(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead")
             return
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
+        reads = info.reads_step if (info := lookup_flexsn_kernel_handle(self.handle).inference_info) is not None else ()
+        self.results_keep_step = len(reads) == self.num_outputs + self.num_states and all(reads)
 
     def _start_calls(self, captures: Captures) -> None:
         """Take ``captures`` (the kernels' trailing static inputs) and start every per-call cache afresh."""
@@ -407,10 +411,10 @@ class FlexSNKernel:
         elif self._rebind:  # under another tracer (AOTAutograd, make_fx): its graph keeps the kernels it traced
             self._finish_copy()
         full = self.with_captures(contract)
-        fitted, shape_reason = (full, None) if full.uniform or self.handle is None else fit_shapes(self, full)
-        r = route(self, fitted)
+        fitted, shape_reason = (full, None) if self.handle is None else fit_shapes(self, full)
+        r = route(self, fitted) if shape_reason is None else Route("eager", shape_reason, full.final_state)
         if r.path == "eager":
-            reason = shape_reason or r.reason
+            reason = r.reason
             if reason is not None and self.handle is not None:
                 if torch.compiler.is_dynamo_compiling():
                     tell_while_compiling(self._serial, reason)  # once, while compiling: the graph runs the loop

@@ -117,7 +117,14 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
     when the core, run once on ``meta`` tensors of these shapes, returns
     every output and state of shape ``S``; then the fused result equals
     the eager loop's. A core whose result keeps another shape (an output
-    that ignores the broadcast inputs) must run the eager loop.
+    that ignores the broadcast inputs) must run the eager loop. So must one
+    whose result a static input alone makes (a per-channel ``[C, 1, 1]``
+    threshold returned as it is) or a constant (``torch.tensor(0.0)``), even
+    when inputs and states share ``S``: the loop's output then has that
+    shape, not ``S``. Which results read an input or a state is known from
+    the trace (``kernel.results_keep_step``), so only cores with such a
+    result run the core on ``meta`` tensors for a uniform call (under
+    Dynamo, which would trace that run, they run the loop).
 
     Args:
         kernel: the core's kernels (``None``: nothing to fit).
@@ -128,13 +135,20 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
         (inputs ``[T, *S]``, states ``[*S]``), else ``(contract, reason)``.
         The answer per shape combination is cached on ``kernel``.
     """
-    if contract.uniform or kernel is None:
-        return contract, None
+    if kernel is None or (contract.uniform and kernel.results_keep_step):
+        return contract, None  # every result reads an input or a state: elementwise, it keeps their shape
     seqs, init = contract.input_seqs, contract.init_states
     x0 = seqs[0]
     state_shapes = [tuple(s.shape) for s in init] if init else [tuple(x0.shape[1:])] * contract.num_states  # zeros: input 0's
     shapes = (*(tuple(x.shape[1:]) for x in seqs), *state_shapes)
-    if not all(type(d) is int for sh in shapes for d in sh):
+    symbolic = not all(type(d) is int for sh in shapes for d in sh)
+    if contract.uniform and (symbolic or torch.compiler.is_dynamo_compiling()):  # Dynamo would trace the meta run
+        return contract, (
+            "a result of the core reads no input or state (a static input or a constant alone): the loop keeps its "
+            "shape, the fused kernels would write one value per neuron; under torch.compile or symbolic sizes its "
+            "shape is not worked out"
+        )
+    if symbolic:
         return contract, "inputs and states of different symbolic per-step shapes cannot be fitted to one shape"
     static_shapes = tuple(tuple(w.shape) for w in contract.lifted_args)
     key = (*shapes, *static_shapes)
@@ -143,6 +157,8 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
         answer = kernel.shape_fits[key] = _fit(kernel, shapes, x0.dtype, static_shapes)
     if isinstance(answer, str):
         return contract, answer
+    if contract.uniform:
+        return contract, None
     S = answer
 
     def grow(t: torch.Tensor, lead: int) -> torch.Tensor:
@@ -174,8 +190,9 @@ def _fit(
         return f"the core could not be run on meta tensors of the per-step shapes {named} ({type(exc).__name__}: {exc})"
     got = [tuple(t.shape) for t in outs]
     if any(g != S for g in got):
+        statics = f" (with static inputs of shapes {', '.join(str(sh) for sh in static_shapes)})" if static_shapes else ""
         return (
-            f"inputs and states of per-step shapes {named} broadcast to {S}, but the core returns "
+            f"inputs and states of per-step shapes {named} broadcast to {S}, but the core{statics} returns "
             f"{', '.join(str(g) for g in got)}; the fused kernels write every output and state in one shape"
         )
     return S

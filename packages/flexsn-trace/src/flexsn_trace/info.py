@@ -70,6 +70,14 @@ class FlexSNInfo(NamedTuple):
             ``False`` where no argument reaches it through a differentiable
             op (a hard threshold ``(h >= 1).float()``), so it requires no grad
             in the loop either; ``()`` for an inference info.
+        reaches: for a training info, per output then state, the step
+            arguments (inputs, states, static inputs) that reach it through
+            differentiable ops (:func:`flexsn_trace.reach.reached_arguments`):
+            which results a call's results require grad follows from it
+            (:func:`flexsn_trace.reach.scan_requires_grad`); ``()`` for an inference info.
+        reads_step: per output then state, whether it reads an input or a
+            state (so an elementwise step gives it their per-step shape); a
+            result made from static inputs or constants alone keeps theirs.
     """
 
     num_inputs: int
@@ -86,6 +94,8 @@ class FlexSNInfo(NamedTuple):
     carrier: int = -1
     chunk: int = 1
     differentiable: tuple[bool, ...] = ()
+    reaches: tuple[tuple[int, ...], ...] = ()
+    reads_step: tuple[bool, ...] = ()
 
 
 def placeholders(graph: fx.Graph) -> list[fx.Node]:
@@ -151,6 +161,12 @@ def extract_info(
             raise ValueError(f"forward graph return {i} is {r!r}, not a graph value")
     ret_nodes = [r for r in rets if isinstance(r, fx.Node)]
     arg_index = {n: i for i, n in enumerate(args)}
+    reads: dict[fx.Node, bool] = {}
+    for node in fwd_graph.nodes:  # topological: whether an input or a state flows into each value
+        if node.op == "placeholder":
+            reads[node] = arg_index[node] < num_inputs + num_states
+        else:
+            reads[node] = any(reads.get(a, False) for a in node.all_input_nodes)
 
     kernel_returns: list[fx.Node] = list(ret_nodes[:visible])
     c2k: list[int] = []
@@ -183,6 +199,7 @@ def extract_info(
         c2k_return_mapping=tuple(c2k),
         saved_sources=tuple(sources),
         num_static=num_static,
+        reads_step=tuple(reads[r] for r in ret_nodes[:visible]),
     )
 
 
