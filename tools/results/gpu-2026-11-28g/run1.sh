@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# run1: the GPU suites after results' requires_grad per call (flexsn_trace.reach) and the result-shape check for
+# uniform calls (routing.fit_shapes), then SpikingJelly parity; packages first (-n 8), integration after.
+cd "$(dirname "$0")/../../.."
+bash tools/results/gpu-2026-11-24/suite.sh packages -n 8 2>&1 | tail -4
+bash tools/results/gpu-2026-11-24/suite.sh integration -n 8 2>&1 | tail -4
+pip install --no-index --no-deps --target /tmp/site .whl/*.whl -q 2>&1 | grep -v WARNING
+echo "== parity with SpikingJelly 2.0"
+PYTHONPATH=/tmp/site:$(ls -d "$PWD"/packages/*/src | paste -sd: -) timeout 120 python3 -m pytest tests-integration/test_spikingjelly_parity.py \
+  -q -p no:cacheprovider -n 8 2>&1 | tail -2
+rm -f "$OUT"/junit-*.xml
