@@ -78,11 +78,11 @@ def start_compile(
 
     def work() -> None:
         with torch.cuda.device(index):
-            # a dtype stands for an aligned tensor of it. Compile only: loading the module (cuModuleLoad) is a
-            # CUDA call that a CUDA-graph capture on another thread forbids in PyTorch's default "global" capture
-            # mode, and this thread cannot know when a caller starts one (a capture of the next step, a
-            # make_graphed_callables) before the backward waits for it: the first launch loads it instead.
-            fn.warmup(*args, grid=(1,), **kwargs)
+            compiled = fn.warmup(*args, grid=(1,), **kwargs)  # a dtype stands for an aligned tensor of it
+            # the launcher's build and the module load happen on the first launch otherwise
+            load = getattr(compiled, "_init_handles", None)
+            if load is not None:
+                load()
 
     kernel.warming = _executor().submit(work)
     return True
