@@ -19,7 +19,7 @@ from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import plan_backward, training_impl
-from .prewarm import finish_prewarm, prewarm_backward
+from .prewarm import prewarm_backward
 from .scan_kernel import ScanKernel
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
 from .statics import static_dims
@@ -220,8 +220,8 @@ def launch_training(call: TrainingCall, flat_args: Sequence[torch.Tensor], fast:
     output: Sequence[torch.Tensor]
     if launched is None:
         plan = call.plan
-        # a plan's first call: its backward's kernel compiles beside the forward's
-        warming = not plan.backward.prewarmed and prewarm_backward(plan, flat_args, derived_backward)
+        if not plan.backward.prewarmed:  # a plan's first call: its backward's kernel compiles beside the forward's
+            prewarm_backward(plan, flat_args, derived_backward)
         fast = None
         grad = _grad_enabled()
         _set_grad_enabled(False)  # contiguous copies made by the derived launch are not part of the graph
@@ -229,8 +229,6 @@ def launch_training(call: TrainingCall, flat_args: Sequence[torch.Tensor], fast:
             output = training_impl(plan.handle, flat_args, plan.final_state, plan)
         finally:
             _set_grad_enabled(grad)
-            if warming:  # no compile outlives the call that started it (see prewarm.finish_prewarm)
-                finish_prewarm(plan.backward)
     else:
         output = launched
     _, dtype, device = call.meta

@@ -6,10 +6,9 @@ on Triton 3.6, a ``gcc`` build of its launcher (about 0.4 s each on an H200
 host). None of the backward's work needs the forward's result, so
 the first training call of a :class:`~flexsn_runtime.training_plan.TrainingPlan`
 starts it at once on a worker thread, through Triton's public
-``JITFunction.warmup``; the forward compiles meanwhile, and the call
-waits for the thread before it returns (:func:`finish_prewarm`: no compile
-outlives the call that started it, so none meets a CUDA-graph capture the
-caller starts next). Triton's own autotuner compiles configurations on a
+``JITFunction.warmup``; the forward compiles meanwhile, and the backward
+launch waits for the thread (``ScanKernel.warming``) instead of
+compiling again. Triton's own autotuner compiles configurations on a
 ``ThreadPoolExecutor`` the same way (``triton.runtime._async_compile``,
 Triton 3.5 on). Which specialisation the backward will launch is learnt by
 running the backward's own allocation code on meta tensors with a recording
@@ -20,7 +19,7 @@ costs a compile that is not used. ``FLEXSN_PREWARM=0`` turns it off.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, NamedTuple, Sequence, cast
 
 import torch
@@ -33,7 +32,7 @@ from .scan_kernel import ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
 from .training_plan import Spec, TrainingCall, TrainingPlan
 
-__all__ = ["BackwardLaunch", "ENV_PREWARM", "finish_prewarm", "guess_backward_launch", "prewarm_backward", "start_compile"]
+__all__ = ["BackwardLaunch", "ENV_PREWARM", "guess_backward_launch", "prewarm_backward", "start_compile"]
 
 #: Set to 0 to compile a first backward's kernel when the backward runs.
 ENV_PREWARM = "FLEXSN_PREWARM"
@@ -87,22 +86,6 @@ def start_compile(
 
     kernel.warming = _executor().submit(work)
     return True
-
-
-def finish_prewarm(kernel: ScanKernel) -> None:
-    """Wait for ``kernel``'s compile on the worker thread, if one runs (its errors are the launch's to meet).
-
-    The training forward that started it calls this before it returns: the two compiles still overlap,
-    and no compile outlives the call. One that did could load its module (``cuModuleLoad``) while the
-    caller captures a CUDA graph, which PyTorch's default "global" capture mode forbids to every thread:
-    the capture failed ("operation failed due to a previous error during capture") and later captures of
-    the process with it (a ``make_graphed_callables`` right after a first training step; H200,
-    ``tools/results/gpu-2026-11-28g/``). ``_launch_cuda`` would otherwise wait at the backward's launch,
-    which a launch through the kernel's cached launcher, or no backward at all, never reaches.
-    """
-    warming, kernel.warming = kernel.warming, None
-    if warming is not None:
-        wait([warming])
 
 
 class BackwardLaunch(NamedTuple):
