@@ -151,3 +151,14 @@ def test_a_non_graph_return_is_rejected() -> None:
     g.output((g.call_function(torch.ops.aten.exp.default, (x,)), 1.0))
     with pytest.raises(ValueError, match="return 1 is 1.0, not a graph value"):
         extract_info(g, 1, 0, 2)
+
+
+def test_reads_step_tells_results_made_from_static_inputs_or_constants_alone() -> None:
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        h = v * w + x
+        return h, w * 2.0, torch.zeros_like(x) + w, h * 0.5, torch.tensor(1.0) + w * 0.0
+
+    g = generate_inference_graph(core, (torch.rand(3), torch.rand(3), torch.rand(3)))
+    info = extract_info(g, 1, 1, 4, num_static=1)
+    # w alone, and a constant beside w (the state), keep their own shape in the loop; zeros_like(x) reads x
+    assert info.reads_step == (True, False, True, True, False)
