@@ -344,3 +344,33 @@ def test_kernels_without_a_handle_register_nothing(ref: Any) -> None:
     assert set(registered_handles()) == before
     copy.deepcopy(k)
     assert set(registered_handles()) == before
+
+
+def test_a_released_bundle_is_freed_at_once_not_by_the_cyclic_gc(device: torch.device) -> None:
+    """A trained neuron's kernels go when it goes, not at some later collection: the cyclic GC may run
+    inside a CUDA-graph capture, where unloading a kernel's module is a forbidden call."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v * 0.6123 + x  # a constant of its own: no live bundle of another test shares this trace
+        s = (h - 1.0).sigmoid()
+        return s, h * (1.0 - s)
+
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        k = FlexSNKernel(core, 1, 1, 1)
+        h = k.handle
+        assert h is not None
+        x = torch.rand(4, 8, device=device).requires_grad_()
+        s, v = k.final_state(x)
+        s.sum().backward()
+        bundle = lookup_flexsn_kernel_handle(h)
+        assert bundle.plans  # the training call's plan: it holds the bundle, the bundle holds it
+        gone = weakref.ref(bundle)
+        del bundle, s, v, x, k  # v's autograd node holds the call, and through it the bundle
+        assert h not in registered_handles()
+        assert gone() is None, "the bundle waits for the cyclic GC"
+    finally:
+        if enabled:
+            gc.enable()

@@ -328,6 +328,10 @@ def _change(handle: Any, owner: int, active: int) -> None:
         if dead:
             del _REGISTRY[key]
     if dead:
+        # a plan keeps its bundle (for a retained graph to revive it) and the bundle its plans: a cycle
+        # that only the cyclic GC would free, at any later allocation, a CUDA-graph capture's included,
+        # where unloading the kernels' modules (Triton's CompiledKernel.__del__) is a forbidden call
+        bundle.plans.clear()
         pairs = [pair for pair in (bundle.training, bundle.half_training) if pair is not None]
         for kernel in (bundle.inference_kernel, bundle.inference_final_state_kernel, *(k for pair in pairs for k in pair[:2])):
             closer = getattr(kernel, "close", None)
