@@ -451,4 +451,3 @@ def test_inside_torch_compile_with_dynamic_shapes(backend: str, monkeypatch: pyt
     finally:
         torch._dynamo.reset()
     assert routes.paths and "eager" not in routes.paths, routes.paths
-
