@@ -397,3 +397,24 @@ def test_surrogate_from_spikingjelly_keeps_the_parameters_and_spiking(name: str)
         assert all(getattr(ours, k) == getattr(theirs, k) for k in ours.param_names)
     with pytest.raises(TypeError, match="LogTailedReLU is not one of SpikingJelly's surrogates that flexsn_nn.surrogate has"):
         flexsn_nn.surrogate_from_spikingjelly(sj_surrogate.LogTailedReLU())
+
+
+def test_the_sequence_helpers_compute_what_spikingjellys_do() -> None:
+    """``functional.multi_step_forward`` / ``chunk_multi_step_forward`` / ``seq_to_ann_forward``, ours and its,
+    on the same modules: a network's code keeps its calls when its imports switch."""
+    from spikingjelly.activation_based import functional as sj_functional
+
+    from flexsn_nn import functional as ours
+
+    torch.manual_seed(0)
+    fc = torch.nn.Linear(5, 4)
+    x = torch.rand(6, 3, 5) * 2
+    neuron = flexsn_nn.LIFNode(step_mode="s")
+    y = ours.multi_step_forward(x, [fc, neuron])
+    neuron.reset()
+    torch.testing.assert_close(y, sj_functional.multi_step_forward(x, [fc, neuron]))
+    multi = flexsn_nn.LIFNode(step_mode="m")
+    y = ours.chunk_multi_step_forward(4, x, multi)
+    multi.reset()
+    torch.testing.assert_close(y, sj_functional.chunk_multi_step_forward(4, x, multi))
+    torch.testing.assert_close(ours.seq_to_ann_forward(x, [fc, torch.nn.ReLU()]), sj_functional.seq_to_ann_forward(x, [fc, torch.nn.ReLU()]))

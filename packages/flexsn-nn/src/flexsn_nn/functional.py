@@ -1,12 +1,20 @@
-"""Whole-network helpers in the style of SpikingJelly's ``activation_based.functional``."""
+"""Whole-network helpers in the style of SpikingJelly's ``activation_based.functional``.
+
+Its sequence helpers (``multi_step_forward``, ``chunk_multi_step_forward``,
+``seq_to_ann_forward``) live in :mod:`flexsn_nn.forward` and are re-exported here.
+"""
 
 from __future__ import annotations
 
 from torch import nn
 
 from .backends import check_backend, check_step_mode
+from .forward import chunk_multi_step_forward, multi_step_forward, seq_to_ann_forward
 
-__all__ = ["detach_net", "prepare_fully_shard", "reset_net", "set_backend", "set_step_mode"]
+__all__ = [
+    "chunk_multi_step_forward", "detach_net", "multi_step_forward", "prepare_fully_shard", "reset_net", "seq_to_ann_forward",
+    "set_backend", "set_step_mode",
+]
 
 
 def reset_net(net: nn.Module) -> None:
