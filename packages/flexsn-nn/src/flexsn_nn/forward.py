@@ -37,6 +37,14 @@ def _stages(modules: Modules, caller: str) -> list[Callable[..., Any]]:
     return [modules]
 
 
+def _run(stages: list[Callable[..., Any]], *args: Any) -> Any:
+    """The first stage on ``args``, every later one on the previous one's output."""
+    y = stages[0](*args)
+    for stage in stages[1:]:
+        y = stage(y)
+    return y
+
+
 def _check_sequence(x_seq: object, caller: str, dims: int) -> torch.Tensor:
     if not isinstance(x_seq, torch.Tensor):
         raise TypeError(f"{caller}: x_seq must be a tensor [T, batch, ...], got {type(x_seq).__name__}")
@@ -70,13 +78,7 @@ def multi_step_forward(x_seq: torch.Tensor, single_step_module: Modules) -> torc
     stages = _stages(single_step_module, "multi_step_forward")
     if x_seq.shape[0] == 0:
         raise ValueError("multi_step_forward: x_seq has T = 0 steps; the modules never run, so no output shape is known")
-    outs = []
-    for t in range(x_seq.shape[0]):
-        y = x_seq[t]
-        for stage in stages:
-            y = stage(y)
-        outs.append(y)
-    return torch.stack(outs)
+    return torch.stack([_run(stages, x_seq[t]) for t in range(x_seq.shape[0])])
 
 
 def chunk_multi_step_forward(split_size: int, x_seq: torch.Tensor, multi_step_module: nn.Module) -> torch.Tensor:
@@ -138,9 +140,7 @@ def seq_to_ann_forward(
     lead = tuple(seqs[0].shape[:2])
     if any(tuple(s.shape[:2]) != lead for s in seqs[1:]):
         raise ValueError(f"{caller}: the tensors of x_seq must share [T, batch]; got shapes {[tuple(s.shape) for s in seqs]}")
-    y: Any = stages[0](*(s.flatten(0, 1) for s in seqs))
-    for stage in stages[1:]:
-        y = stage(y)
+    y = _run(stages, *(s.flatten(0, 1) for s in seqs))
     if isinstance(y, tuple):
         return tuple(item.unflatten(0, lead) for item in y)
     return y.unflatten(0, lead)  # type: ignore[no-any-return]
