@@ -13,6 +13,7 @@ import warnings
 
 import pytest
 import torch
+from torch import nn
 
 from flexsn_nn import FlexSN, hop_available
 from flexsn_nn.surrogate import Sigmoid
@@ -91,19 +92,91 @@ def test_explain_names_the_results_without_gradient() -> None:
     assert explain(surrogate_core, 1, 1, 1).without_gradient == ()
 
 
+# --- States and outputs that no argument requiring grad reaches *in this call* -----------------------------------
+# The loop decides per call: a spike counter started from zeros, an output computed from an input that requires no
+# grad, a state swapped with one that does. The fused op marks those results non-differentiable per call pattern
+# (``TrainingPlan.non_differentiable`` over ``FlexSNInfo.reaches``); before, they required grad with zero gradients.
+
+
 def counter_core(x: torch.Tensor, v: torch.Tensor, n: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    h = v + (x - v) * 0.5
+    h = v * 0.5 + x
     s = (h >= 1.0).to(x.dtype)
     return _SG(h - 1.0), h * (1.0 - s), n + s  # n counts spikes: no gradient reaches it from zeros
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: the fused op marks results non-differentiable per core, not per call "
-                   "(a per-call marking broke CUDA-graph captures on the H200: tools/results/gpu-2026-11-28g/)")
-def test_a_spike_counter_from_zeros_requires_no_grad_as_in_the_loop() -> None:
-    x = _x()
-    ref = FlexSN(counter_core, 1, 2, 1, backend="torch")
-    ref(x)
-    m = FlexSN(counter_core, 1, 2, 1, backend="triton")
-    m(x)
-    assert not ref.states[1].requires_grad  # the loop: n + s from zeros, s without gradient
-    assert not m.states[1].requires_grad
+def static_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, k: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    h = v * w + x  # w: a learnable decay
+    return _SG(h - 1.0), k * 2.0 + torch.zeros_like(x), h * 0.9  # k: a buffer (requires no grad), output 1 reads it only
+
+
+def y_only_core(x: torch.Tensor, y: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    h = v * 0.5 + x
+    return _SG(h - 1.0), y * 2.0, h * 0.9  # output 1 reads y only
+
+
+def swap_core(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    return x * 2.0, b * 1.0, a * 1.0  # a and b trade places every step
+
+
+CASES = {
+    # name: (core, num_inputs, num_states, num_outputs, which inputs require grad, initial states (None: zeros))
+    "counter": (counter_core, 1, 2, 1, (True,), None),
+    "static-buffer": (static_core, 1, 1, 2, (True,), None),
+    "y-only": (y_only_core, 2, 1, 2, (True, False), None),
+    "swap-odd-T": (swap_core, 1, 2, 1, (True,), (True, False)),
+}
+
+
+def _call(backend: str, compiled: bool, store: bool, case: str, T: int) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    """The results (outputs, then final states or state sequences) and the gradients of the arguments that require grad."""
+    core, ni, ns, no, grads, init = CASES[case]
+    g = torch.Generator().manual_seed(11)
+    xs = [(torch.rand(T, 3, 5, generator=g) * 3).to(DEVICE).requires_grad_(r) for r in grads]
+    statics = None
+    if case == "static-buffer":  # per-channel decay (a parameter) and a buffer
+        statics = (nn.Parameter(torch.full((5,), 0.5, device=DEVICE)), torch.linspace(0.0, 1.0, 5, device=DEVICE))
+    m = FlexSN(core, ni, ns, no, backend=backend, store_state_seqs=store, static_inputs=statics)
+    leaves = [x for x in xs if x.requires_grad] + [p for p in m.parameters()]
+    if init is not None:
+        starts = [torch.rand(3, 5, generator=g).to(DEVICE).requires_grad_(r) for r in init]
+        leaves += [s for s in starts if s.requires_grad]
+        m.states = [s * 1.0 for s in starts]
+    call = torch.compile(m, backend="aot_eager", fullgraph=True) if compiled else m
+    torch._dynamo.reset()
+    try:
+        with warnings.catch_warnings(record=True) as told:
+            warnings.simplefilter("always")
+            out = call(*xs)
+    finally:
+        torch._dynamo.reset()
+    fell_back = [str(w.message) for w in told if str(w.message).startswith("FlexSN")]
+    assert backend == "torch" or not fell_back, fell_back  # the fused path ran
+    results = [*(out if isinstance(out, tuple) else (out,)), *(m.state_seqs if store else m.states)]
+    weighted = [r * torch.linspace(-1.0, 1.0, r.numel(), device=DEVICE).view_as(r) for r in results if r.requires_grad]
+    got = torch.autograd.grad(sum(w.sum() for w in weighted), leaves, allow_unused=True)  # type: ignore[arg-type]
+    return results, [torch.zeros_like(x) if d is None else d for x, d in zip(leaves, got)]
+
+
+@pytest.mark.parametrize("store", [False, True], ids=["final", "seqs"])
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+@pytest.mark.parametrize("backend", BACKENDS[1:])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_results_require_grad_per_call_as_in_the_loop(case: str, backend: str, compiled: bool, store: bool) -> None:
+    T = 3 if case.endswith("odd-T") else 4
+    got, grads = _call(backend, compiled, store, case, T)
+    want, want_grads = _call("torch", False, store, case, T)
+    flags = [r.requires_grad for r in got]
+    assert flags == [r.requires_grad for r in want], f"{backend}: results' requires_grad {flags}, the loop's differ"
+    # the test's own premise (swapped state sequences each carry gradient at every other step)
+    assert not all(flags) or (case == "swap-odd-T" and store), "the case must have a result without gradient"
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+    for a, b in zip(grads, want_grads):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("T", [1, 2, 3, 4, 7])
+def test_a_swapped_state_requires_grad_on_the_steps_it_should(T: int) -> None:
+    (_, a, b), _ = _call("triton", False, False, "swap-odd-T", T)
+    (_, a_ref, b_ref), _ = _call("torch", False, False, "swap-odd-T", T)
+    assert (a.requires_grad, b.requires_grad) == (a_ref.requires_grad, b_ref.requires_grad) == (T % 2 == 0, T % 2 == 1)

@@ -370,11 +370,11 @@ def build_training_variants(
     graphs = trace_training_graphs(core_fn, examples, flags, num_inputs=num_inputs, num_static=num_static)
     _check_returns(graphs.num_results, num_outputs, num_states)
     arity = (num_inputs, num_states, num_outputs, num_static)
-    full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier, graphs.chunk)
+    full = _render_training(core_fn, graphs.fwd, graphs.bwd, graphs.tangent_mask, arity, graphs.carrier, graphs.chunk, graphs.reaches)
     _check_training_shape_free(core_fn, examples, flags, arity, full)
     half = None
     if graphs.half_pair is not None:
-        half = _render_training(core_fn, *graphs.half_pair, graphs.tangent_mask, arity, None)
+        half = _render_training(core_fn, *graphs.half_pair, graphs.tangent_mask, arity, None, 1, graphs.reaches)
     return full, half
 
 
@@ -418,14 +418,18 @@ def _check_training_shape_free(
 def _render_training(
     core_fn: Callable[..., Any], fwd_graph: Any, bwd_graph: Any, mask: tuple[bool, ...],
     arity: tuple[int, int, int, int], carrier: CarrierGraphs | None, chunk: int = 1,
+    reaches: tuple[tuple[int, ...], ...] = (),
 ) -> TrainingKernels:
     """Render one forward/backward graph pair as BPTT kernels.
 
     ``carrier``: its helper graphs, when it saves one; ``chunk``: the steps per chunk of a
-    pair whose backward recomputes the steps (:mod:`flexsn_trace.recompute`), else 1.
+    pair whose backward recomputes the steps (:mod:`flexsn_trace.recompute`), else 1;
+    ``reaches``: :attr:`flexsn_trace.TrainingGraphs.reaches`, kept in the info.
     """
     num_inputs, num_states, num_outputs, num_static = arity
-    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)._replace(chunk=chunk, differentiable=tuple(mask))
+    info = extract_info(fwd_graph, num_inputs, num_states, num_outputs, num_static)._replace(
+        chunk=chunk, differentiable=tuple(mask), reaches=reaches
+    )
     rebuild = None
     if carrier is not None:
         info = carrier.info(info)

@@ -81,8 +81,8 @@ def setup(ctx: Any, call: TrainingCall, flat_args: Sequence[torch.Tensor], outpu
     """Keep what the backward of a training call needs: ``call``, and the tensors it reads (:meth:`TrainingCall.saved`)."""
     ctx.call = call
     ctx.save_for_backward(*call.saved(flat_args, output))
-    if call.plan.non_differentiable:  # as the loop: a result no argument reaches differentiably requires no grad
-        ctx.mark_non_differentiable(*(output[k] for k in call.plan.non_differentiable))
+    if call.non_differentiable:  # as the loop: a result no argument that requires grad reaches requires none
+        ctx.mark_non_differentiable(*(output[k] for k in call.non_differentiable))
 
 
 def op_setup(ctx: Any, handle: int, flat_args: Sequence[torch.Tensor], output: Sequence[torch.Tensor], final_state: bool) -> None:

@@ -341,6 +341,7 @@ def _info_from_json(d: Any) -> FlexSNInfo | None:
         return None
     fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
     fields["saved_sources"] = tuple(SavedSource(str(k), int(i)) for k, i in d["saved_sources"])  # type: ignore[arg-type]
+    fields["reaches"] = tuple(tuple(int(a) for a in r) for r in d.get("reaches", ()))
     return FlexSNInfo(**fields)
 
 

@@ -13,13 +13,13 @@ one call signature (:mod:`flexsn_runtime.call_cache`) shares one.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import torch
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
-from flexsn_trace import FlexSNInfo
+from flexsn_trace import FlexSNInfo, scan_requires_grad
 
 from .scan_kernel import ScanKernel
 from .registry import FlexSNKernelHandle, ensure_training_kernels, training_kernels
@@ -62,9 +62,40 @@ class TrainingPlan:
     stored: tuple[int, ...]
     #: the registry entry, kept so a retained graph can bring it back (``revive_flexsn_kernel_handle``)
     bundle: FlexSNKernelHandle
-    #: the op's outputs (outputs then states) that carry no gradient (``info.differentiable``): marked
-    #: non-differentiable, they require no grad, as the eager loop's do not (a spike from a hard threshold)
-    non_differentiable: tuple[int, ...] = ()
+    #: per call pattern (which flat arguments require grad, ``T``): :meth:`non_differentiable`'s answer
+    _without_grad: dict[tuple[tuple[bool, ...], int | None], tuple[int, ...]] = field(default_factory=dict, compare=False)
+
+    def non_differentiable(self, flat_args: Sequence[torch.Tensor], explicit: bool) -> tuple[int, ...]:
+        """The op's outputs (outputs then states) that require no grad in this call, as the eager loop's do not.
+
+        A result no argument that requires grad reaches through differentiable ops
+        (:func:`flexsn_trace.scan_requires_grad` over ``info.reaches``): a spike from a hard
+        threshold, a spike counter started from zeros, an output computed from an input that
+        requires no grad. The op marks them non-differentiable (``ctx.mark_non_differentiable``).
+        Worked out once per pattern of flags and ``T``.
+
+        Args:
+            flat_args: the call's ``[*input_seqs, *init_states if explicit, *static_inputs]``.
+            explicit: the initial states were passed (else they are zeros, which require no grad).
+        """
+        flags = tuple([bool(t.requires_grad) for t in flat_args])
+        length = flat_args[0].shape[0]
+        steps = length if isinstance(length, int) else None  # a symbolic T: every T the flags allow
+        key = (flags, steps)
+        known = self._without_grad.get(key)
+        if known is None:
+            known = self._without_grad[key] = self._work_out(flags, steps, explicit)
+        return known
+
+    def _work_out(self, flags: tuple[bool, ...], steps: int | None, explicit: bool) -> tuple[int, ...]:
+        info, ni, ns = self.info, self.n_inputs, self.n_states
+        if len(info.reaches) != self.n_outputs + ns or steps == 0:
+            # an info without them, or no step (the empty results follow SpikingJelly's rules): what no argument reaches
+            return tuple(k for k, d in enumerate(info.differentiable) if not d)
+        step_args = flags if explicit else (*flags[:ni], *([False] * ns), *flags[ni:])
+        grad = scan_requires_grad(info.reaches, ni, ns, self.n_outputs, step_args, steps)
+        states = grad.final_states if self.final_state else grad.state_seqs
+        return tuple(k for k, r in enumerate((*grad.outputs, *states)) if not r)
 
     @property
     def n_grads(self) -> int:
@@ -118,7 +149,6 @@ def plan_for(handle: int, final_state: bool, dtype: torch.dtype = torch.float32)
         saved=tuple(backward_saved_args(info)),
         stored=tuple(final_state_forward_returns(info) if final_state else range(info.num_fwd_kernel_returns)),
         bundle=bundle,
-        non_differentiable=tuple(k for k, d in enumerate(info.differentiable) if not d),
     )
     bundle.plans[key] = plan
     return plan
@@ -142,9 +172,13 @@ class TrainingCall:
         zero_init: where omitted zero initial states sit among the saved tensors (rebuilt by :meth:`restore`).
         n_flat: the number of flat arguments (each gets a gradient or ``None``).
         n_grads: the forward's differentiable outputs: outputs then states.
+        non_differentiable: the op's outputs that require no grad in this call
+            (:meth:`TrainingPlan.non_differentiable`).
     """
 
-    __slots__ = ("plan", "meta", "step", "static_specs", "explicit", "zero_init", "n_flat", "n_grads", "_sources")
+    __slots__ = (
+        "plan", "meta", "step", "static_specs", "explicit", "zero_init", "n_flat", "n_grads", "non_differentiable", "_sources",
+    )
 
     def __init__(self, plan: TrainingPlan, flat_args: Sequence[torch.Tensor]) -> None:
         ni = plan.n_inputs
@@ -157,6 +191,7 @@ class TrainingCall:
         self.static_specs: tuple[Spec, ...] = tuple((tuple(w.shape), w.dtype, w.device) for w in flat_args[first_static:])
         self.explicit = explicit = first_static > ni
         self.n_flat, self.n_grads = n, plan.n_grads
+        self.non_differentiable = plan.non_differentiable(flat_args, explicit)
         # per saved tensor, its index in (*flat_args, *forward outputs, None): -1 is an omitted zero state
         sources = []
         for kind, idx in plan.saved:

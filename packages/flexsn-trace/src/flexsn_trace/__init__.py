@@ -28,6 +28,7 @@ from .graphs import (
     trace_training_graphs,
 )
 from .isolation import run_isolated
+from .reach import ScanGrad, reached_arguments, scan_requires_grad
 from .recorder import FOREIGN_PREFIX
 from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, arithmetic_signature, extract_info, graph_output_nodes, placeholders
@@ -49,9 +50,12 @@ __all__ = [
     "find_constants",
     "is_contents",
     "used_arguments",
+    "reached_arguments",
+    "scan_requires_grad",
     "FlexSNInfo",
     "ScanContract",
     "SavedSource",
+    "ScanGrad",
     "TrainingGraphs",
     "__version__",
     "arithmetic_signature",

@@ -27,6 +27,7 @@ from .env import env_flag
 from .info import graph_output_nodes
 from .joint import partition_joint, trace_joint
 from .masked import masked_writes_to_where
+from .reach import reached_arguments
 from .recompute import prefer_recompute
 from .recorder import functional_in_place, record
 from .saved import minimize_saved
@@ -169,6 +170,9 @@ class TrainingGraphs:
         chunk: 1, or the chunk length of a pair whose backward recomputes
             the steps from states stored every ``chunk`` steps
             (:mod:`flexsn_trace.recompute`; no carrier then).
+        reaches: per forward result, the example inputs that reach it through
+            differentiable ops (:func:`flexsn_trace.reach.reached_arguments`),
+            so that a call can tell which results require grad as the loop's do.
     """
 
     fwd: fx.Graph
@@ -179,6 +183,7 @@ class TrainingGraphs:
     carrier: CarrierGraphs | None = None
     half_pair: tuple[fx.Graph, fx.Graph] | None = None
     chunk: int = 1
+    reaches: tuple[tuple[int, ...], ...] = ()
 
 
 @contextlib.contextmanager
@@ -197,8 +202,9 @@ def _core_errors(what: str) -> Iterator[None]:
 
 def _joint(
     wrapped: Callable[..., tuple[torch.Tensor, ...]], examples: tuple[torch.Tensor, ...], flags: tuple[bool, ...]
-) -> tuple[tuple[torch.Tensor, ...], fx.GraphModule]:
-    """The step's results on ``examples`` with gradients enabled, and its joint trace (:func:`flexsn_trace.joint.trace_joint`).
+) -> tuple[tuple[torch.Tensor, ...], fx.GraphModule, tuple[tuple[int, ...], ...]]:
+    """The step's results on ``examples`` with gradients enabled, its joint trace (:func:`flexsn_trace.joint.trace_joint`),
+    and per result the arguments that reach it (:func:`flexsn_trace.reach.reached_arguments`).
 
     Raises:
         ValueError: no result is differentiable with respect to the inputs ``flags`` marks, or the core
@@ -216,7 +222,7 @@ def _joint(
     with _core_errors("tracing the core function for training"), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the probe above showed the core's own warnings once
         joint = trace_joint(wrapped, examples, flags, probe)
-    return probe, joint
+    return probe, joint, reached_arguments(probe, leaves)
 
 
 @_serialized
@@ -289,7 +295,7 @@ def trace_training_graphs(
             raise ValueError(
                 f"requires_grad has {len(flags)} entries but there are {len(examples)} example inputs"
             )
-    probe, joint = _joint(_unaliased(fn), examples, flags)
+    probe, joint, reaches = _joint(_unaliased(fn), examples, flags)
     tangent_mask = tuple(bool(o.requires_grad) for o in probe)
     grad_mask = tuple(g is not None for g in graph_output_nodes(joint.graph)[len(probe):])
     fwd, bwd = partition_joint(joint.graph, len(examples), len(probe))
@@ -317,6 +323,7 @@ def trace_training_graphs(
         carrier=carrier,
         half_pair=half_pair,
         chunk=chunk,
+        reaches=reaches,
     )
 
 

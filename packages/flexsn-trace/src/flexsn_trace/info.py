@@ -70,6 +70,11 @@ class FlexSNInfo(NamedTuple):
             ``False`` where no argument reaches it through a differentiable
             op (a hard threshold ``(h >= 1).float()``), so it requires no grad
             in the loop either; ``()`` for an inference info.
+        reaches: for a training info, per output then state, the step
+            arguments (inputs, states, static inputs) that reach it through
+            differentiable ops (:func:`flexsn_trace.reach.reached_arguments`):
+            which results a call's results require grad follows from it
+            (:func:`flexsn_trace.reach.scan_requires_grad`); ``()`` for an inference info.
         reads_step: per output then state, whether it reads an input or a
             state (so an elementwise step gives it their per-step shape); a
             result made from static inputs or constants alone keeps theirs.
@@ -89,6 +94,7 @@ class FlexSNInfo(NamedTuple):
     carrier: int = -1
     chunk: int = 1
     differentiable: tuple[bool, ...] = ()
+    reaches: tuple[tuple[int, ...], ...] = ()
     reads_step: tuple[bool, ...] = ()
 
 
