@@ -143,3 +143,88 @@ def _lif(x: torch.Tensor, v: torch.Tensor, v_th: float) -> tuple[torch.Tensor, t
     v = v + (x - v) / 2.0
     s = (v >= v_th).to(x.dtype)
     return s, v * (1.0 - s)
+
+
+class _Listed(torch.nn.Module):
+    """A surrogate written as SpikingJelly writes its own (``SurrogateFunctionBase``): the parameters' names are kept
+    in a tuple on the module and read back by ``getattr(self, k)``; ``forward`` spells none of them."""
+
+    def __init__(self, **params: float) -> None:
+        super().__init__()
+        self._param_names = tuple(params)
+        for k, value in params.items():
+            setattr(self, k, value)
+
+    @property
+    def _params(self) -> dict[str, float]:
+        return {k: getattr(self, k) for k in self._param_names}
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(x * sum(self._params.values()))
+
+
+#: the parameter's name is built at run time, so no code of the test spells it (Python folds "ga" + "in")
+LISTED = _Listed(**{"".join(["ga", "in"]): 2.0})
+
+
+def listed_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    v = v + (x - v) / 2.0
+    s = LISTED(v - 1.0)
+    return s, v * (1.0 - s)
+
+
+def test_parameters_named_by_a_list_on_the_module_are_followed_and_not_told() -> None:
+    """``getattr(self, k) for k in self._param_names`` (SpikingJelly's surrogate modules) reads attributes the search
+    follows: no warning, and a later change traces the kernels again as the loop sees it. Before, a source checkout
+    of SpikingJelly (its code searched as the user's) warned that such reads are not followed, and a parameter whose
+    name no code spelled kept its traced value in the kernels."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5)) * 3).to(pick_device())
+    name = LISTED._param_names[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(listed_core, 1, 1, 1)
+        neuron(x)
+        try:
+            setattr(LISTED, name, 7.0)
+            neuron.reset()
+            got = neuron(x)
+            want, _ = reference_scan(listed_core, ScanContract(1, 1, 1, (x,), ()))
+        finally:
+            setattr(LISTED, name, 2.0)
+    told = [str(w.message) for w in caught if "cannot follow" in str(w.message)]
+    assert told == [], told
+    assert any(f"LISTED.{name} (2.0 -> 7.0)" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    torch.testing.assert_close(got, want)
+
+
+def test_a_name_added_to_the_list_traces_again() -> None:
+    """The list of names is watched too: a parameter added to it later is read by the kernels traced again."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(6)) * 3).to(pick_device())
+    names = LISTED._param_names
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(listed_core, 1, 1, 1)
+        neuron(x)
+        try:
+            LISTED.extra = 1.5
+            LISTED._param_names = (*names, "extra")
+            neuron.reset()
+            got = neuron(x)
+            want, _ = reference_scan(listed_core, ScanContract(1, 1, 1, (x,), ()))
+        finally:
+            LISTED._param_names = names
+            del LISTED.extra
+    assert any("LISTED._param_names" in str(w.message) and "tracing them again" in str(w.message) for w in caught)
+    torch.testing.assert_close(got, want)
+
+
+def test_getattr_over_another_objects_list_is_still_told() -> None:
+    """Only ``getattr(self, k)`` with ``k`` over an attribute of ``self`` is taken as followed: ``getattr(CFG, k)``
+    for ``k`` over a list the search does not tie to ``CFG`` still is not."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        v = v + (x - v) / 2.0
+        th = sum(getattr(CFG, k) for k in LISTED._param_names)
+        return (v >= th).to(x.dtype), v
+
+    assert any("getattr(CFG, k)" in r for r in unfollowed_reads([core]))

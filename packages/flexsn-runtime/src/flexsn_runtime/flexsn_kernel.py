@@ -136,10 +136,6 @@ class FlexSNKernel:
                 f"FlexSN: the core reads values where FlexSN cannot follow them ({unwatched}): "
                 "a number read that way is a constant of the kernels that is not watched, so a later change to it is "
                 "not followed; read it by name (cfg.thr, a module-level import), or pass the value as a static input"
-                # SpikingJelly's surrogate modules read their parameters by getattr(self, k): ours, of the same
-                # names and arguments, are watched
-                + ("; for SpikingJelly's surrogate modules, flexsn_nn.surrogate's of the same name and arguments are "
-                   "followed" if "spikingjelly" in unwatched and "surrogate" in unwatched else "")
             )
         arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))

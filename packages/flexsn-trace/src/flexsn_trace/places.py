@@ -142,15 +142,35 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         module = isinstance(value, nn.Module)
         every_number = module and _opaque_module(type(value))
         own = own_attributes(value)
+        listed = listed_names(own)
         return [
             (("attr", n), v, not (module and isinstance(v, Tensor))) for n, v in own.items()
-            if (n in names or (every_number and is_number(v) and n not in MODULE_STATE))
+            if (n in names or n in listed or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ] + [(("method", key), fn, False) for key, fn in methods(type(value), names | _CALLED, own)]
     watched = getattr(value, WATCHED, None)
     if isinstance(watched, tuple):  # a library object's own numbers (a surrogate's alpha): read again, never rebuilt
         return [(("attr", n), getattr(value, n), False) for n in watched if isinstance(n, str)]
     return None
+
+
+def listed_names(own: dict[str, Any]) -> frozenset[str]:
+    """The strings an object's own containers of names hold: the items of a list, tuple, set or frozenset of
+    strings, the string keys of a dict. They are the attributes it may read by ``getattr(self, k) for k in
+    self.names`` (SpikingJelly's surrogate modules keep their parameters' names so, ``_sg_param_names``), which the
+    search follows on it as it follows the names the code spells; :func:`flexsn_trace.unfollowed.unfollowed_reads`
+    takes such reads as followed, so every such container counts, however long (a name costs a lookup). Not an
+    ``nn.Module``'s own bookkeeping (:data:`~flexsn_trace.kinds.MODULE_STATE`: its parameters', buffers' and
+    submodules' names, which are not attributes in its ``__dict__``)."""
+    out: set[str] = set()
+    for n, v in own.items():
+        if n in MODULE_STATE:
+            continue
+        if isinstance(v, dict):
+            out.update(k for k in v if type(k) is str)
+        elif isinstance(v, (list, tuple, set, frozenset)) and all(type(e) is str for e in v):
+            out.update(v)
+    return frozenset(out)
 
 
 def _plain_key(key: Any) -> bool:

@@ -61,6 +61,8 @@ class _Scope:
     known: frozenset[str]
     this: object
     aliases: Mapping[str, ast.expr] = dataclasses.field(default_factory=dict)
+    #: loop names over an attribute of ``self`` (:func:`_self_listed_names`)
+    listed: frozenset[str] = frozenset()
 
 
 def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
@@ -75,6 +77,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
         at = _BY_NAME.get(_name_of(node.func) or "")
+        if at == 1 and len(node.args) > 1 and _self_listed(node.args[0], node.args[1], scope):
+            return False  # getattr(self, k) for k in self.names: the search follows the attributes a list names
         if at is not None and len(node.args) > at:  # a computed name, or a literal one the target lacks now
             return not _literal(node.args[at]) or at == 1 and _absent_attribute(node.args[0], node.args[1], scope)
         return any(_unsearched_item(_every_item(it), scope) for it in _iterated(node))
@@ -322,6 +326,32 @@ def _literal_loop_names(node: ast.AST) -> frozenset[str]:
     return frozenset(out)
 
 
+def _self_listed_names(node: ast.AST) -> frozenset[str]:
+    """Names ``node``'s loops and comprehensions bind to the items of an attribute of ``self`` (``for k in
+    self.names``, SpikingJelly's ``{k: getattr(self, k) for k in self._sg_param_names}``)."""
+    out: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
+            it = n.iter
+            if isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) and it.value.id == "self":
+                out.add(n.target.id)
+    return frozenset(out)
+
+
+def _self_listed(target: ast.expr, name: ast.expr, scope: _Scope) -> bool:
+    """Whether ``getattr(target, name)`` is ``getattr(self, k)`` with ``k`` a loop name over an attribute of ``self``.
+
+    The place search follows, on every object it meets, the attributes that a list or tuple of strings the object
+    holds names (:func:`flexsn_trace.places.listed_names`), and watches that list itself; a ``k`` over another
+    attribute (not a list of strings) cannot name an attribute (``getattr`` takes a string), so such a read is
+    one the search follows.
+    """
+    return (
+        isinstance(target, ast.Name) and target.id == "self" and isinstance(name, ast.Name) and name.id in scope.listed
+        and name.id not in scope.aliases
+    )
+
+
 def _module(name: str, level: int, func: types.FunctionType) -> types.ModuleType | None:
     """The module ``import`` would bind (``level``: leading dots), imported if it is not yet; ``None`` if it fails."""
     try:
@@ -412,7 +442,7 @@ def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename
-    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node))
+    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node), _self_listed_names(node))
     found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{_shown(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
