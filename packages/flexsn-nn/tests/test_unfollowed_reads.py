@@ -228,3 +228,18 @@ def test_getattr_over_another_objects_list_is_still_told() -> None:
         return (v >= th).to(x.dtype), v
 
     assert any("getattr(CFG, k)" in r for r in unfollowed_reads([core]))
+
+
+class _Picked(_Listed):
+    """The name read is one item of the list, picked outside a loop over it: not a read the search ties to the list."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for k in self._param_names:  # a loop over the list elsewhere in the function does not make the read below one
+            assert isinstance(k, str)
+        k = self._param_names[-1]
+        return torch.sigmoid(x * getattr(self, k))
+
+
+def test_getattr_of_self_outside_a_loop_over_its_list_is_still_told() -> None:
+    assert any("getattr(self, k) in _Picked.forward" in r for r in unfollowed_reads([_Picked.forward]))
+    assert not any("_Listed._params" in r for r in unfollowed_reads([_Listed._params.fget]))  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ import importlib.util
 import linecache
 import sys
 import types
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from .kinds import _library, _user_module, is_array, is_number
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
@@ -61,8 +61,8 @@ class _Scope:
     known: frozenset[str]
     this: object
     aliases: Mapping[str, ast.expr] = dataclasses.field(default_factory=dict)
-    #: loop names over an attribute of ``self`` (:func:`_self_listed_names`)
-    listed: frozenset[str] = frozenset()
+    #: ids of the ``getattr(self, k)`` calls in loops of ``k`` over ``self.<attr>`` (:func:`_listed_reads`)
+    listed: frozenset[int] = frozenset()
 
 
 def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
@@ -77,7 +77,7 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
         at = _BY_NAME.get(_name_of(node.func) or "")
-        if at == 1 and len(node.args) > 1 and _self_listed(node.args[0], node.args[1], scope):
+        if id(node) in scope.listed:
             return False  # getattr(self, k) for k in self.names: the search follows the attributes a list names
         if at is not None and len(node.args) > at:  # a computed name, or a literal one the target lacks now
             return not _literal(node.args[at]) or at == 1 and _absent_attribute(node.args[0], node.args[1], scope)
@@ -326,30 +326,43 @@ def _literal_loop_names(node: ast.AST) -> frozenset[str]:
     return frozenset(out)
 
 
-def _self_listed_names(node: ast.AST) -> frozenset[str]:
-    """Names ``node``'s loops and comprehensions bind to the items of an attribute of ``self`` (``for k in
-    self.names``, SpikingJelly's ``{k: getattr(self, k) for k in self._sg_param_names}``)."""
-    out: set[str] = set()
+def _listed_reads(node: ast.AST) -> frozenset[int]:
+    """The ``getattr(self, k)`` calls of ``node`` made inside a ``for`` loop or a comprehension
+    binding ``k`` to the items of an attribute of ``self`` (``for k in self.names``; SpikingJelly's surrogate modules:
+    ``{k: getattr(self, k) for k in self._sg_param_names}``), by ``id``.
+
+    The place search follows, on every object it meets, the attributes that the object's own lists, tuples and sets
+    of strings and dicts' string keys name, and watches those containers
+    (:func:`flexsn_trace.places.listed_names`), so such a read is followed. Not followed (and told): a name built
+    from another value, a loop over an attribute of another object or over an iterable of another kind (a string,
+    a generator), or ``k`` read outside its loop.
+    """
+    out: set[int] = set()
+    loops: list[tuple[str, Sequence[ast.AST]]] = []  # (k, the nodes where k is the loop's item)
     for n in ast.walk(node):
-        if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name):
-            it = n.iter
-            if isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) and it.value.id == "self":
-                out.add(n.target.id)
+        if isinstance(n, ast.For):
+            loops += [(t, n.body) for t in _self_loop_target(n.target, n.iter)]
+        elif isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            inside: list[ast.AST] = [n.key, n.value] if isinstance(n, ast.DictComp) else [n.elt]
+            for g in n.generators:
+                loops += [(t, [*inside, *g.ifs]) for t in _self_loop_target(g.target, g.iter)]
+    for k, body in loops:
+        for part in body:
+            for c in ast.walk(part):
+                if (
+                    isinstance(c, ast.Call) and _name_of(c.func) == "getattr" and len(c.args) > 1
+                    and isinstance(c.args[0], ast.Name) and c.args[0].id == "self"
+                    and isinstance(c.args[1], ast.Name) and c.args[1].id == k
+                ):
+                    out.add(id(c))
     return frozenset(out)
 
 
-def _self_listed(target: ast.expr, name: ast.expr, scope: _Scope) -> bool:
-    """Whether ``getattr(target, name)`` is ``getattr(self, k)`` with ``k`` a loop name over an attribute of ``self``.
-
-    The place search follows, on every object it meets, the attributes that a list or tuple of strings the object
-    holds names (:func:`flexsn_trace.places.listed_names`), and watches that list itself; a ``k`` over another
-    attribute (not a list of strings) cannot name an attribute (``getattr`` takes a string), so such a read is
-    one the search follows.
-    """
-    return (
-        isinstance(target, ast.Name) and target.id == "self" and isinstance(name, ast.Name) and name.id in scope.listed
-        and name.id not in scope.aliases
-    )
+def _self_loop_target(target: ast.expr, iterable: ast.expr) -> list[str]:
+    """``[k]`` for a loop ``for k in self.<attr>``; ``[]`` otherwise."""
+    if isinstance(target, ast.Name) and isinstance(iterable, ast.Attribute) and isinstance(iterable.value, ast.Name):
+        return [target.id] if iterable.value.id == "self" else []
+    return []
 
 
 def _module(name: str, level: int, func: types.FunctionType) -> types.ModuleType | None:
@@ -442,7 +455,7 @@ def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename
-    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node), _self_listed_names(node))
+    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node), _listed_reads(node))
     found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{_shown(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
