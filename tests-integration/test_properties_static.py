@@ -258,11 +258,17 @@ def test_repeated_calls_through_launch_plans_match_the_loop_each_time(
 
     ni = program.ni
     planned: list[bool] = []
-    real = BackwardPlan.run
+    built: list[bool] = []
+    real, real_build = BackwardPlan.run, BackwardPlan.build
 
     def spy(self: BackwardPlan, *args: Any) -> Any:
         out = real(self, *args)
         planned.append(out is not None)
+        return out
+
+    def spy_build(*args: Any, **kwargs: Any) -> Any:
+        out = real_build(*args, **kwargs)
+        built.append(out is not None)
         return out
 
     with warnings.catch_warnings():
@@ -270,13 +276,20 @@ def test_repeated_calls_through_launch_plans_match_the_loop_each_time(
         k = FlexSNKernel(_Case(program, (T, *dims), kinds, "contiguous", seed).core, ni, program.ns, len(program.outputs),
                          num_static=program.nw)
     calls = []
-    with _programs_of(block, k), mock.patch.object(BackwardPlan, "run", spy):
+    patches = mock.patch.object(BackwardPlan, "run", spy), mock.patch.object(BackwardPlan, "build", spy_build)
+    with _programs_of(block, k), patches[0], patches[1]:
         for r in range(3):
             case = _Case(program, (T, *dims), kinds, "contiguous", seed + r)
             got = case.run(lambda *a: k(*case.views(a), *a[ni:]))
             want = case.run(case.loop)
             case.check(got, want, f"call {r}, block {block}")
             calls.append((case, got, want))
-    assert planned and planned[-1], planned  # the last backward ran from its plan
+    if built and not any(built):
+        # BackwardPlan.build refused this signature: with one neuron per step the statics' partial rows share a buffer
+        # at 4-byte offsets, which a cached launcher (compiled for 16-byte aligned pointers) cannot take; the derived
+        # backward ran, and its results and gradients were checked above
+        assert planned == [], planned
+    else:
+        assert planned and planned[-1], planned  # the last backward ran from its plan
     for r, (case, got, want) in enumerate(calls):
         case.check(got, want, f"call {r} after the later ones, block {block}")
