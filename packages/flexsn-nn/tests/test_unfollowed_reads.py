@@ -58,22 +58,31 @@ def test_a_number_read_under_a_computed_name_is_told_once_at_construction() -> N
     torch.testing.assert_close(neuron(x), want)
 
 
-def test_a_literal_name_is_followed_and_not_told() -> None:
-    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(4)) * 3).to(pick_device())
+def _after_a_change(core: Any, seed: int, change: Any, undo: Any) -> tuple[list[str], torch.Tensor, torch.Tensor]:
+    """Build ``core``'s neuron and call it, ``change()`` what it reads, call it again: every warning, that call's
+    spikes and the loop's on the changed value (``undo()`` puts the value back)."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(seed)) * 3).to(pick_device())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        neuron = FlexSN(named_core, 1, 1, 1)
+        neuron = FlexSN(core, 1, 1, 1)
         neuron(x)
         try:
-            CFG.v_th = 0.3
+            change()
             neuron.reset()
             got = neuron(x)
-            want, _ = reference_scan(named_core, ScanContract(1, 1, 1, (x,), ()))
+            want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
         finally:
-            CFG.v_th = 1.0
+            undo()
+    return [str(w.message) for w in caught], got, want
+
+
+def test_a_literal_name_is_followed_and_not_told() -> None:
+    told, got, want = _after_a_change(
+        named_core, 4, lambda: setattr(CFG, "v_th", 0.3), lambda: setattr(CFG, "v_th", 1.0)
+    )
     torch.testing.assert_close(got, want)
-    assert not [w for w in caught if "cannot follow" in str(w.message)]
-    assert [w for w in caught if "CFG.v_th (1.0 -> 0.3) changed" in str(w.message)]
+    assert not [t for t in told if "cannot follow" in t]
+    assert [t for t in told if "CFG.v_th (1.0 -> 0.3) changed" in t]
 
 
 def _told(core: Any, x: torch.Tensor) -> list[str]:
@@ -178,43 +187,29 @@ def test_parameters_named_by_a_list_on_the_module_are_followed_and_not_told() ->
     follows: no warning, and a later change traces the kernels again as the loop sees it. Before, a source checkout
     of SpikingJelly (its code searched as the user's) warned that such reads are not followed, and a parameter whose
     name no code spelled kept its traced value in the kernels."""
-    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5)) * 3).to(pick_device())
     name = LISTED._param_names[0]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        neuron = FlexSN(listed_core, 1, 1, 1)
-        neuron(x)
-        try:
-            setattr(LISTED, name, 7.0)
-            neuron.reset()
-            got = neuron(x)
-            want, _ = reference_scan(listed_core, ScanContract(1, 1, 1, (x,), ()))
-        finally:
-            setattr(LISTED, name, 2.0)
-    told = [str(w.message) for w in caught if "cannot follow" in str(w.message)]
-    assert told == [], told
-    assert any(f"LISTED.{name} (2.0 -> 7.0)" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    told, got, want = _after_a_change(
+        listed_core, 5, lambda: setattr(LISTED, name, 7.0), lambda: setattr(LISTED, name, 2.0)
+    )
+    assert not [t for t in told if "cannot follow" in t], told
+    assert any(f"LISTED.{name} (2.0 -> 7.0)" in t for t in told), told
     torch.testing.assert_close(got, want)
 
 
 def test_a_name_added_to_the_list_traces_again() -> None:
     """The list of names is watched too: a parameter added to it later is read by the kernels traced again."""
-    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(6)) * 3).to(pick_device())
     names = LISTED._param_names
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        neuron = FlexSN(listed_core, 1, 1, 1)
-        neuron(x)
-        try:
-            LISTED.extra = 1.5
-            LISTED._param_names = (*names, "extra")
-            neuron.reset()
-            got = neuron(x)
-            want, _ = reference_scan(listed_core, ScanContract(1, 1, 1, (x,), ()))
-        finally:
-            LISTED._param_names = names
-            del LISTED.extra
-    assert any("LISTED._param_names" in str(w.message) and "tracing them again" in str(w.message) for w in caught)
+
+    def add() -> None:
+        LISTED.extra = 1.5
+        LISTED._param_names = (*names, "extra")
+
+    def remove() -> None:
+        LISTED._param_names = names
+        del LISTED.extra
+
+    told, got, want = _after_a_change(listed_core, 6, add, remove)
+    assert any("LISTED._param_names" in t and "tracing them again" in t for t in told), told
     torch.testing.assert_close(got, want)
 
 
@@ -242,4 +237,5 @@ class _Picked(_Listed):
 
 def test_getattr_of_self_outside_a_loop_over_its_list_is_still_told() -> None:
     assert any("getattr(self, k) in _Picked.forward" in r for r in unfollowed_reads([_Picked.forward]))
-    assert not any("_Listed._params" in r for r in unfollowed_reads([_Listed._params.fget]))  # type: ignore[attr-defined]
+    params = _Listed._params.fget  # type: ignore[attr-defined]
+    assert not any("_Listed._params" in r for r in unfollowed_reads([params]))
