@@ -32,6 +32,19 @@ def mask_reset_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, tor
     return s, v_new
 
 
+def mask_on_a_computed_base_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``out[pos] = log1p(r[pos]) * 2`` into ``out = r * 0.5``: the base carries a gradient too, which autograd writes
+    as ``index_put(g, [pos], zeros(count))``; before, that kept the backward on the eager loop."""
+    h = v * 0.5 + x
+    s = _ATAN(h - 1.0)
+    r = h * (1.0 - s)
+    out = r * 0.5
+    pos = r > 0
+    out[pos] = torch.log1p(r[pos]) * 2.0
+    out[r < -2.0] = -1.0
+    return s, out
+
+
 def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]:
     m = FlexSN(core, 1, 1, 1, backend=backend).to(DEV)
     if backend == "triton":
@@ -47,7 +60,10 @@ def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]
 
 
 @pytest.mark.parametrize("shape", [(9, 3, 5), (4, 2, 3, 7)])
-@pytest.mark.parametrize("core", [masked_gradient_core, masked_step_core, mask_reset_core], ids=["mask-in-backward", "mask-in-step", "mask-reset"])
+@pytest.mark.parametrize(
+    "core", [masked_gradient_core, masked_step_core, mask_reset_core, mask_on_a_computed_base_core],
+    ids=["mask-in-backward", "mask-in-step", "mask-reset", "mask-on-a-computed-base"],
+)
 def test_a_core_with_masked_writes_trains_fused_with_the_loops_gradient(core: Any, shape: tuple[int, ...]) -> None:
     x0 = (torch.randn(shape, generator=torch.Generator().manual_seed(9)) * 2.5).to(DEV)
     got, want = _call(core, "triton", x0), _call(core, "torch", x0)

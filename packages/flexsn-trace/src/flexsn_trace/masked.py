@@ -113,11 +113,36 @@ def _refresh(node: fx.Node) -> None:
 def _select(put: fx.Node, emit: Callable[[Any, tuple[Any, ...]], Any]) -> Any:
     """The select that replaces ``put``, built by ``emit(target, args)`` (graph nodes, or meta tensors for a dry run):
     ``where(mask, value, t)``, or with ``accumulate=True`` ``t + where(mask, value, 0)`` (a boolean mask selects each
-    element once)."""
+    element once). A value filled with one number (:func:`_fill`) is that number."""
     t, mask, value = put.args[0], put.args[1][0], put.args[2]  # type: ignore[index]
-    if put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False):
+    fill = _fill(value)
+    accumulate = put.args[3] if len(put.args) > 3 else put.kwargs.get("accumulate", False)
+    if fill is not None:
+        if accumulate:
+            return emit(_aten.add.Tensor, (t, emit(_aten.where.Scalar, (mask, fill, 0.0))))
+        return emit(_aten.where.ScalarSelf, (mask, fill, t))
+    if accumulate:
         return emit(_aten.add.Tensor, (t, emit(_aten.where.ScalarOther, (mask, value, 0.0))))
     return emit(_aten.where.self, (mask, value, t))
+
+
+#: factories of a tensor filled with one number: its value for ``aten.zeros`` / ``aten.ones``, the argument for ``full``
+_FILLS = {_aten.zeros.default: 0.0, _aten.ones.default: 1.0, _aten.full.default: None}
+
+
+def _fill(value: object) -> float | None:
+    """The number a write's value is filled with, when it is a one-dimensional ``zeros`` / ``ones`` / ``full`` (the
+    gradient of a masked write's base is ``index_put(g, [mask], zeros(count))``: its length is the count of selected
+    elements at the trace, the same number at every one); ``None`` otherwise."""
+    if not isinstance(value, fx.Node) or value.op != "call_function" or value.target not in _FILLS:
+        return None
+    val = _val(value)
+    if val is None or val.dim() != 1 or not val.dtype.is_floating_point:
+        return None
+    if value.target is _aten.full.default:
+        number = value.args[1] if len(value.args) > 1 else None
+        return float(number) if isinstance(number, (int, float)) and not isinstance(number, bool) else None
+    return _FILLS[value.target]
 
 
 def _runs_on_meta(members: list[fx.Node], writes: list[fx.Node]) -> bool:
@@ -157,8 +182,9 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
     """Rewrite each ``index_put(t, [mask], value)`` of a whole-shape boolean mask into ``where(mask, value, t)``
     (with ``accumulate=True``, the gradient of a read ``x[mask]``: ``t + where(mask, value, 0)``).
 
-    ``value`` is a 0-d tensor, or computed elementwise from reads ``x[mask]`` of the same mask (and 0-d
-    tensors); those reads become ``x``, when every use of them and of what is computed from them is such a
+    ``value`` is a 0-d tensor, a one-dimensional ``zeros`` / ``ones`` / ``full`` (:func:`_fill`: autograd's
+    gradient of the base written, ``index_put(g, [mask], zeros(count))``), or computed elementwise from reads
+    ``x[mask]`` of the same mask (and 0-d tensors); those reads become ``x``, when every use of them and of what is computed from them is such a
     computation or such a write (else the mask's writes stay). The result keeps ``t``'s dtype, as the write
     did. Returns the number of writes rewritten (the module docstring says why the numbers do not change).
     """
@@ -174,7 +200,10 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
         members = _masked(graph, mask)
         inside = set(members)
         chained = [p for p in puts if p.args[2] in inside and p.args[0] not in inside]
-        scalar = [p for p in puts if p.args[2] not in inside and _is_0d(p.args[2]) and p.args[0] not in inside]  # type: ignore[arg-type]
+        scalar = [
+            p for p in puts
+            if p.args[2] not in inside and (_is_0d(p.args[2]) or _fill(p.args[2]) is not None) and p.args[0] not in inside  # type: ignore[arg-type]
+        ]
         writes = set(chained)
         if members and any(u not in inside and u not in writes and not _reads_only_kind(u, n) for n in members for u in n.users):
             chained = []  # a masked value read elsewhere (a sum, an output): its shape matters there
@@ -193,6 +222,10 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
         for node in reversed(members):
             if node.target is _INDEX and not node.users:
                 graph.erase_node(node)
+        fills = {p.args[2]: None for p in scalar if _fill(p.args[2]) is not None}
+        for value in fills:
+            if not value.users:  # type: ignore[union-attr]
+                graph.erase_node(value)  # type: ignore[arg-type]
     return done
 
 
