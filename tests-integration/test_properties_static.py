@@ -284,7 +284,11 @@ def test_repeated_calls_through_launch_plans_match_the_loop_each_time(
             want = case.run(case.loop)
             case.check(got, want, f"call {r}, block {block}")
             calls.append((case, got, want))
-    if built and not any(built):
+    if k.training_fallback_reason is not None:
+        # a masked op whose gradient does not lower (index_put into a gradient that is not zeros): the calls trained
+        # on the eager loop, said so, and matched it above; there is no backward kernel to plan
+        assert planned == [] and "cannot lower" in k.training_fallback_reason, k.training_fallback_reason
+    elif built and not any(built):
         # BackwardPlan.build refused this signature: with one neuron per step the statics' partial rows share a buffer
         # at 4-byte offsets, which a cached launcher (compiled for 16-byte aligned pointers) cannot take; the derived
         # backward ran, and its results and gradients were checked above
