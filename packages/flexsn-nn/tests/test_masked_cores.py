@@ -45,6 +45,17 @@ def mask_on_a_computed_base_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torc
     return s, out
 
 
+def mask_of_a_saved_result_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``out[m] = v[m] * 0.5 + tanh(h[m])``: autograd saves ``tanh(h[m])`` for its backward as a ``detach`` of it,
+    which kept the backward on the eager loop before (``aten.index`` of the gradient)."""
+    h = v * 0.5 + x
+    s = _ATAN(h - 1.0)
+    out = h * (1.0 - s)
+    m = h > v
+    out[m] = v[m] * 0.5 + torch.tanh(h[m])
+    return s, out
+
+
 def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]:
     m = FlexSN(core, 1, 1, 1, backend=backend).to(DEV)
     if backend == "triton":
@@ -61,8 +72,9 @@ def _call(core: Any, backend: str, x0: torch.Tensor) -> tuple[torch.Tensor, ...]
 
 @pytest.mark.parametrize("shape", [(9, 3, 5), (4, 2, 3, 7)])
 @pytest.mark.parametrize(
-    "core", [masked_gradient_core, masked_step_core, mask_reset_core, mask_on_a_computed_base_core],
-    ids=["mask-in-backward", "mask-in-step", "mask-reset", "mask-on-a-computed-base"],
+    "core",
+    [masked_gradient_core, masked_step_core, mask_reset_core, mask_on_a_computed_base_core, mask_of_a_saved_result_core],
+    ids=["mask-in-backward", "mask-in-step", "mask-reset", "mask-on-a-computed-base", "mask-of-a-saved-result"],
 )
 def test_a_core_with_masked_writes_trains_fused_with_the_loops_gradient(core: Any, shape: tuple[int, ...]) -> None:
     x0 = (torch.randn(shape, generator=torch.Generator().manual_seed(9)) * 2.5).to(DEV)

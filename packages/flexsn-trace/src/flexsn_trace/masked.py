@@ -67,6 +67,10 @@ def _one_mask(indices: object, base: object) -> fx.Node | None:
     return mask
 
 
+#: ops that give their argument's values as they are (what autograd saves of a result is its detach)
+_IDENTITY = (_aten.detach.default, _aten.alias.default)
+
+
 def _pointwise(node: fx.Node) -> bool:
     target = node.target
     return node.op == "call_function" and isinstance(target, torch._ops.OpOverload) and torch.Tag.pointwise in target.tags
@@ -74,7 +78,8 @@ def _pointwise(node: fx.Node) -> bool:
 
 def _masked(graph: fx.Graph, mask: fx.Node) -> list[fx.Node]:
     """The nodes of shape ``x[mask]``: reads of ``mask`` and what is computed elementwise from them (with 0-d
-    tensors, which broadcast against the selected elements as against all of them), in graph order."""
+    tensors, which broadcast against the selected elements as against all of them; a ``detach`` of one, as autograd
+    saves ``tanh(x[mask])`` for its backward), in graph order."""
     found: dict[fx.Node, None] = {}
     for node in graph.nodes:
         if node.op != "call_function":
@@ -83,6 +88,8 @@ def _masked(graph: fx.Graph, mask: fx.Node) -> list[fx.Node]:
             read = _one_mask(node.args[1], node.args[0])
             if read is not None and _same(read, mask):
                 found[node] = None
+        elif node.target in _IDENTITY and node.args[0] in found:  # autograd's detach of a saved tanh(x[mask])
+            found[node] = None
         elif _pointwise(node):
             tensors = [a for a in (*node.args, *node.kwargs.values()) if isinstance(a, fx.Node)]
             listed = any(isinstance(a, (list, tuple)) for a in node.args)
