@@ -84,6 +84,8 @@ def test_random_cores_match_the_loop(program: Program, T: int, ncl: int, seed: i
 
     kleaves = [t.clone().requires_grad_() for t in [*xs, *s0]]
     out = k(*kleaves)
+    # the training kernels are traced at this first call that needs gradients: they ran, not the eager loop
+    assert k.training_fallback_reason is None, k.training_fallback_reason
     kpairs = [(o, gr) for o, gr in zip(out, grads) if o.requires_grad]
     if kpairs:
         torch.autograd.backward([o for o, _ in kpairs], [gr for _, gr in kpairs])
