@@ -96,3 +96,31 @@ def test_explain_advises_a_select_for_a_masked_read_that_cannot_fuse() -> None:
         found = explain(core, 1, 1, 1)
     assert not found.lowers and found.blocking_op == "aten.index.Tensor"
     assert found.suggestion is not None and "torch.where(mask" in found.suggestion
+
+
+def test_a_masked_constant_beside_a_hoisted_static_runs_fused() -> None:
+    """``out[h < -1] = -1.0`` (a tensor constant in the trace) in a step that also computes from a static input alone
+    (``w.abs() + 0.5``, hoisted out of the time loop): the kernels run and match the loop. Before, the hoisted loop
+    graph lost the module holding the constant and the neuron ran the eager loop (found by exploring random cores)."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v * 0.5 + x + torch.atan2(x, w.abs() + 0.5)
+        out = h.clone()
+        out[h < -1.0] = -1.0
+        return _ATAN(h - 1.0), out
+
+    x0 = (torch.randn(6, 3, 5, generator=torch.Generator().manual_seed(12)) * 2.5).to(DEV)
+    results = []
+    for backend in ("triton", "torch"):
+        w = torch.nn.Parameter(torch.linspace(-1.0, 1.0, 5, device=DEV))
+        m = FlexSN(core, 1, 1, 1, backend=backend, static_inputs=(w,))
+        x = x0.clone().requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # no fallback
+            y = m(x)
+        if backend == "triton":
+            assert m.kernel.has_training_kernels, m.kernel.training_fallback_reason
+        (y * torch.linspace(-1.0, 1.0, y.numel(), device=DEV).view_as(y)).sum().add(m.states[0].sum()).backward()
+        results.append((y.detach(), m.states[0].detach(), x.grad, w.grad))
+    for a, b in zip(*results):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)

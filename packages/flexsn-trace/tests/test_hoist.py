@@ -38,3 +38,25 @@ def test_nothing_to_hoist_keeps_the_graph() -> None:
     graph = generate_inference_graph(lambda x, v, w: (x + w, v * w), tuple(torch.rand(3) for _ in range(3)))
     split = split_invariants(graph, [2])
     assert split.prologue is None and split.loop is graph and split.num_invariants == 0
+
+
+def test_the_cut_graphs_keep_the_module_holding_the_step_graphs_constants() -> None:
+    """A tensor constant of the step (``out[x < -1] = -1.0`` records one as ``get_attr``) stays readable in the loop
+    graph: both new graphs have the step graph's owning module. Before, the loop graph had none, and the kernels
+    refused the constant ("the graph has no module holding this constant": the neuron ran the eager loop) whenever a
+    static input also had something to hoist."""
+
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = x.clone()
+        out[x < -1.0] = -1.0
+        return x + torch.atan2(x, w.abs() + 0.5), torch.tanh(out) + v * 0.0
+
+    graph = generate_inference_graph(core, (torch.randn(6), torch.randn(6), torch.rand(1)))
+    constants = [n for n in graph.nodes if n.op == "get_attr"]
+    assert constants and graph.owning_module is not None  # the premise: the trace records a constant
+    split = split_invariants(graph, [2])
+    assert split.prologue is not None and split.prologue.owning_module is graph.owning_module
+    assert split.loop.owning_module is graph.owning_module
+    for node in split.loop.nodes:
+        if node.op == "get_attr":
+            assert isinstance(getattr(split.loop.owning_module, str(node.target)), torch.Tensor)

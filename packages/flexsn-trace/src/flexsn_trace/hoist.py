@@ -68,7 +68,8 @@ def split_invariants(graph: fx.Graph, static_positions: Sequence[int]) -> SplitG
     ]
     if not frontier:
         return SplitGraph(None, graph, 0)
-    prologue = fx.Graph()
+    # the step graph's module holds its tensor constants (get_attr): the two new graphs read them from it too
+    prologue = fx.Graph(owning_module=graph.owning_module)
     env: dict[fx.Node, fx.Node] = {}
     for p in statics:
         env[p] = prologue.placeholder(p.name)
@@ -78,7 +79,7 @@ def split_invariants(graph: fx.Graph, static_positions: Sequence[int]) -> SplitG
             env[node] = prologue.node_copy(node, lambda a: env[a])
     prologue.output(tuple(env[n] for n in frontier))
     prologue.eliminate_dead_code()
-    loop = fx.Graph()
+    loop = fx.Graph(owning_module=graph.owning_module)
     lenv: dict[fx.Node, fx.Node] = {}
     for p in phs:
         lenv[p] = loop.placeholder(p.name)
