@@ -109,3 +109,27 @@ def test_flexsn_carrier_0_keeps_the_saved_sequences(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("FLEXSN_CARRIER", "0")
     graphs = trace_training_graphs(plif, _examples(1), num_inputs=1, num_static=1)
     assert graphs.carrier is None and len(graphs.bwd.find_nodes(op="placeholder")) == 3 + 2  # x, v, w; two tangents
+
+
+def test_a_copied_constant_reads_its_own_tensor_not_one_of_the_same_name() -> None:
+    """``copy_node`` carries a ``get_attr`` node's tensor into the destination graph's module under a name of its own:
+    the forward's and the backward's modules each number their constants ``_tensor_constant0``, and a forward node
+    copied into a backward graph must keep reading the forward's."""
+    from flexsn_trace.saved import copy_node
+
+    def module_with(value: float) -> fx.GraphModule:
+        root = torch.nn.Module()
+        root.register_buffer("_tensor_constant0", torch.tensor(value))
+        g = fx.Graph()
+        g.output(g.get_attr("_tensor_constant0"))
+        return fx.GraphModule(root, g)
+
+    fwd, bwd = module_with(-1.0), module_with(7.0)
+    node = next(n for n in fwd.graph.nodes if n.op == "get_attr")
+    into_bwd = copy_node(bwd.graph, node, lambda a: a)
+    assert getattr(bwd, str(into_bwd.target)).item() == -1.0 and bwd._tensor_constant0.item() == 7.0
+    fresh = fx.Graph()
+    into_fresh = copy_node(fresh, node, lambda a: a)
+    assert fresh.owning_module is not None and getattr(fresh.owning_module, str(into_fresh.target)).item() == -1.0
+    same = copy_node(fwd.graph, node, lambda a: a)  # the same module: the same name, nothing carried
+    assert same.target == node.target

@@ -39,7 +39,7 @@ import torch
 from torch import fx
 
 from .info import FlexSNInfo, SavedSource, graph_output_nodes, placeholders
-from .saved import cone, node_copier
+from .saved import cone, copy_node, node_copier
 
 __all__ = ["CarrierGraphs", "find_carrier"]
 
@@ -322,7 +322,7 @@ def _backward_graph(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, plan: _Plan, n_sav
         for n in [inputs[i], *lower]:  # x, then the path upwards
             value = vals[n]
             if guard_ph is not None:
-                recomputed = fallback[i] if n is inputs[i] else g.node_copy(n, get)
+                recomputed = fallback[i] if n is inputs[i] else copy_node(g, n, get)
                 value = g.call_function(_aten.where.self, (guard_ph, value, recomputed))
                 _meta_like(value, c)
             env[n] = value
@@ -342,7 +342,7 @@ def _backward_graph(fwd: fx.Graph, bwd: fx.Graph, c: fx.Node, plan: _Plan, n_sav
             g.output(tuple(old_env[a] if isinstance(a, fx.Node) else a for a in n.args[0]))
             continue
         hit = replace.get(bkeys[n])
-        old_env[n] = hit if hit is not None else g.node_copy(n, lambda a: old_env[a])
+        old_env[n] = hit if hit is not None else copy_node(g, n, lambda a: old_env[a])
     g.eliminate_dead_code()
     return None if _rounding_reaches_threshold(g, approx) else g
 
@@ -369,7 +369,7 @@ def _forward_saving(fwd: fx.Graph, c: fx.Node, plan: _Plan, vis: int) -> fx.Grap
         if node.op == "output":
             new_fwd.output(tuple(fenv[v] for v in [*plan.outs[:vis], c]))
             continue
-        fenv[node] = new_fwd.node_copy(node, lambda a: fenv[a])
+        fenv[node] = copy_node(new_fwd, node, lambda a: fenv[a])
     new_fwd.eliminate_dead_code()
     return new_fwd
 

@@ -15,9 +15,9 @@ therefore always recomputed from them, never stored per step.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
-from torch import fx
+from torch import fx, nn
 
 from .info import graph_output_nodes, placeholders
 
@@ -46,6 +46,38 @@ def cone(node: fx.Node, stop: set[fx.Node]) -> tuple[set[fx.Node], set[fx.Node]]
     return cone, reached
 
 
+def copy_node(g: fx.Graph, node: fx.Node, arg_transform: Callable[[fx.Node], Any]) -> fx.Node:
+    """``g.node_copy(node, arg_transform)``, with a ``get_attr`` node's tensor carried into ``g``'s owning module.
+
+    A tensor constant of a traced step (``out[x < -1] = -1.0`` records one) lives in the module owning the graph
+    it was traced in; a graph built here (``fx.Graph()``) has none, and another graph's module may hold another
+    tensor under the same name (the forward's and the backward's modules each number their own). The tensor
+    ``node`` reads is set on ``g``'s module (one is made when ``g`` has none) under ``node``'s name and a suffix of
+    its own, so a foreign tensor's prefix (:data:`flexsn_trace.recorder.FOREIGN_PREFIX`) stays for the codegen's check.
+    """
+    if node.op != "get_attr":
+        return g.node_copy(node, arg_transform)
+    source = node.graph.owning_module
+    value = getattr(source, str(node.target), None) if source is not None else None
+    holder = g.owning_module
+    if value is None or holder is source:  # nothing to carry (codegen names what it cannot read), or the same module
+        return g.node_copy(node, arg_transform)
+    if holder is None:
+        holder = fx.GraphModule(nn.Module(), fx.Graph())  # holds the carried tensors only
+        g.owning_module = holder
+    k = 0
+    while hasattr(holder, f"{node.target}_carried_{k}"):
+        k += 1
+    name = f"{node.target}_carried_{k}"
+    if isinstance(value, nn.Parameter):
+        holder.register_parameter(name, value)
+    else:
+        holder.register_buffer(name, value)
+    copied = g.get_attr(name)
+    copied.meta = dict(node.meta)
+    return copied
+
+
 def node_copier(g: fx.Graph, env: dict[fx.Node, fx.Node]) -> Callable[[fx.Node], fx.Node]:
     """Recompute nodes of another graph in ``g``, once each, from what ``env`` maps (placeholders must be mapped).
 
@@ -57,7 +89,7 @@ def node_copier(g: fx.Graph, env: dict[fx.Node, fx.Node]) -> Callable[[fx.Node],
         if n not in env:
             if n.op == "placeholder":
                 raise KeyError(n.name)
-            env[n] = g.node_copy(n, get)
+            env[n] = copy_node(g, n, get)
         return env[n]
 
     return get
@@ -129,7 +161,7 @@ def minimize_saved(
     for node in bwd.nodes:
         if node.op == "placeholder":
             continue
-        env[node] = new_bwd.node_copy(node, lambda a: env[a])
+        env[node] = copy_node(new_bwd, node, lambda a: env[a])
     new_bwd.eliminate_dead_code()
     new_bwd.lint()
 
@@ -139,7 +171,7 @@ def minimize_saved(
         if node.op == "output":
             new_fwd.output(tuple(fenv[v] for v in [*visible, *current]))  # type: ignore[index]
             continue
-        fenv[node] = new_fwd.node_copy(node, lambda a: fenv[a])
+        fenv[node] = copy_node(new_fwd, node, lambda a: fenv[a])
     new_fwd.eliminate_dead_code()
     new_fwd.lint()
     return new_fwd, new_bwd
