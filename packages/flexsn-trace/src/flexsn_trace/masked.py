@@ -191,9 +191,10 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
 
     ``value`` is a 0-d tensor, a one-dimensional ``zeros`` / ``ones`` / ``full`` (:func:`_fill`: autograd's
     gradient of the base written, ``index_put(g, [mask], zeros(count))``), or computed elementwise from reads
-    ``x[mask]`` of the same mask (and 0-d tensors); those reads become ``x``, when every use of them and of what is computed from them is such a
-    computation or such a write (else the mask's writes stay). The result keeps ``t``'s dtype, as the write
-    did. Returns the number of writes rewritten (the module docstring says why the numbers do not change).
+    ``x[mask]`` of the same mask (and 0-d tensors); those reads become ``x``, when every use of them and of what
+    is computed from them is such a computation or such a write (else the mask's writes stay). The result keeps
+    ``t``'s dtype, as the write did. Returns the number of writes rewritten (the module docstring says why the
+    numbers do not change).
     """
     done = 0
     groups: list[tuple[fx.Node, list[fx.Node]]] = []  # one per mask (a rewrite changes no write's mask or value)
@@ -207,9 +208,12 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
         members = _masked(graph, mask)
         inside = set(members)
         chained = [p for p in puts if p.args[2] in inside and p.args[0] not in inside]
+        # a number's write: a 0-d value, or one filled with a number (the gradient of a written base)
+        filled = {p: _fill(p.args[2]) is not None for p in puts}
         scalar = [
             p for p in puts
-            if p.args[2] not in inside and (_is_0d(p.args[2]) or _fill(p.args[2]) is not None) and p.args[0] not in inside  # type: ignore[arg-type]
+            if p.args[2] not in inside and p.args[0] not in inside
+            and (filled[p] or _is_0d(p.args[2]))  # type: ignore[arg-type]
         ]
         writes = set(chained)
         if members and any(u not in inside and u not in writes and not _reads_only_kind(u, n) for n in members for u in n.users):
@@ -223,16 +227,17 @@ def masked_writes_to_where(graph: fx.Graph) -> int:
             for node in members:
                 if node.target is not _INDEX:
                     _refresh(node)
+        # taken before the rewrite: fx clears an erased node's arguments
+        factories: dict[fx.Node, None] = {p.args[2]: None for p in scalar if filled[p]}  # type: ignore[misc]
         for p in (*chained, *scalar):
             _to_where(graph, p)
             done += 1
         for node in reversed(members):
             if node.target is _INDEX and not node.users:
                 graph.erase_node(node)
-        fills = {p.args[2]: None for p in scalar if _fill(p.args[2]) is not None}
-        for value in fills:
-            if not value.users:  # type: ignore[union-attr]
-                graph.erase_node(value)  # type: ignore[arg-type]
+        for value in factories:  # each once, when nothing else reads it
+            if not value.users:
+                graph.erase_node(value)
     return done
 
 
