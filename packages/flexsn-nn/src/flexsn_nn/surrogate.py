@@ -116,7 +116,10 @@ def _super_spike_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
 
 
 def _piecewise_leaky_relu_grad(x: torch.Tensor, w: float, c: float) -> torch.Tensor:
-    return torch.where(x.abs() < w, torch.full_like(x, 1.0 / (2.0 * w)), torch.full_like(x, c))
+    # arithmetic, not full_like: under torch.compile(dynamic=True) the hop backend traces w and c as 0-d tensors,
+    # which full_like's fill value refuses (its training trace then failed and the backward ran the eager loop)
+    inside = (x.abs() < w).to(x.dtype)
+    return inside * (1.0 / (2.0 * w)) + (1.0 - inside) * c
 
 
 def _rect_grad(x: torch.Tensor, alpha: float) -> torch.Tensor:
