@@ -3,7 +3,8 @@
 
 ``tools/bench_net.py``'s network and step (T = 8, B = 64), compiled by Inductor with ``enable_neighbour_fusion``
 True / False; after warm-up, 10 steps under ``torch.profiler``: per step, the GPU's busy time (sum of kernel
-durations), the kernel count, the wall time, and the kernels that take the most. Writes ``net_profile.json``.
+durations), the kernel count, the wall time, and the kernels that take the most; with ``CPU_TABLE=N`` also the N
+ops of most own CPU time (over the 10 steps). Writes ``net_profile.json``.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def main() -> None:
                "top": [{"us": round(u, 1), "n": n, "name": k} for u, n, k in top]}
         rows.append(row)
         print(json.dumps({k: v for k, v in row.items() if k != "top"}), flush=True)
+        if os.environ.get("CPU_TABLE"):  # the host's side: ops by their own CPU time, per step
+            print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=int(os.environ["CPU_TABLE"])), flush=True)
         for t in row["top"]:
             print(f"   {t['us']:8.1f} us  x{t['n']:.0f}  {t['name']}", flush=True)
     out = os.environ.get("OUT")
