@@ -67,6 +67,16 @@ def test_allocation_and_conversion_follow_the_order() -> None:
     assert backward_order([w, x, c], x.shape) == CL
     assert backward_order([c, x, None, x], x.shape) == CL  # the most sequences: the fewest copies
     assert backward_order([w], x.shape) is None
+    # a tie of sequences: the per-step tensors beside them decide (a state, checkpoint rows), not only the first
+    state, rows = torch.randn(B, C, H, W), torch.randn(2, B, C, H, W)
+    assert backward_order([c, x, state, rows], x.shape) is None
+    rows_cl = rows.reshape(2 * B, C, H, W).contiguous(memory_format=torch.channels_last).view(rows.shape)
+    assert backward_order([c, x, rows_cl, state], x.shape) is None  # one each: the first sequence decides
+    assert backward_order([c, x, rows_cl], x.shape) == CL
+    state_cl = state.contiguous(memory_format=torch.channels_last)
+    assert backward_order([x, c, state_cl], x.shape) == CL
+    assert backward_order([state, rows], x.shape) is None  # no sequence: contiguous
+    assert backward_order([x, state, rows, state], x.shape) == CL  # sequences first: states only break ties
 
 
 def _statics(device: torch.device) -> list[torch.Tensor]:

@@ -128,19 +128,37 @@ def backward_order(
     """The order of a backward launch: the :func:`launch_order` most of the ``[T, *S]`` tensors of ``tensors`` share.
 
     ``tensors`` are the saved tensors then the incoming gradients; the fewest
-    of them are copied (ties: the earliest tensor's order). Under
-    ``torch.compile`` they come in the strides Inductor chose, which may
-    differ: a saved output traced contiguous is kept so while the
-    convolution beside it went channels-last. ``None`` (contiguous) when
-    none is a sequence.
+    of them are copied. Under ``torch.compile`` they come in the strides
+    Inductor chose, which may differ: a saved output traced contiguous is kept
+    so while the convolution beside it went channels-last. Between orders that
+    as many sequences share, the one more of the call's per-step tensors share
+    (states ``[*S]``, checkpoint rows ``[R, *S]``) wins, then the earliest
+    sequence's: a gradient and a saved input of one order each, beside three
+    contiguous states and rows, copy the input alone instead of four tensors.
+    ``None`` (contiguous) when none is a sequence.
+
+    The choice reads shapes and strides only, so a fake implementation that
+    plans an op's outputs from it agrees with the call that writes them.
     """
     seq_shape = tuple(seq_shape)
-    votes: dict[Order, int] = {}
+    step = seq_shape[1:]
+    votes: dict[Order, list[int]] = {}
     for t in tensors:
-        if t is not None and tuple(t.shape) == seq_shape:
-            order = launch_order(t, static_shapes)
-            votes[order] = votes.get(order, 0) + 1
-    return max(votes, key=votes.__getitem__) if votes else None  # max keeps the first of equals
+        if t is None:
+            continue
+        shape = tuple(t.shape)
+        if shape == seq_shape:
+            kind, seq = 0, t
+        elif shape == step:  # a state: the order of its steps (T = 1 frees the outer stride)
+            kind, seq = 1, t.unsqueeze(0)
+        elif len(shape) == len(seq_shape) and shape[1:] == step:  # checkpoint rows
+            kind, seq = 1, t
+        else:
+            continue
+        counts = votes.setdefault(launch_order(seq, static_shapes), [0, 0])
+        counts[kind] += 1
+    seqs = [o for o, (n, _) in votes.items() if n]
+    return max(seqs, key=lambda o: tuple(votes[o])) if seqs else None  # max keeps the first of equals
 
 
 def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
