@@ -9,12 +9,13 @@ plan the strides the kernels write.
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import pytest
 import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
-from flexsn_runtime import FlexSNKernel, ensure_training_kernels
+from flexsn_runtime import FlexSNKernel, ensure_training_kernels, ops
 from flexsn_runtime.layout import backward_order, empty_in_order, in_order, launch_order, seq_order
 
 T, B, C, H, W = 3, 2, 4, 3, 5
@@ -170,3 +171,38 @@ def test_a_static_that_does_not_fit_the_order_takes_contiguous_copies(device: to
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
     assert _fake_strides(torch.ops.flexsn.inference, k.handle, [channels_last(x), *per_neuron], True) == [t.stride() for t in got]
+
+
+def test_a_backward_whose_sequences_tie_takes_the_order_of_its_states_and_plans_it(device: torch.device) -> None:
+    """A saved channels-last input beside a contiguous incoming gradient is a tie of sequences. The states beside
+    them (the contiguous initial state and final-state gradient against channels-last checkpoint rows) decide:
+    contiguous, so the input and the rows are copied, not the gradients and the initial state. The op's fake plans
+    the strides it writes, and the gradients equal those of an all-contiguous call."""
+    k = FlexSNKernel(decay_core, 1, 1, 1, num_static=2)
+    ensure_training_kernels(k.handle)
+    g = torch.Generator().manual_seed(4)
+    x = channels_last(torch.randn(T, B, C, H, W, generator=g).to(device))
+    v0 = torch.randn(B, C, H, W, generator=g).to(device)
+    leaves = _leaves([x, v0, *_statics(device)])
+    seen: list[tuple[Any, ...]] = []
+    real = ops.backward_impl
+
+    def spy(*args: Any) -> list[torch.Tensor]:
+        seen.append(args)
+        return real(*args)
+
+    with mock.patch.object(ops, "backward_impl", spy):
+        out = torch.ops.flexsn.training(k.handle, leaves, True)
+        gs, gv = torch.randn(T, B, C, H, W, generator=g).to(device), torch.randn(B, C, H, W, generator=g).to(device)
+        torch.autograd.backward([out[0], out[1]], [gs, gv])
+    handle, grads, saved, templates, final_state = seen[0]
+    orders = [seq_order(t if t.dim() == 5 else t.unsqueeze(0)) for t in [*saved[:3], *grads]]
+    assert orders == [CL, CL, None, None, None]  # saved: x, checkpoint rows, v0; then the gradients of s and v
+
+    with torch.no_grad():
+        got = torch.ops.flexsn.backward(handle, grads, saved, templates, final_state)
+        want = torch.ops.flexsn.backward(handle, [t.contiguous() for t in grads], [t.contiguous() for t in saved], templates, final_state)
+    assert got[0].is_contiguous()  # before: the first sequence's order, channels-last, copying three tensors
+    assert _fake_strides(torch.ops.flexsn.backward, handle, grads, saved, templates, final_state) == [t.stride() for t in got]
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
