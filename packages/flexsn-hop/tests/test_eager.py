@@ -255,7 +255,7 @@ def test_inference_mode_and_fake_tensor_mode() -> None:
     assert [tuple(o.shape) for o in out] == [(5, 2)] * 4
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, derandomize=True)  # reproducible in CI, as the other property tests
 @given(
     T=st.integers(0, 6),
     shape=st.lists(st.integers(1, 3), min_size=0, max_size=2),

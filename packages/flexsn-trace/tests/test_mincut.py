@@ -38,12 +38,14 @@ def _networks(draw: st.DrawFn) -> list[tuple[str, str, float]]:
     """Random networks with integer-valued, tied and infinite capacities (ties are where cuts could differ)."""
     n = draw(st.integers(2, 12))
     names = ["source", "sink", *(f"v{k}" for k in range(n))]
-    cap = st.one_of(st.integers(0, 6).map(float), st.just(math.inf), st.floats(0.0, 1e6, allow_nan=False))
+    # no capacities near 0 beside ones near 1: networkx's preflow-push adds floats, and a flow of 1e-229 beside 1.0
+    # rounds away, so its reference cut comes out wrong (see the test below); the joint networks carry byte counts
+    cap = st.one_of(st.integers(0, 6).map(float), st.just(math.inf), st.floats(1e-3, 1e6, allow_nan=False))
     pairs = st.tuples(st.sampled_from(names), st.sampled_from(names), cap).filter(lambda e: e[0] != e[1])
     return draw(st.lists(pairs, max_size=40))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)  # reproducible in CI, as the other property tests
 @given(_networks())
 def test_source_side_is_networkx_minimum_cut(edges: list[tuple[str, str, float]]) -> None:
     try:
@@ -53,6 +55,13 @@ def test_source_side_is_networkx_minimum_cut(edges: list[tuple[str, str, float]]
             source_side(edges, "source", "sink")
         return
     assert source_side(edges, "source", "sink") == want
+
+
+def test_a_tiny_capacity_beside_unit_ones_cuts_exactly() -> None:
+    """Found by a random example: the only minimum cut is the source's edge (capacity 1 against 2 + 8.9e-230);
+    networkx's float flow put ``v0`` on the source side, ours does not."""
+    edges = [("v1", "v0", math.inf), ("v1", "v2", math.inf), ("source", "v1", 1.0), ("v0", "sink", 8.904796335248062e-230), ("v2", "sink", 2.0)]
+    assert source_side(edges, "source", "sink") == {"source"}
 
 
 @pytest.mark.parametrize("name", list(CORES))
