@@ -9,23 +9,19 @@ and per layer size of the convnet (programs = NCL / 1024).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+from typing import Callable
+
 import torch
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench_per_call import per_call  # noqa: E402
 
-def timed(fn, reps: int = 200) -> float:
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        out.append(s.elapsed_time(e) * 1e3)
-    out.sort()
-    return out[len(out) // 2]
+
+def timed(fn: Callable[[], object], reps: int = 200) -> float:
+    """Median µs of ``fn`` timed alone: ``tools/bench_per_call.per_call`` after 10 warm-up calls."""
+    return per_call(fn, 10, reps) * 1e3
 
 
 def main() -> None:
