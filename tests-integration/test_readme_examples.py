@@ -35,7 +35,7 @@ def test_blocks_are_found_with_their_lines() -> None:
 
 
 def _run_block(code: str, where: str, namespace: dict[str, object]) -> list[str]:
-    """Run one block line by line as a module; returns what it printed, one entry per line."""
+    """Run one block as a module in ``namespace``; returns what it printed, one entry per printed line."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, where, "exec"), namespace)  # noqa: S102 - the README's own example

@@ -76,6 +76,7 @@ def test_allocation_and_conversion_follow_the_order() -> None:
     assert backward_order([c, x, rows_cl], x.shape) == CL
     state_cl = state.contiguous(memory_format=torch.channels_last)
     assert backward_order([x, c, state_cl], x.shape) == CL
+    assert backward_order([state_cl, c, x, state], x.shape) is None  # a full tie: the earliest sequence, not state
     assert backward_order([state, rows], x.shape) is None  # no sequence: contiguous
     assert backward_order([x, state, rows, state], x.shape) == CL  # sequences first: states only break ties
 

@@ -143,6 +143,7 @@ def backward_order(
     seq_shape = tuple(seq_shape)
     step = seq_shape[1:]
     votes: dict[Order, list[int]] = {}
+    by_first_seq: list[Order] = []  # the sequences' orders, in the order a sequence first took each
     for t in tensors:
         if t is None:
             continue
@@ -155,10 +156,12 @@ def backward_order(
             kind, seq = 1, t
         else:
             continue
-        counts = votes.setdefault(launch_order(seq, static_shapes), [0, 0])
+        order = launch_order(seq, static_shapes)
+        counts = votes.setdefault(order, [0, 0])
         counts[kind] += 1
-    seqs = [o for o, (n, _) in votes.items() if n]
-    return max(seqs, key=lambda o: tuple(votes[o])) if seqs else None  # max keeps the first of equals
+        if kind == 0 and order not in by_first_seq:
+            by_first_seq.append(order)
+    return max(by_first_seq, key=lambda o: tuple(votes[o])) if by_first_seq else None  # max keeps the first of equals
 
 
 def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
