@@ -3,6 +3,7 @@ the public launchers and ops, against autograd through the Python loop."""
 
 from __future__ import annotations
 
+import math
 import pickle
 import warnings
 import pytest
@@ -10,7 +11,9 @@ import torch
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, flexsn_backward, flexsn_inference_op
 from flexsn_runtime.scan_kernel import ScanKernel
-from flexsn_runtime.statics import StaticPartials, partial_modes, prepare_static, static_dims, static_layout, static_problem
+from flexsn_runtime.statics import (
+    StaticPartials, partial_modes, prepare_static, run_gradients, static_dims, static_layout, static_problem, static_runs,
+)
 from flexsn_trace import ScanContract, reference_scan
 
 STEP = (2, 3, 4)
@@ -83,15 +86,19 @@ def _kernel_store(v: torch.Tensor, mode: int, block: int) -> torch.Tensor:
     return padded.view(programs, block // mode, mode).sum(1).reshape(-1)
 
 
-def _reduced(v: torch.Tensor, shapes: list[tuple[int, ...]], step: tuple[int, ...], block: int,
-             distinct: bool = False) -> list[torch.Tensor]:
-    """The static gradients StaticPartials gives when the kernel stored per-neuron sums ``v`` (a row per static)."""
+def _stored(v: torch.Tensor, shapes: list[tuple[int, ...]], step: tuple[int, ...], block: int) -> StaticPartials:
+    """StaticPartials as the kernel leaves them when it stored per-neuron sums ``v`` (a row per static)."""
     ncl = torch.Size(step).numel()
     per_static = v.reshape(len(shapes), ncl)
-    parts = StaticPartials.allocate(static_dims(shapes, step), ncl, block, torch.device("cpu"), distinct)
+    parts = StaticPartials.allocate(static_dims(shapes, step), ncl, block, torch.device("cpu"))
     for row, mode, sums in zip(parts.rows, parts.modes, per_static):
         row.copy_(_kernel_store(sums, mode, block))
-    return parts.reduce(shapes, [v.dtype] * len(shapes))
+    return parts
+
+
+def _reduced(v: torch.Tensor, shapes: list[tuple[int, ...]], step: tuple[int, ...], block: int) -> list[torch.Tensor]:
+    """The static gradients StaticPartials gives when the kernel stored per-neuron sums ``v`` (a row per static)."""
+    return _stored(v, shapes, step, block).reduce(shapes, [v.dtype] * len(shapes))
 
 
 @pytest.mark.parametrize(
@@ -117,14 +124,31 @@ def test_statics_of_one_layout_share_a_reduction_and_each_gets_its_own_sum() -> 
     """Runs of one layout summed together ([1, 3, 1] twice, then [2, 3, 4], then [1, 3, 1]), each row its own gradient."""
     shapes = [(1, 3, 1), (1, 3, 1), (2, 3, 4), (1, 3, 1), ()]
     values = torch.randn(len(shapes), *STEP)
-    for distinct in (False, True):
-        parts = StaticPartials.allocate(static_dims(shapes, STEP), 24, 32, torch.device("cpu"), distinct)
-        assert len(parts.rows) == len(shapes) and len(parts.layout.groups) == (len(shapes) if distinct else 4)
-        got = _reduced(values, shapes, STEP, 32, distinct)
+    parts = StaticPartials.allocate(static_dims(shapes, STEP), 24, 32, torch.device("cpu"))
+    assert len(parts.rows) == len(shapes) and len(parts.layout.groups) == 4
+    got = _reduced(values, shapes, STEP, 32)
+    for g, v, shape in zip(got, values, shapes):
+        torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum())
+    assert len({g.untyped_storage().data_ptr() for g in got}) == 4  # one per run of a layout
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_the_backward_ops_run_sums_split_into_each_statics_gradient(dtype: torch.dtype) -> None:
+    """flexsn::backward's form: one fp32 [n, numel] sum per run of one shape, sharing no storage; split, the sum_to_size."""
+    shapes = [(1, 3, 1), (1, 3, 1), (2, 3, 4), (1, 3, 1), (), ()]
+    assert static_runs(shapes, STEP) == (2, 1, 1, 2)
+    assert static_runs([(3, 1), (1, 3, 1), (1, 1, 1), ()], STEP) == (2, 2)  # ranks padded: [3, 1] is [1, 3, 1]
+    values = torch.randn(len(shapes), *STEP)
+    parts = _stored(values, shapes, STEP, 32)
+    for runs in (static_runs(shapes, STEP), (1,) * len(shapes)):  # the op's runs; finer ones than the groups
+        sums = parts.layout.run_sums(parts.bufs, runs)
+        assert [tuple(s.shape) for s in sums] == [(n, math.prod(shapes[sum(runs[:i])])) for i, n in enumerate(runs)]
+        assert all(s.dtype == torch.float32 for s in sums)
+        assert len({s.untyped_storage().data_ptr() for s in sums}) == len(runs)
+        got = run_gradients(sums, shapes, [dtype] * len(shapes))
         for g, v, shape in zip(got, values, shapes):
-            torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum())
-        storages = {g.untyped_storage().data_ptr() for g in got}
-        assert len(storages) == (len(shapes) if distinct else 4)  # distinct: nothing shared; else one per run of a layout
+            assert g.dtype == dtype and g.shape == torch.Size(shape)
+            torch.testing.assert_close(g, (v.sum_to_size(shape) if shape else v.sum()).to(dtype))
 
 
 @pytest.fixture
@@ -235,3 +259,51 @@ def test_a_fallback_names_the_static_input_given_names_and_a_pickle_keeps_them(d
     x = torch.randn(4, *STEP, device=device)
     with pytest.warns(RuntimeWarning, match=r"static input 'decay' has dtype torch.int64"):
         k(x, torch.ones(3, 1, dtype=torch.int64, device=device))
+
+
+def three_core(x: torch.Tensor, v: torch.Tensor, a: torch.Tensor, b: torch.Tensor, c: torch.Tensor):  # type: ignore[no-untyped-def]
+    """A step with three statics: two of one shape (one run), then a scalar."""
+    h = v * a + x * b
+    s = torch.sigmoid(h - c)
+    return s, h * (1.0 - s)
+
+
+@pytest.mark.parametrize("final_state", [False, True])
+def test_the_ops_sum_a_run_of_statics_once_and_the_formula_splits_it(final_state: bool, device: torch.device) -> None:
+    """flexsn::backward returns a [2, 3] sum for the two [1, 3, 1] statics and a [1, 1] one for the scalar (its fake
+    alike, opcheck); through the training op's autograd formula, every gradient matches autograd through the loop, on
+    the derived launch (first call) and the launch plan (later ones)."""
+    from flexsn_codegen import backward_saved_args
+
+    k = FlexSNKernel(three_core, 1, 1, 1, num_static=3)
+    bundle = ensure_training_kernels(k.handle)
+    assert bundle.training is not None
+    x = torch.randn(5, *STEP, device=device)
+    statics = [torch.rand(1, 3, 1, device=device) + 0.5, torch.rand(1, 3, 1, device=device) + 0.5, torch.tensor(0.3, device=device)]
+    gy = torch.randn(5, *STEP, device=device)
+    gv = torch.randn(STEP if final_state else (5, *STEP), device=device)
+    xr, *wr = (t.clone().requires_grad_() for t in (x, *statics))
+    y_ref, v_ref = reference_scan(three_core, ScanContract(1, 1, 1, (xr,), (), tuple(wr)))
+    torch.autograd.backward([y_ref, v_ref[-1] if final_state else v_ref], [gy, gv])
+    for _ in range(3):  # derived, then planned
+        xl, *wl = (t.clone().requires_grad_() for t in (x, *statics))
+        y, v = torch.ops.flexsn.training(k.handle, [xl, *wl], final_state)[:2]
+        torch.autograd.backward([y, v], [gy, gv])
+        for got, want in zip((xl.grad, *(w.grad for w in wl)), (xr.grad, *(w.grad for w in wr))):
+            assert got is not None and want is not None and got.shape == want.shape
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+    info = bundle.training.info
+    rets = torch.ops.flexsn.training(k.handle, [x, *statics], final_state)
+    if final_state:
+        from flexsn_codegen import final_state_forward_returns
+
+        stored = final_state_forward_returns(info)
+        rets = {kk: (rets[kk] if kk < 1 else rets[1 + stored.index(kk)]) for kk in stored}
+    pool = {"input": [x], "return": rets, "init_state": [torch.zeros(STEP, device=device)], "static": statics}
+    saved = [pool[kind][idx] for kind, idx in backward_saved_args(info)]
+    templates = [x, torch.zeros(STEP, device=device), *statics]
+    out = torch.ops.flexsn.backward(k.handle, [gy, gv], saved, templates, final_state)
+    assert [tuple(t.shape) for t in out[2:]] == [(2, 3), (1, 1)] and all(t.dtype == torch.float32 for t in out[2:])
+    torch.library.opcheck(torch.ops.flexsn.backward, (k.handle, [gy, gv], saved, templates, final_state))
+    zeros = torch.ops.flexsn.backward(k.handle, [None, None], saved, templates, final_state)  # SpikingJelly's zero rule
+    assert [tuple(t.shape) for t in zeros[2:]] == [(2, 3), (1, 1)] and not any(t.any() for t in zeros)

@@ -27,6 +27,7 @@ about a third of the host time to the first launch (``tools/host_probe.py``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Callable, Generic, NamedTuple, Sequence, TypeVar
 
@@ -261,7 +262,7 @@ class BackwardPlan:
         meta: tuple[Sequence[int], torch.dtype, torch.device],
         arity: tuple[int, int, int, bool, bool],
         static_specs: Sequence[tuple[tuple[int, ...], torch.dtype, torch.device]],
-        distinct: bool = False,
+        runs: Sequence[int] | None = None,
         zero_saved: Sequence[int] = (),
     ) -> "BackwardPlan | None":
         """The plan of backward kernel ``f`` for backwards like this one, or ``None`` (they take the derived path).
@@ -276,8 +277,8 @@ class BackwardPlan:
                 ``explicit`` the initial states were passed and get gradients
                 (else the kernel writes those to scratch).
             static_specs: the static inputs' layout-form shapes, dtypes and devices.
-            distinct: every static input gets a partial-sum buffer of its own (a custom op's
-                results must not share storage: :mod:`flexsn_runtime.op_plans`).
+            runs: return the statics' gradients as the ``flexsn::backward`` op does, one fp32
+                sum per run of :func:`~flexsn_runtime.statics.static_runs` (:mod:`flexsn_runtime.op_plans`).
             zero_saved: the saved tensors that are zeros (omitted initial states): read alike in
                 any memory order, so their strides are not asked.
 
@@ -315,11 +316,15 @@ class BackwardPlan:
         reds: tuple[int, ...] = ()
         rows = 0
         if shapes:
-            layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"], distinct)
+            layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"])
             trial = layout.allocate(device)
             if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
                 return None
-            statics = _Statics(layout, layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs]), layout.reduced)
+            if runs is None:
+                reduce = layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs])
+            else:  # the op's results: new tensors, so never the step buffers' shared partials
+                reduce = functools.partial(layout.run_sums, runs=tuple(runs))
+            statics = _Statics(layout, reduce, layout.reduced and runs is None)
             reds, rows = layout.modes, len(trial.rows)
         grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
         dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]

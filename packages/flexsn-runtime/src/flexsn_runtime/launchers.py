@@ -13,6 +13,7 @@ follow the initial states, in the layout form of
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import NamedTuple, Sequence
 
@@ -56,10 +57,6 @@ def flexsn_backward_ncl_bucket(ncl: int) -> int:
     if ncl < 0:
         raise ValueError(f"ncl must be >= 0, got {ncl}")
     return ncl_bucket(ncl)
-
-
-def _ncl(seq: torch.Tensor) -> int:
-    return math.prod(seq.shape[1:])
 
 
 class LaunchArgs(NamedTuple):
@@ -165,7 +162,7 @@ def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) 
 
 def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
     x = la.x
-    T, ncl = x.shape[0], _ncl(x)
+    T, ncl = x.shape[0], math.prod(x.shape[1:])
     if T == 0 or ncl == 0:
         return
     f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init)
@@ -307,6 +304,7 @@ def flexsn_backward(
     state_templates: Sequence[torch.Tensor] | None = None,
     final_state: bool = False,
     static_templates: Sequence[torch.Tensor] = (),
+    static_runs: Sequence[int] | None = None,
 ) -> tuple[torch.Tensor, ...]:
     """Run the reverse-time BPTT kernel.
 
@@ -326,6 +324,9 @@ def flexsn_backward(
             (``[*shape]``, ``None`` = zero) instead of state sequences.
         static_templates: the ``info.num_static`` static inputs (layout form,
             :mod:`flexsn_runtime.statics`): their gradients' shapes and dtypes.
+        static_runs: the ``flexsn::backward`` op's form of the statics' gradients:
+            one fp32 ``[n, numel]`` sum per run of :func:`flexsn_runtime.statics.static_runs`
+            (``None``: one gradient per static, in its shape and dtype).
 
     Returns:
         ``(*grad_input_seqs, *grad_init_states, *grad_statics)``; zeros when
@@ -342,7 +343,10 @@ def flexsn_backward(
         )
 
     def zero_statics() -> list[torch.Tensor]:
-        return [torch.zeros_like(w, memory_format=torch.contiguous_format) for w in static_templates]
+        if static_runs is None:
+            return [torch.zeros_like(w, memory_format=torch.contiguous_format) for w in static_templates]
+        firsts = [static_templates[a] for a in list(itertools.accumulate(static_runs, initial=0))[:-1]]
+        return [w.new_zeros((n, w.numel()), dtype=torch.float32) for w, n in zip(firsts, static_runs)]
 
     n_grads = info.num_outputs + info.num_states
     if len(args) < n_grads:
@@ -398,7 +402,7 @@ def flexsn_backward(
         # only final-state gradients: T comes from the input template
         seq_example = input_templates[0]
     T = seq_example.shape[0]
-    empty = T == 0 or _ncl(seq_example) == 0
+    empty = T == 0 or math.prod(seq_example.shape[1:]) == 0
     grad_inputs = [_alloc(t.shape, t, order, empty) for t in input_templates]
     if state_templates is not None:
         grad_states = [_alloc(t.shape, t, order, empty) for t in state_templates]
@@ -416,11 +420,10 @@ def flexsn_backward(
         return (*grad_inputs, *grad_states, *zero_statics())
     ref = input_templates[0]
     shape = tuple(seq_example.shape)
-    # the backward op's returns must not share storage: a buffer per static, summed one by one
     grad_statics = launch_backward(
         f, info.num_outputs, grads, saved, final_state, grad_inputs, grad_states, shape, ref.dtype, ref.device,
         dims=static_dims(static_shapes, shape[1:], order), order=order, static_shapes=static_shapes,
-        static_dtypes=[w.dtype for w in static_templates], distinct=True,
+        static_dtypes=[w.dtype for w in static_templates], runs=static_runs,
     )
     return (*grad_inputs, *grad_states, *grad_statics)
 
@@ -441,13 +444,11 @@ def launch_backward(
     order: Order = None,
     static_shapes: Sequence[Sequence[int]] = (),
     static_dtypes: Sequence[torch.dtype] = (),
-    distinct: bool = False,
+    runs: Sequence[int] | None = None,
 ) -> list[torch.Tensor]:
     """Launch the reverse-time BPTT kernel into ``grad_inputs`` / ``grad_states``: the one backward launch.
 
-    Every backward goes through here: :func:`flexsn_backward` (SpikingJelly's
-    wrapper, after its template and ``T == 0`` rules) and the training op's
-    autograd formula.
+    Every backward goes through here (:func:`flexsn_backward` after SpikingJelly's rules, the eager formula).
 
     Args:
         f: the backward kernel (its ``final_state`` variant with ``final_state``).
@@ -466,7 +467,9 @@ def launch_backward(
         dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`, in ``order``).
         order: the launch's memory order (:func:`flexsn_runtime.layout.backward_order`);
             gradients and saved tensors in another are copied to it.
-        static_shapes, static_dtypes, distinct: the statics' layout forms and dtypes; gradients must not share storage.
+        static_shapes, static_dtypes: the statics' layout forms and dtypes.
+        runs: return the ``flexsn::backward`` op's per-run sums instead
+            (:meth:`~flexsn_runtime.statics.PartialsLayout.run_sums`).
 
     Returns:
         The static inputs' gradients (summed in the kernel, then by :class:`~flexsn_runtime.statics.StaticPartials`).
@@ -482,8 +485,10 @@ def launch_backward(
     if not static_shapes:  # no launch configuration to look up for the partials' sizes
         f.launch(args, input_shape[0], ncl, ref)
         return []
-    partials = StaticPartials.allocate(dims, ncl, f.config(ref, ncl)["BLOCK_NCL"], device, distinct)
+    partials = StaticPartials.allocate(dims, ncl, f.config(ref, ncl)["BLOCK_NCL"], device)
     f.launch([*args, *partials.rows], input_shape[0], ncl, ref, dims, reds=partials.modes)
+    if runs is not None:
+        return partials.layout.run_sums(partials.bufs, runs)
     return partials.reduce(static_shapes, static_dtypes)
 
 

@@ -22,7 +22,7 @@ from .op_impls import plan_backward, training_impl
 from .prewarm import prewarm_backward
 from .scan_kernel import ScanKernel
 from .registry import release_active_flexsn_kernel_handle, retain_flexsn_kernel_handle, revive_flexsn_kernel_handle
-from .statics import static_dims
+from .statics import run_gradients, static_dims
 from .step_buffers import StepBuffers, state_grad_targets, step_buffers
 from .training_plan import Spec, TrainingCall, TrainingPlan, plan_for
 
@@ -104,13 +104,22 @@ def backward(
     grad_out: Sequence[torch.Tensor | None],
     backward_fn: Callable[..., list[torch.Tensor]],
 ) -> list[torch.Tensor | None]:
-    """The ``flexsn::training`` op's backward: ``backward_fn`` (the ``flexsn::backward`` op) on the saved tensors."""
+    """The ``flexsn::training`` op's backward: ``backward_fn`` (the ``flexsn::backward`` op) on the saved tensors.
+
+    The op returns the static inputs' gradients as one fp32 sum per run of statics of one shape
+    (:func:`~flexsn_runtime.statics.static_runs`); they are split into each static's gradient here,
+    outside the op, where a compiled graph's views and casts cost nothing.
+    """
     call: TrainingCall = ctx.call
     saved = call.restore(_saved_tensors(ctx), None)  # traced: a real zeros node
     templates = [_template(s) for s in call.specs()]
     plan = call.plan
     grads = list(grad_out[: plan.n_grads])
-    return call.visible(_counted(ctx, lambda: backward_fn(plan.handle, grads, saved, templates, plan.final_state)))
+    out = _counted(ctx, lambda: backward_fn(plan.handle, grads, saved, templates, plan.final_state))
+    if call.static_specs:
+        body = plan.n_inputs + plan.n_states
+        out = [*out[:body], *run_gradients(out[body:], *zip(*((w_shape, w_dtype) for w_shape, w_dtype, _ in call.static_specs)))]
+    return call.visible(out)
 
 
 def _counted(ctx: Any, run: Callable[[], list[torch.Tensor]]) -> list[torch.Tensor]:

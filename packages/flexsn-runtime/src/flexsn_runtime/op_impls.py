@@ -17,6 +17,7 @@ from .launchers import flexsn_backward, launch_args, launch_forward, launch_infe
 from .op_plans import planned_op_backward, planned_op_forward
 from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
+from .statics import static_runs
 from .training_plan import TrainingPlan, plan_for
 
 __all__ = [
@@ -128,24 +129,31 @@ def backward_impl(
 ) -> list[torch.Tensor]:
     """The ``flexsn::backward`` op's implementation: :func:`plan_backward` with the handle's plan.
 
+    Returns the input sequences' and initial states' gradients, then the static inputs' as one fp32
+    ``[n, numel]`` sum per run of :func:`flexsn_runtime.statics.static_runs`.
     A direct call may come before any training forward built the kernels; the input
     templates' dtype picks the pair the forward ran (:func:`flexsn_runtime.registry.training_kernels`).
     """
     plan = plan_for(handle, final_state, templates[0].dtype)
     planned = planned_op_backward(plan, grads, saved, templates)  # the signature's plan, when the call fits one
-    return planned if planned is not None else plan_backward(plan, grads, saved, templates)
+    return planned if planned is not None else plan_backward(plan, grads, saved, templates, runs=True)
 
 
 def plan_backward(
-    plan: TrainingPlan, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], templates: Sequence[torch.Tensor]
+    plan: TrainingPlan, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], templates: Sequence[torch.Tensor],
+    runs: bool = False,
 ) -> list[torch.Tensor]:
     """Run ``plan``'s backward kernel through :func:`~flexsn_runtime.launchers.flexsn_backward` (SpikingJelly's rules).
 
     ``templates`` give each gradient's shape and dtype: input sequences, initial states, static inputs.
+    ``runs``: the statics' gradients as the ``flexsn::backward`` op returns them (one fp32 sum per run
+    of :func:`flexsn_runtime.statics.static_runs`); else one per static, in its shape and dtype.
     """
     final_state = plan.final_state
     info = plan.info
     ni, ns = info.num_inputs, info.num_states
+    statics = templates[ni + ns :]
+    step = tuple(templates[0].shape[1:])
     return list(
         flexsn_backward(
             plan.backward,
@@ -155,6 +163,7 @@ def plan_backward(
             input_templates=templates[:ni],
             state_templates=templates[ni : ni + ns],
             final_state=final_state,
-            static_templates=templates[ni + ns :],
+            static_templates=statics,
+            static_runs=static_runs([w.shape for w in statics], step) if runs else None,
         )
     )

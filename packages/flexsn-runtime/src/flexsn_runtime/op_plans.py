@@ -21,8 +21,10 @@ channels-last input, or a backward whose tensors come in mixed orders). A call
 a plan does not fit (other strides than its plan's, a pointer not 16-byte
 aligned, an empty sequence, every incoming gradient missing, a tensor
 subclass) takes the derived path: same kernels, same results. The ops' results must not share
-storage, so a backward plan here gives every static input a partial-sum buffer
-of its own (``distinct``) and never uses the step buffers' shared ones.
+storage, so a backward plan here returns one new fp32 sum per run of static inputs of one shape
+(:func:`~flexsn_runtime.statics.static_runs`: a BatchNorm's four statics are one run, one reduction),
+which the op's autograd formula splits into the statics' gradients outside the op, and it never uses
+the step buffers' shared partials.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .call_cache import tensor_signature
 from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
 from .registry import FlexSNKernelHandle
 from .scan_kernel import ScanKernel
+from .statics import static_runs
 from .training_plan import TrainingPlan
 
 __all__ = ["planned_op_backward", "planned_op_forward"]
@@ -95,8 +98,9 @@ def planned_op_backward(
 
     Returns what :func:`flexsn_runtime.op_impls.plan_backward` returns for a backward
     with at least one incoming gradient and a non-empty sequence: the input
-    sequences', initial states' (every state has a template) and static inputs'
-    gradients. ``None`` for any other backward, or one that does not fit a plan.
+    sequences', initial states' (every state has a template) gradients, then the static inputs'
+    per-run sums (:func:`~flexsn_runtime.statics.static_runs`). ``None`` for any other backward,
+    or one that does not fit a plan.
     """
     if all(g is None for g in grads):
         return None  # SpikingJelly's zero rules (flexsn_backward)
@@ -115,7 +119,8 @@ def planned_op_backward(
         # every state has a template: its gradient is returned (explicit), as flexsn_backward returns it
         arity = (plan.n_outputs, ni, ns, plan.final_state, True)
         specs = [(tuple(w.shape), w.dtype, w.device) for w in templates[ni + ns :]]
-        bplan = slot.retry(lambda: BackwardPlan.build(plan.backward, grads, saved, meta, arity, specs, distinct=True))
+        runs = static_runs([w_shape for w_shape, _, _ in specs], meta[0][1:])
+        bplan = slot.retry(lambda: BackwardPlan.build(plan.backward, grads, saved, meta, arity, specs, runs=runs))
         if bplan is None:
             return None
     return bplan.run(grads, saved, None)

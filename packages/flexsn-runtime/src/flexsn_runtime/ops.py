@@ -32,7 +32,7 @@ from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
 from .scan_kernel import tensor_problem
-from .statics import static_dims
+from .statics import static_dims, static_runs
 from .training_plan import TrainingCall, TrainingPlan, final_state_extras, plan_for
 
 __all__ = [
@@ -187,11 +187,15 @@ def flexsn_backward_op(
     templates: list[torch.Tensor],
     final_state: bool = False,
 ) -> list[torch.Tensor]:
-    """BPTT backward: output/state gradients (``None`` = zero) + saved tensors -> input and initial-state gradients.
+    """BPTT backward: output/state gradients (``None`` = zero) + saved tensors -> input, initial-state, static gradients.
 
-    ``templates`` holds one tensor per input sequence then per initial state
-    (shape/dtype of the gradients to produce); with ``final_state`` the
-    state gradients are gradients of the final states.
+    ``templates`` holds one tensor per input sequence, per initial state, then
+    per static input (shape/dtype of the gradients to produce); with
+    ``final_state`` the state gradients are gradients of the final states.
+    The static inputs' gradients come as one fp32 ``[n, numel]`` tensor per
+    run of ``n`` statics of one shape (:func:`flexsn_runtime.statics.static_runs`:
+    one reduction per run, and an op's results may not share storage);
+    :func:`flexsn_runtime.statics.run_gradients` splits them.
     """
     return backward_impl(handle, grads, saved, templates, final_state)
 
@@ -202,8 +206,13 @@ def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor
     # one gradient shaped like each template: sequences and states in the order flexsn_backward launches in
     info = op_info(ensure_training_kernels(handle), "training")
     body = len(templates) - info.num_static
-    order = backward_order([*saved, *grads], templates[0].shape, [w.shape for w in templates[body:]])
-    return [empty_in_order(t.shape, order if k < body else None, t.dtype, t.device) for k, t in enumerate(templates)]
+    statics = templates[body:]
+    order = backward_order([*saved, *grads], templates[0].shape, [w.shape for w in statics])
+    sums, k = [], 0
+    for n in static_runs([w.shape for w in statics], templates[0].shape[1:]):
+        sums.append(statics[k].new_empty((n, statics[k].numel()), dtype=torch.float32))
+        k += n
+    return [empty_in_order(t.shape, order, t.dtype, t.device) for t in templates[:body]] + sums
 
 
 def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:

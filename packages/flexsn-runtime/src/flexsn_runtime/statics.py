@@ -32,7 +32,7 @@ import torch
 
 __all__ = [
     "PartialsLayout", "StaticPartials", "padded_shape", "partial_modes", "partials_layout", "permuted", "prepare_static",
-    "kept_as_is", "readable_on", "static_dims", "static_layout", "static_problem",
+    "kept_as_is", "readable_on", "run_gradients", "static_dims", "static_layout", "static_problem", "static_runs",
 ]
 
 
@@ -196,6 +196,48 @@ def static_dims(shapes: Sequence[Sequence[int]], step: Sequence[int], order: tup
     return dims
 
 
+def static_runs(shapes: Sequence[Sequence[int]], step: Sequence[int]) -> tuple[int, ...]:
+    """The lengths of the runs of adjacent static inputs of one shape (with the rank of ``step``): the backward op's groups.
+
+    The ``flexsn::backward`` op returns one ``[n, numel]`` fp32 sum per run
+    (:meth:`PartialsLayout.run_sums`; a BatchNorm's mean, inverse standard
+    deviation, weight and bias are one run), which :func:`run_gradients`
+    splits into the statics' gradients outside the op. The runs depend on
+    the shapes alone, not on the launch's memory order or block size, so a
+    fake and the kernels agree whatever strides Inductor hands the op.
+    """
+    padded = [padded_shape(sh, step) or tuple(sh) for sh in shapes]
+    runs: list[int] = []
+    for k, sh in enumerate(padded):
+        if k and sh == padded[k - 1]:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    return tuple(runs)
+
+
+def run_gradients(
+    sums: Sequence[torch.Tensor], shapes: Sequence[Sequence[int]], dtypes: Sequence[torch.dtype]
+) -> list[torch.Tensor]:
+    """The static inputs' gradients from the ``flexsn::backward`` op's per-run sums (:func:`static_runs`).
+
+    Args:
+        sums: one fp32 ``[n, numel]`` tensor per run.
+        shapes, dtypes: the statics' layout-form shapes and dtypes, in order.
+
+    Returns:
+        One gradient per static, ``shapes[k]`` and ``dtypes[k]``: views of
+        ``sums`` where the dtype is fp32 (free under ``torch.compile``).
+    """
+    grads: list[torch.Tensor] = []
+    for s in sums:
+        for r in s.unbind(0):
+            k = len(grads)
+            r = r.view(tuple(shapes[k]))
+            grads.append(r if dtypes[k] == torch.float32 else r.to(dtypes[k]))
+    return grads
+
+
 def partial_modes(dims: Sequence[int], block: int) -> tuple[int, ...]:
     """The backward kernel's ``RED{k}`` per static input (``flexsn_codegen.templates``): how a program stores its gradient.
 
@@ -234,7 +276,7 @@ class PartialsLayout:
     Build with :func:`partials_layout`. Statics of one layout and mode in a row (a
     BatchNorm's per-channel mean, inverse standard deviation, weight and bias)
     share one ``[count, size]`` buffer and ONE reduction (a launch costs host
-    time comparable to the reduction itself) unless ``distinct``.
+    time comparable to the reduction itself).
 
     Attributes:
         modes: ``RED{k}`` per static (:func:`partial_modes`).
@@ -291,14 +333,30 @@ class PartialsLayout:
 
         return reduce
 
+    def run_sums(self, bufs: list[torch.Tensor], runs: Sequence[int]) -> list[torch.Tensor]:
+        """The sums of ``bufs`` as the ``flexsn::backward`` op returns them: one fp32 ``[n, numel]`` tensor per run.
+
+        ``runs``: :func:`static_runs` of the statics. Each run's statics share a
+        buffer's group (a group is one run, or several whose statics the kernels
+        index alike), so a run costs at most one reduction, and the runs' tensors
+        share no storage (an op's results may not). :func:`run_gradients` turns
+        them into the statics' gradients.
+        """
+        sums = [
+            buf.view(g.n, g.size) if g.split is None else buf.view(g.n, *g.split).sum((1, 3))
+            for g, buf in zip(self.groups, bufs)
+        ]
+        if tuple(g.n for g in self.groups) == tuple(runs):
+            return sums
+        # several runs in one group (statics of other shapes indexed alike): a new tensor per run
+        rows = [r for s in sums for r in s.unbind(0)]
+        starts = [sum(runs[:i]) for i in range(len(runs))]
+        return [torch.stack(rows[a : a + n]) for a, n in zip(starts, runs)]
+
 
 @functools.lru_cache(maxsize=256)
-def partials_layout(dims: tuple[int, ...], ncl: int, block: int, distinct: bool = False) -> PartialsLayout:
-    """The partials of statics with ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``.
-
-    ``distinct``: every static gets a buffer of its own (gradients a custom op
-    returns must not share storage).
-    """
+def partials_layout(dims: tuple[int, ...], ncl: int, block: int) -> PartialsLayout:
+    """The partials of statics with ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``."""
     modes = partial_modes(dims, block)
     programs = -(-ncl // block)
     keys = [(dims[2 * k], dims[2 * k + 1], m) for k, m in enumerate(modes)]
@@ -306,7 +364,7 @@ def partials_layout(dims: tuple[int, ...], ncl: int, block: int, distinct: bool 
     k = 0
     while k < len(keys):
         j = k + 1
-        while not distinct and j < len(keys) and keys[j] == keys[k]:
+        while j < len(keys) and keys[j] == keys[k]:
             j += 1
         inner, mid, mode = keys[k]
         size = ncl if mode == 0 else programs * mode
@@ -341,14 +399,10 @@ class StaticPartials(NamedTuple):
 
     @classmethod
     def allocate(
-        cls, dims: Sequence[int], ncl: int, block: int, device: torch.device, distinct: bool = False
+        cls, dims: Sequence[int], ncl: int, block: int, device: torch.device
     ) -> "StaticPartials":
-        """Buffers for statics of ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``.
-
-        ``distinct``: every static gets a buffer of its own (gradients a custom op
-        returns must not share storage).
-        """
-        return partials_layout(tuple(dims), ncl, block, distinct).allocate(device)
+        """Buffers for statics of ``inner, mid`` ints ``dims`` in a launch over ``ncl`` neurons with ``BLOCK_NCL = block``."""
+        return partials_layout(tuple(dims), ncl, block).allocate(device)
 
     @property
     def modes(self) -> tuple[int, ...]:
