@@ -5,11 +5,13 @@
 (``argv``, e.g. ``flexsn_compile flexsn_compile_nofuse``): after 5 warm-up steps, 7 rounds of 20 steps back to back
 (wall ms per step: each round's mean; the median and all rounds printed), then 5 steps under ``torch.profiler``:
 GPU busy ms and kernels per step, and the kernels whose name holds ``sum`` or ``reduce`` per step.
+``WHAT=infer`` times the inference step instead (``reset`` + a ``no_grad`` forward), ``WHAT=both`` each.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
@@ -29,12 +31,17 @@ def main() -> None:
     x = torch.randn(8, 64, 3, 32, 32, device=dev)
     labels = torch.randint(0, 10, (64,), device=dev)
     tree = next((p for p in sys.path if "packages" in p), "?")
-    for impl in sys.argv[1:]:
+    what = os.environ.get("WHAT", "train")
+    for impl, mode in [(i, m) for i in sys.argv[1:] for m in (["train", "infer"] if what == "both" else [what])]:
         net, fwd = bench_net.setup(impl, make, dev)
         opt = torch.optim.SGD(net.parameters(), lr=0.01)
 
         def step() -> None:
             bench_net.reset(net)
+            if mode == "infer":
+                with torch.no_grad():
+                    fwd(x)
+                return
             loss = nn.functional.cross_entropy(fwd(x), labels)
             opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -58,7 +65,7 @@ def main() -> None:
         names = [ev.name for ev in prof.events() if ev.device_type == torch.autograd.DeviceType.CUDA]
         busy = sum(ev.device_time_total for ev in prof.events() if ev.device_type == torch.autograd.DeviceType.CUDA)
         sums = sum(1 for n in names if "sum" in n.lower() or "reduce" in n.lower())
-        print(json.dumps({"impl": impl, "tree": tree.split("/packages")[0][-12:], "wall_ms": round(statistics.median(rounds), 3),
+        print(json.dumps({"impl": impl, "what": mode, "tree": tree.split("/packages")[0][-12:], "wall_ms": round(statistics.median(rounds), 3),
                           "rounds": [round(r, 3) for r in rounds], "gpu_busy_ms": round(busy / 5 / 1e3, 3),
                           "kernels_per_step": len(names) / 5, "sum_kernels_per_step": sums / 5}), flush=True)
 
