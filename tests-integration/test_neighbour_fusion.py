@@ -48,8 +48,7 @@ def _fresh() -> Iterator[None]:
 
     torch._dynamo.reset()
     counters.clear()
-    # by default only graphs Inductor runs as CUDA graphs are rewritten (none on the CPU): ask for it
-    flexsn_hop.enable_neighbour_fusion(True)
+    flexsn_hop.enable_neighbour_fusion(True)  # the default, set in case a test left it off
     with config.patch(force_disable_caches=True):  # the AOT graphs are recorded when Inductor compiles them
         yield
     flexsn_hop.enable_neighbour_fusion(None)

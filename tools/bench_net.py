@@ -8,12 +8,12 @@ spiking readout averaged over ``T``), timed per step (CUDA events around
 inference (``no_grad`` forward). Implementations (``--impls``):
 
 * ``flexsn``: ``FlexSN(lif, backend="triton")`` eagerly;
-* ``flexsn_compile``: compiled with Inductor, the neighbour pass asked for
-  (``enable_neighbour_fusion(True)``: BatchNorm's normalisation runs inside each
-  neuron's scan, ``flexsn_hop.fuse_neighbours``; by default it runs only under CUDA graphs);
+* ``flexsn_compile``: compiled with Inductor, the neighbour pass on (the default,
+  ``enable_neighbour_fusion(True)``: BatchNorm's normalisation runs inside each
+  neuron's scan, ``flexsn_hop.fuse_neighbours``);
 * ``flexsn_compile_nofuse``: the same with the pass off (``enable_neighbour_fusion(False)``);
 * ``flexsn_ro`` / ``flexsn_ro_nofuse``: ``mode="reduce-overhead"`` (CUDA graphs), the pass
-  as by default (on there) / off;
+  as by default (on) / off;
 * ``loop_compile`` / ``loop_ro``: the plain Python time loop (``backend="torch"``)
   compiled by Inductor, default / ``reduce-overhead`` (the peers the issue names);
 * ``sj_lif``: SpikingJelly's ``LIFNode`` (its default backend, as in ``probe_net.py``), eagerly.
@@ -106,8 +106,7 @@ def setup(
     """The network of ``impl`` and how it is called (``channels_last``: its convolutions' weights in that memory format)."""
     import flexsn_hop
 
-    # flexsn_compile asks for the pass, which by default runs only under CUDA graphs (flexsn_ro)
-    flexsn_hop.enable_neighbour_fusion(False if impl.endswith("_nofuse") else True if impl == "flexsn_compile" else None)
+    flexsn_hop.enable_neighbour_fusion(False if impl.endswith("_nofuse") else None)  # None: the default (on)
     torch._dynamo.reset()
     kind = "torch" if impl.startswith("loop") else "sj" if impl == "sj_lif" else "triton"
     torch.manual_seed(0)

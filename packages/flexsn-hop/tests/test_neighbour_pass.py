@@ -40,7 +40,7 @@ T, B, C = 3, 2, 4
 @pytest.fixture(autouse=True)
 def _fused_kernels() -> Iterator[None]:
     flexsn_hop.enable_fused_kernels(True)  # conftest clears the hook around every test
-    flexsn_hop.enable_neighbour_fusion(True)  # by default only graphs with CUDA graphs are rewritten
+    flexsn_hop.enable_neighbour_fusion(True)  # the default, set in case a test left it off
     yield
     flexsn_hop.enable_fused_kernels(False)
     flexsn_hop.enable_neighbour_fusion(None)
@@ -200,18 +200,13 @@ def test_disabled_by_switch_and_environment(monkeypatch: pytest.MonkeyPatch) -> 
         flexsn_hop.enable_neighbour_fusion("no")  # type: ignore[arg-type]
 
 
-def test_by_default_only_graphs_with_cuda_graphs_are_rewritten() -> None:
-    """Automatic (``None``): Inductor's ``triton.cudagraphs`` (``mode="reduce-overhead"``) decides."""
+@pytest.mark.parametrize("cudagraphs", [False, True])
+def test_by_default_every_compiled_graph_is_rewritten(cudagraphs: bool) -> None:
+    """The default (``None``): on, with CUDA graphs (``mode="reduce-overhead"``) and without."""
     from torch._inductor import config
 
     flexsn_hop.enable_neighbour_fusion(None)
-    with config.patch({"triton.cudagraphs": False}):
-        assert not flexsn_hop.neighbour_fusion_enabled()
-        net, ref = _pair("op")
-        backend = PassThenEager()
-        _compare(net, ref, backend)
-        assert backend.rewritten == [0]
-    with config.patch({"triton.cudagraphs": True}):
+    with config.patch({"triton.cudagraphs": cudagraphs}):
         assert flexsn_hop.neighbour_fusion_enabled()
         torch._dynamo.reset()
         net, ref = _pair("op")

@@ -21,9 +21,8 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
 * :func:`fuse_neighbours`: under ``torch.compile`` (Inductor), pointwise
   producers of a scan's input sequences (BatchNorm's normalisation, scaling,
   bias, residual adds) and pointwise consumers of its outputs run inside its
-  step (:mod:`flexsn_hop.neighbour_pass`; by default in graphs Inductor runs
-  as CUDA graphs; :func:`enable_neighbour_fusion` always / never,
-  ``FLEXSN_FUSE_NEIGHBOURS=0`` off).
+  step (:mod:`flexsn_hop.neighbour_pass`; on by default, with or without CUDA
+  graphs; ``enable_neighbour_fusion(False)`` or ``FLEXSN_FUSE_NEIGHBOURS=0`` off).
 
 The Dynamo support (:func:`dynamo_hop_available` tells whether it worked)
 and the neighbour pass are registered when ``torch._dynamo`` and
