@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,18 +48,20 @@ neuron.reset()
 ref = neuron(x) * 3 + 1
 print(json.dumps(dict(
     hits=counters["inductor"]["fxgraph_cache_hit"], misses=counters["inductor"]["fxgraph_cache_miss"],
+    fused=counters["flexsn"]["scans_fused"],
     dtype=str(out.dtype), ref_dtype=str(ref.dtype), equal=bool(out.dtype == ref.dtype and torch.equal(out, ref)),
 )))
 '''
 
 
-def _compile_in_a_new_process(tmp_path: Path, core: str, trace_cache: bool = True) -> dict[str, Any]:
+def _compile_in_a_new_process(tmp_path: Path, core: str, trace_cache: bool = True, fuse: bool = True) -> dict[str, Any]:
     env = dict(os.environ)
     env.update(
         TRITON_INTERPRET="1",
         TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"),
         FLEXSN_CACHE_DIR=str(tmp_path / "flexsn"),
         FLEXSN_TRACE_CACHE="1" if trace_cache else "0",
+        FLEXSN_FUSE_NEIGHBOURS="1" if fuse else "0",
     )
     env.pop("TORCHINDUCTOR_FORCE_DISABLE_CACHES", None)
     src = [str(p) for p in sorted((REPO / "packages").glob("*/src"))]
@@ -70,15 +74,17 @@ def _compile_in_a_new_process(tmp_path: Path, core: str, trace_cache: bool = Tru
     return result
 
 
-def test_a_cached_graph_is_reused_for_the_same_neuron_only(tmp_path: Path) -> None:
-    first = _compile_in_a_new_process(tmp_path, "float")
-    assert first["misses"] == 1 and first["hits"] == 0 and first["equal"], first
-    edited = _compile_in_a_new_process(tmp_path, "bool")
+@pytest.mark.parametrize("fuse", [True, False], ids=["fused", "unfused"])
+def test_a_cached_graph_is_reused_for_the_same_neuron_only(tmp_path: Path, fuse: bool) -> None:
+    """Fused (the default: ``* 3 + 1`` runs inside the scan, whose step is a GraphModule) or not."""
+    first = _compile_in_a_new_process(tmp_path, "float", fuse=fuse)
+    assert first["misses"] == 1 and first["hits"] == 0 and first["equal"] and first["fused"] == int(fuse), first
+    edited = _compile_in_a_new_process(tmp_path, "bool", fuse=fuse)
     assert edited["hits"] == 0 and edited["equal"], edited
     assert edited["dtype"] == "torch.int64"  # bool spikes * 3 + 1, as the eager module gives
     # the same neuron again: the cache does serve it (so the miss above is the handle's doing)
-    again = _compile_in_a_new_process(tmp_path, "float")
+    again = _compile_in_a_new_process(tmp_path, "float", fuse=fuse)
     assert again["hits"] == 1 and again["equal"], again
     # without a trace fingerprint the handle is salted per process: never served across processes
-    salted = _compile_in_a_new_process(tmp_path, "float", trace_cache=False)
+    salted = _compile_in_a_new_process(tmp_path, "float", trace_cache=False, fuse=fuse)
     assert salted["hits"] == 0 and salted["equal"], salted

@@ -106,19 +106,21 @@ def test_base_class_methods_and_class_constants_change_the_key(monkeypatch: pyte
 
 
 def test_every_source_that_shapes_a_build_is_in_the_key() -> None:
-    """Lowerings live in a subpackage; a fix there must not leave stale kernels behind."""
+    """Lowerings live in a subpackage; a fix there must not leave stale kernels behind. The runtime's modules define
+    what the ops return (fakes, autograd formula), which Inductor's disk caches keep by handle: all of them count."""
     import flexsn_codegen
+    import flexsn_runtime
     import flexsn_trace
 
     from flexsn_runtime import tracecache
 
     covered = {p.resolve() for p in tracecache.build_sources()}
-    for mod in (flexsn_trace, flexsn_codegen):
+    for mod in (flexsn_trace, flexsn_codegen, flexsn_runtime):
         root = Path(mod.__file__ or "").parent
         everything = {p.resolve() for p in root.rglob("*.py")}
         assert everything <= covered, sorted(str(p) for p in everything - covered)
     runtime = Path(tracecache.__file__).parent
-    assert {runtime / "builders.py", runtime / "kernel_build.py", runtime / "tracecache.py"} <= covered
+    assert {runtime / "ops.py", runtime / "op_autograd.py", runtime / "statics.py", runtime / "layout.py"} <= covered
     assert any(p.parent.name == "lowering" for p in covered)
 
 
@@ -317,3 +319,53 @@ def test_the_trace_cache_answers_a_prefix_only_with_one_entry_of_these_versions(
     assert tracecache.key_by_prefix(prefix) is None
     monkeypatch.setenv("FLEXSN_TRACE_CACHE", "0")
     assert tracecache.key_by_prefix(prefix) is None
+
+
+def _lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = torch.sigmoid(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+class _Wrapper(torch.nn.Module):
+    """A module holding a step function, described to the fingerprint by it (as flexsn_hop's fused step's wrapper)."""
+
+    def __init__(self, fn) -> None:  # type: ignore[no-untyped-def]
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):  # type: ignore[no-untyped-def]
+        return self.fn(*args)
+
+    def __flexsn_fingerprint__(self):  # type: ignore[no-untyped-def]
+        return self.fn
+
+
+def _fused_step(fn, scale: float, module: torch.nn.Module | None = None) -> torch.fx.GraphModule:  # type: ignore[no-untyped-def]
+    """A GraphModule as the neighbour pass builds one: a prologue, then ``step`` (a call_module), built afresh each time."""
+    g = torch.fx.Graph()
+    x, v = g.placeholder("x"), g.placeholder("v")
+    y = g.call_function(torch.mul, (x, scale))
+    out = g.call_module("step", (y, v))
+    g.output(out)
+    root = torch.nn.Module()
+    root.step = module if module is not None else _Wrapper(fn)
+    return torch.fx.GraphModule(root, g)
+
+
+def test_a_graph_module_core_is_keyed_by_its_code_and_what_it_calls() -> None:
+    """The same graph built twice (as in two processes) gets one key; another constant, another called function or
+    a module the fingerprint cannot see into gives another key or none (never a stale hit)."""
+    base = core_fingerprint(_fused_step(_lif, 3.0), ARITY, None, None)
+    assert base is not None and core_fingerprint(_fused_step(_lif, 3.0), ARITY, None, None) == base
+    assert core_fingerprint(_fused_step(_lif, 2.0), ARITY, None, None) not in (None, base)
+    assert core_fingerprint(_fused_step(make_core(0.9), 3.0), ARITY, None, None) not in (None, base)
+    opaque = torch.nn.Module()
+    opaque.forward = _lif  # type: ignore[method-assign]
+    assert core_fingerprint(_fused_step(_lif, 3.0, module=opaque), ARITY, None, None) is None
+    gm = _fused_step(_lif, 3.0)
+    gm.register_buffer("gain", torch.randn(100))  # a large tensor a get_attr reads: no key
+    with gm.graph.inserting_before(next(iter(gm.graph.nodes))):
+        gm.graph.get_attr("gain")
+    gm.recompile()
+    assert core_fingerprint(gm, ARITY, None, None) is None

@@ -103,6 +103,14 @@ class _Step(nn.Module):
     def forward(self, *args: Any) -> Any:
         return self.fn(*args)
 
+    def __flexsn_fingerprint__(self) -> Callable[..., Any]:
+        """What it computes with, for the trace fingerprint (``flexsn_runtime.tracecache``): its function.
+
+        The fused step's kernels then get a handle that names them in every process, so
+        Inductor's disk caches serve a fused graph to the next process, as an unfused one.
+        """
+        return self.fn
+
 
 class _Rewrite:
     """Builds the fused step and its outer arguments for one site (graph changes only in :meth:`apply`)."""

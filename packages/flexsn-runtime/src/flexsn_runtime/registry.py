@@ -15,7 +15,7 @@ Handles outlive the process in one place: ``torch.compile`` bakes them into
 graphs as constants, and Inductor's on-disk FX-graph and AOTAutograd caches
 key on the graph's text. A handle therefore names what was traced, not the
 order of registration: :func:`register_flexsn_kernel_handle` takes the
-bundle's ``identity`` (the trace fingerprint, :func:`flexsn_runtime.tracecache.core_fingerprint`)
+bundle's ``identity`` (the trace fingerprint, :func:`flexsn_runtime.fingerprint.core_fingerprint`)
 and builds the handle from it, so a graph compiled in another process is
 reused only for the same neuron; a bundle without one gets a handle salted
 per process, which never matches another process's. (Counting from 1 let a
@@ -186,7 +186,7 @@ def register_flexsn_kernel_handle(
     passes that compose it with its neighbours (``None``: not composable).
     ``constants``: the numbers the kernels were traced with (:func:`check_traced_constants`).
     ``identity``: a hex digest of everything the kernels were traced from
-    (:func:`flexsn_runtime.tracecache.core_fingerprint`), or ``None`` when it
+    (:func:`flexsn_runtime.fingerprint.core_fingerprint`), or ``None`` when it
     cannot be known; the handle is built from it (module docstring).
 
     Raises:
