@@ -189,6 +189,7 @@ class _Hasher:
         tensor attribute makes the key ``None``).
         """
         self.put("graph-module", gm.code)
+        self.cls(type(gm), depth + 1)  # torch's own class adds its name; a user subclass, its methods
         for node in gm.graph.nodes:
             if node.op in ("call_module", "get_attr"):
                 self.put(node.op, node.target)
