@@ -369,3 +369,20 @@ def test_a_graph_module_core_is_keyed_by_its_code_and_what_it_calls() -> None:
         gm.graph.get_attr("gain")
     gm.recompile()
     assert core_fingerprint(gm, ARITY, None, None) is None
+
+
+def test_a_graph_module_argument_the_code_names_by_a_global_is_keyed_by_its_value() -> None:
+    """A small tensor passed as a node argument is a global of the generated code (its name, not its value, is in
+    the text): another value gives another key; a device argument keeps a key."""
+
+    def scaled(gain: torch.Tensor) -> torch.fx.GraphModule:
+        g = torch.fx.Graph()
+        x, v = g.placeholder("x"), g.placeholder("v")
+        y = g.call_function(torch.mul, (x, gain))
+        z = g.call_function(torch.Tensor.to, (y, torch.device("cpu")))
+        g.output(g.call_function(_lif, (z, v)))
+        return torch.fx.GraphModule(torch.nn.Module(), g)
+
+    a = core_fingerprint(scaled(torch.tensor([2.0])), ARITY, None, None)
+    assert a is not None and core_fingerprint(scaled(torch.tensor([2.0])), ARITY, None, None) == a
+    assert core_fingerprint(scaled(torch.tensor([3.0])), ARITY, None, None) not in (None, a)

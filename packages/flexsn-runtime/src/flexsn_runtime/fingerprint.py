@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import torch
+import torch.utils._pytree as _pytree
 
 from flexsn_codegen import interpreter_enabled
 from flexsn_trace.env import env_flag
@@ -42,6 +43,8 @@ _STATELESS_CALLABLES = (
     torch._ops.OpOverloadPacket,
 )
 _SIMPLE = (int, float, bool, str, bytes, type(None), complex)
+#: values a node argument may hold that their repr names exactly
+_BY_REPR = (torch.device, torch.memory_format, torch.layout, slice, type(Ellipsis))
 
 
 class _Unhashable(Exception):
@@ -186,7 +189,9 @@ class _Hasher:
         The code is generated from the graph, so it is the same text in every
         process; the modules it calls, the attributes it reads and the user
         functions it calls are hashed as any core's are (a large or trainable
-        tensor attribute makes the key ``None``).
+        tensor attribute makes the key ``None``). So is every argument of a
+        node that is not another node: the code names an object it cannot
+        write as a literal (a tensor, a device) by a global, not by its value.
         """
         self.put("graph-module", gm.code)
         self.cls(type(gm), depth + 1)  # torch's own class adds its name; a user subclass, its methods
@@ -194,8 +199,13 @@ class _Hasher:
             if node.op in ("call_module", "get_attr"):
                 self.put(node.op, node.target)
                 self.obj(functools.reduce(getattr, str(node.target).split("."), gm), depth + 1)
-            elif node.op == "call_function" and not _is_library(getattr(node.target, "__module__", None)):
+            elif node.op == "call_function" and not _is_library(_module_of(node.target)):
                 self.obj(node.target, depth + 1)
+            for leaf in _pytree.tree_leaves((node.args, node.kwargs)):
+                if isinstance(leaf, _BY_REPR):
+                    self.put(type(leaf).__name__, repr(leaf))
+                elif not isinstance(leaf, torch.fx.Node):
+                    self.obj(leaf, depth + 1)
 
     def code(self, co: types.CodeType, depth: int) -> None:
         self.put("code", co.co_code, co.co_names, co.co_varnames, co.co_argcount, co.co_kwonlyargcount)
@@ -295,6 +305,11 @@ def _slots(c: type) -> list[str]:
         slots = vars(k).get("__slots__", ())
         names += [slots] if isinstance(slots, str) else list(slots)
     return [n for n in names if n not in ("__dict__", "__weakref__")]
+
+
+def _module_of(fn: Any) -> str | None:
+    """The module defining callable ``fn``; a method descriptor's (``torch.Tensor.to``) is its class's."""
+    return getattr(fn, "__module__", None) or getattr(getattr(fn, "__objclass__", None), "__module__", None)
 
 
 def _is_library(module: str | None) -> bool:
