@@ -125,6 +125,26 @@ def reset(net: nn.Module) -> None:
             m.reset()
 
 
+def make_step(net: nn.Module, fwd: Callable[..., Any], x: torch.Tensor, labels: torch.Tensor, what: str) -> Callable[[], None]:
+    """One step of ``net`` called through ``fwd``: ``"train"`` (reset, forward, cross-entropy, backward, SGD) or
+    ``"infer"`` (reset, a ``no_grad`` forward)."""
+    opt = torch.optim.SGD(net.parameters(), lr=0.01)
+
+    def train() -> None:
+        reset(net)
+        loss = nn.functional.cross_entropy(fwd(x), labels)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+
+    def infer() -> None:
+        reset(net)
+        with torch.no_grad():
+            fwd(x)
+
+    return train if what == "train" else infer
+
+
 def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Namespace, dev: torch.device) -> None:
     x = torch.randn(args.T, args.B, 3, 32, 32, device=dev)
     if args.channels_last:  # the [T * B, 3, 32, 32] batch the first convolution reads, channels-last
@@ -132,21 +152,7 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
     labels = torch.randint(0, 10, (args.B,), device=dev)
     for what in args.what:
         net, fwd = setup(impl, make, dev, args.channels_last)
-        opt = torch.optim.SGD(net.parameters(), lr=0.01)
-
-        def train() -> None:
-            reset(net)
-            loss = nn.functional.cross_entropy(fwd(x), labels)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
-
-        def infer() -> None:
-            reset(net)
-            with torch.no_grad():
-                fwd(x)
-
-        step = train if what == "train" else infer
+        step = make_step(net, fwd, x, labels, what)
         try:
             t0 = time.perf_counter()
             if args.kernels and impl == "flexsn_compile":

@@ -25,7 +25,7 @@ import torch.distributed as dist
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_net import Net, makers, reset  # noqa: E402
+from bench_net import Net, make_step, makers  # noqa: E402
 
 
 def main() -> None:
@@ -47,17 +47,10 @@ def main() -> None:
     torch.manual_seed(0)
     net = Net(makers()["triton"]).to(dev)
     model = nn.parallel.DistributedDataParallel(net, device_ids=[local]) if world > 1 else net
-    opt = torch.optim.SGD(model.parameters(), lr=0.01)
     g = torch.Generator(device=dev).manual_seed(1 + rank)  # each rank its own shard of random data
     x = torch.randn(args.T, args.batch_size, 3, 32, 32, device=dev, generator=g)
     labels = torch.randint(0, 10, (args.batch_size,), device=dev, generator=g)
-
-    def step() -> None:
-        reset(net)
-        loss = nn.functional.cross_entropy(model(x), labels)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+    step = make_step(model, model, x, labels, "train")  # resets the neurons inside the DDP wrapper too
 
     for _ in range(args.warm):
         step()

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import torch
-from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench_net  # noqa: E402
@@ -34,18 +33,7 @@ def main() -> None:
     what = os.environ.get("WHAT", "train")
     for impl, mode in [(i, m) for i in sys.argv[1:] for m in (["train", "infer"] if what == "both" else [what])]:
         net, fwd = bench_net.setup(impl, make, dev)
-        opt = torch.optim.SGD(net.parameters(), lr=0.01)
-
-        def step() -> None:
-            bench_net.reset(net)
-            if mode == "infer":
-                with torch.no_grad():
-                    fwd(x)
-                return
-            loss = nn.functional.cross_entropy(fwd(x), labels)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            opt.step()
+        step = bench_net.make_step(net, fwd, x, labels, mode)  # (the same step the runs timed, written inline then)
 
         for _ in range(5):
             step()
