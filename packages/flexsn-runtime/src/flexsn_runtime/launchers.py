@@ -13,7 +13,6 @@ follow the initial states, in the layout form of
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import NamedTuple, Sequence
 
@@ -24,7 +23,7 @@ from flexsn_trace import FlexSNInfo, check_scan_args
 
 from .layout import Order, backward_order, empty_in_order, in_order, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
-from .statics import StaticPartials, static_dims
+from .statics import StaticPartials, run_starts, static_dims
 from .step_buffers import StepBuffers, missing_grad
 
 __all__ = [
@@ -345,7 +344,7 @@ def flexsn_backward(
     def zero_statics() -> list[torch.Tensor]:
         if static_runs is None:
             return [torch.zeros_like(w, memory_format=torch.contiguous_format) for w in static_templates]
-        firsts = [static_templates[a] for a in list(itertools.accumulate(static_runs, initial=0))[:-1]]
+        firsts = [static_templates[a] for a in run_starts(static_runs)]
         return [w.new_zeros((n, w.numel()), dtype=torch.float32) for w, n in zip(firsts, static_runs)]
 
     n_grads = info.num_outputs + info.num_states

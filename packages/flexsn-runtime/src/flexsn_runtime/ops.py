@@ -32,7 +32,7 @@ from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
 from .scan_kernel import tensor_problem
-from .statics import static_dims, static_runs
+from .statics import run_starts, static_dims, static_runs
 from .training_plan import TrainingCall, TrainingPlan, final_state_extras, plan_for
 
 __all__ = [
@@ -208,10 +208,8 @@ def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor
     body = len(templates) - info.num_static
     statics = templates[body:]
     order = backward_order([*saved, *grads], templates[0].shape, [w.shape for w in statics])
-    sums, k = [], 0
-    for n in static_runs([w.shape for w in statics], templates[0].shape[1:]):
-        sums.append(statics[k].new_empty((n, statics[k].numel()), dtype=torch.float32))
-        k += n
+    runs = static_runs([w.shape for w in statics], templates[0].shape[1:])
+    sums = [statics[k].new_empty((n, statics[k].numel()), dtype=torch.float32) for k, n in zip(run_starts(runs), runs)]
     return [empty_in_order(t.shape, order, t.dtype, t.device) for t in templates[:body]] + sums
 
 

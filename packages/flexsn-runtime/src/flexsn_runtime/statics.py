@@ -24,6 +24,7 @@ dimensions.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Sequence
@@ -32,7 +33,7 @@ import torch
 
 __all__ = [
     "PartialsLayout", "StaticPartials", "padded_shape", "partial_modes", "partials_layout", "permuted", "prepare_static",
-    "kept_as_is", "readable_on", "run_gradients", "static_dims", "static_layout", "static_problem", "static_runs",
+    "kept_as_is", "readable_on", "run_gradients", "run_starts", "static_dims", "static_layout", "static_problem", "static_runs",
 ]
 
 
@@ -216,6 +217,11 @@ def static_runs(shapes: Sequence[Sequence[int]], step: Sequence[int]) -> tuple[i
     return tuple(runs)
 
 
+def run_starts(runs: Sequence[int]) -> list[int]:
+    """The index of each run's first static input (:func:`static_runs`)."""
+    return list(itertools.accumulate(runs, initial=0))[:-1]
+
+
 def run_gradients(
     sums: Sequence[torch.Tensor], shapes: Sequence[Sequence[int]], dtypes: Sequence[torch.dtype]
 ) -> list[torch.Tensor]:
@@ -350,8 +356,7 @@ class PartialsLayout:
             return sums
         # several runs in one group (statics of other shapes indexed alike): a new tensor per run
         rows = [r for s in sums for r in s.unbind(0)]
-        starts = [sum(runs[:i]) for i in range(len(runs))]
-        return [torch.stack(rows[a : a + n]) for a, n in zip(starts, runs)]
+        return [torch.stack(rows[a : a + n]) for a, n in zip(run_starts(runs), runs)]
 
 
 @functools.lru_cache(maxsize=256)
