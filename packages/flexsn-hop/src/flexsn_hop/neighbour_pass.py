@@ -104,7 +104,7 @@ class _Step(nn.Module):
         return self.fn(*args)
 
     def __flexsn_fingerprint__(self) -> Callable[..., Any]:
-        """What it computes with, for the trace fingerprint (``flexsn_runtime.tracecache``): its function.
+        """What it computes with, for the trace fingerprint (``flexsn_runtime.fingerprint``): its function.
 
         The fused step's kernels then get a handle that names them in every process, so
         Inductor's disk caches serve a fused graph to the next process, as an unfused one.

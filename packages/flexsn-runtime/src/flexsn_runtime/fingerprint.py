@@ -51,7 +51,6 @@ class _Unhashable(Exception):
     pass
 
 
-#: the runtime modules that decide what a build holds: tracing calls, the stored fields, their encoding
 def build_sources() -> list[Path]:
     """Every source file whose change can change a cached build: part of every key (through :func:`build_versions`).
 
