@@ -111,10 +111,35 @@ def test_t0_final_state_returns_clones_of_initial_states() -> None:
     assert v.data_ptr() != v0.data_ptr()
 
 
+def _reshaping_core(w: torch.Tensor):
+    """Outputs of other shapes and dtypes than the input: a row sum, a bool spike, a float16 copy."""
+
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        h = v + (x - v) * w
+        spike = h >= 1.0
+        return h.sum(-1), spike, h.to(torch.float16)[None], h * (~spike)
+
+    return core
+
+
 @pytest.mark.parametrize("scan", [*SCANS, *FINAL_SCANS])
-def test_t0_without_templates_raises(scan) -> None:
-    with pytest.raises(ValueError, match="T == 0 requires output_template_specs"):
-        scan(lif_core, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))
+def test_t0_without_templates_takes_shapes_from_a_fake_step(scan) -> None:
+    w = torch.nn.Parameter(torch.full((3,), 0.5))  # captured, real: read as a fake copy
+    core, x, v0 = _reshaping_core(w), torch.rand(2, 4, 3), torch.zeros(4, 3)
+    ref = scan(core, 1, 1, 3, x[:1], v0)  # one real step: the shapes and dtypes to expect
+    out = scan(core, 1, 1, 3, x[:0], v0)
+    for got, want in zip(out[:3], ref[:3]):
+        assert got.shape == (0, *want.shape[1:]) and got.dtype == want.dtype
+    assert w.grad is None and torch.equal(w, torch.full((3,), 0.5))
+
+
+@pytest.mark.parametrize("scan", [*SCANS, *FINAL_SCANS])
+def test_t0_without_templates_and_a_value_branching_core_raises(scan) -> None:
+    def branching(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return (x, v) if bool((x > 0).any()) else (-x, v)  # a branch on a value: no fake run
+
+    with pytest.raises(ValueError, match=r"T == 0 requires output_template_specs .*fake"):
+        scan(branching, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))
 
 
 def test_t0_without_outputs_needs_no_templates() -> None:

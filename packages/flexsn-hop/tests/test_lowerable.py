@@ -84,8 +84,14 @@ def test_t0_and_validation(scan) -> None:
     y, v = scan(lif_core, 1, 1, 1, x, v0, output_template_specs=(((3,), torch.float32),))
     assert y.shape == (0, 3)
     assert v.shape == ((0, 3) if scan in (lowerable_scan, lowerable_while_loop_scan) else (3,))
+    (y,) = scan(lif_core, 1, 1, 1, x, v0)[:1]  # no templates: the shapes of one fake step
+    assert y.shape == (0, 3) and y.dtype == torch.float32
+
+    def branching(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return (x, v) if bool((x > 0).any()) else (-x, v)
+
     with pytest.raises(ValueError, match="T == 0 requires output_template_specs"):
-        scan(lif_core, 1, 1, 1, x, v0)
+        scan(branching, 1, 1, 1, x, v0)
     with pytest.raises(ValueError, match="input 1 has leading dim 4, expected T=5"):
         scan(two_by_two_core, 2, 2, 2, torch.zeros(5, 3), torch.zeros(4, 3), v0, v0)
     with pytest.raises(ValueError, match="expected 3 tensor args"):

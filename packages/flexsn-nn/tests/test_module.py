@@ -163,11 +163,8 @@ def test_zero_steps_use_example_output_dtypes(backend: str) -> None:
     m(*xs)
     assert m.states[0] is b[0] and m.states[1] is b[1]
     plain = FlexSN(lif_core, 1, 1, 1, backend=backend)
-    if backend in ("torch", "hop"):  # the core does not run: its output shapes are unknown
-        with pytest.raises(ValueError, match="T = 0 requires example_outputs"):
-            plain(_inputs(1)[0][:0])
-        return
-    (out,) = _as_tuple(plain(_inputs(1)[0][:0]))  # the fused kernels' outputs have the inputs' shape
+    # torch / hop: the shapes of one step on fake tensors; fused: the inputs' shape
+    (out,) = _as_tuple(plain(_inputs(1)[0][:0]))
     assert out.shape == (0, *SHAPE) and out.dtype == torch.float32
 
 

@@ -136,11 +136,44 @@ def test_torch_and_hop_run_states_of_any_shape(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", ["torch", pytest.param("hop", marks=needs_hop)])
-def test_an_empty_call_without_example_outputs_raises_on_torch_and_hop(backend: str) -> None:
-    m = FlexSN(scaled_lif, 2, 1, 1, backend=backend)
-    x, w = _data((C,))
-    with pytest.raises(ValueError, match=r"T = 0 requires example_outputs"):
-        m(x[:0], w[:0])
+def test_an_empty_call_without_example_outputs_takes_a_fake_steps_shapes(backend: str) -> None:
+    def pooled(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        h = v + (x - v) * w  # w: a static input [C]
+        spike = h >= 1.0
+        return h.mean(-1), spike, h.to(torch.float64), h * ~spike
+
+    m = FlexSN(pooled, 1, 1, 3, backend=backend, static_inputs=[torch.nn.Parameter(torch.full((C,), 0.5))])
+    x, _ = _data((C,))
+    ref = m(x[:1])  # one real step: the shapes and dtypes every call has
+    m.reset()
+    out = m(x[:0])
+    for got, want in zip(out, ref):
+        assert got.shape == (0, *want.shape[1:]) and got.dtype == want.dtype and got.device == want.device
+    assert m.states[0] is not None and torch.equal(m.states[0], torch.zeros_like(m.states[0]))
+
+
+@pytest.mark.parametrize("backend", ["torch", pytest.param("hop", marks=needs_hop)])
+def test_a_compiled_empty_call_without_example_outputs_has_the_eager_shapes(backend: str) -> None:
+    def pooled(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        return h.sum(-1), h * (h < 1.0)
+
+    x, _ = _data((C,))
+    eager = FlexSN(pooled, 1, 1, 1, backend=backend)(x[:0])
+    torch._dynamo.reset()
+    compiled = torch.compile(FlexSN(pooled, 1, 1, 1, backend=backend), backend="aot_eager", fullgraph=True)(x[:0])
+    assert compiled.shape == eager.shape == (0, N) and compiled.dtype == eager.dtype
+
+
+@pytest.mark.parametrize("backend", ["torch", pytest.param("hop", marks=needs_hop)])
+def test_an_empty_call_of_a_value_branching_core_asks_for_example_outputs(backend: str) -> None:
+    def branching(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return (x, v) if bool((x > 0).any()) else (-x, v)  # a branch on a value: no fake step
+
+    m = FlexSN(branching, 1, 1, 1, backend=backend)
+    x, _ = _data((C,))
+    with pytest.raises(ValueError, match=r"T = 0 requires example_outputs.*fake"):
+        m(x[:0])
     assert m.states == []
 
 

@@ -15,7 +15,9 @@ loops and the lowerable variants raise identical errors:
   positional arguments (checked against its signature when it has one);
 * all input sequences share the leading time dimension ``T``;
 * ``core_fn`` returns exactly ``num_outputs + num_states`` tensors per step;
-* when ``T == 0`` the outputs come from ``output_template_specs``;
+* when ``T == 0`` the outputs come from ``output_template_specs``, else
+  from one step of ``core_fn`` on fake tensors (SpikingJelly requires the
+  templates);
 * lifted arguments are tensors or sizes (``int`` / ``torch.SymInt``, which
   Dynamo lifts from symbolic shapes; :mod:`flexsn_hop.sizes`), or floats
   (``float`` / ``torch.SymFloat``), taken as 0-d tensors;
@@ -34,7 +36,7 @@ from typing import Any, NamedTuple
 
 import torch
 
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, fake_step_outputs
 
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 from .sizes import LiftedSizes, split_sizes
@@ -252,24 +254,32 @@ def check_step_results(results: object, num_outputs: int, num_states: int) -> tu
     return as_tensor_tuple(results, "flex_sn_scan: core", num_outputs + num_states, TypeError)
 
 
-def empty_outputs(
-    input_seqs: tuple[torch.Tensor, ...],
-    num_outputs: int,
-    specs: OutputTemplateSpecs | None,
-) -> tuple[torch.Tensor, ...]:
-    """Empty ``[0, *shape]`` output sequences built from the templates.
+def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn) -> tuple[torch.Tensor, ...]:
+    """Empty ``[0, *shape]`` output sequences of a ``T == 0`` call: from the templates, else from a fake step.
 
-    Raises ``ValueError`` when ``num_outputs > 0`` and no templates were given.
+    ``core`` is the step as the loop calls it (:meth:`ScanArgs.loop_core`).
+    Without ``output_template_specs`` the shapes and dtypes come from one
+    step of ``core`` on fake tensors (:func:`flexsn_trace.fake_step_outputs`),
+    as Dynamo's trace of the step finds them under ``torch.compile``;
+    SpikingJelly's ``flex_sn_scan`` requires the templates instead.
+
+    Raises ``ValueError`` when ``num_outputs > 0``, no templates were given
+    and the core cannot run on fake tensors (the message says why).
     """
     if num_outputs == 0:
         return ()
+    ref, specs = args.contract.input_seqs[0], args.output_template_specs
     if specs is None:
-        raise ValueError(
-            f"flex_sn_scan: T == 0 requires output_template_specs ({num_outputs} items "
-            "of (shape, dtype) or (shape, dtype, device)) so the empty output "
-            "sequences can be built without running core_fn"
-        )
-    ref = input_seqs[0]
+        c = args.contract
+        try:
+            found = fake_step_outputs(core, c.input_seqs, c.states0(), c.lifted_args, num_outputs, c.num_states, "flex_sn_scan")
+        except ValueError as exc:
+            raise ValueError(
+                f"flex_sn_scan: T == 0 requires output_template_specs ({num_outputs} items "
+                "of (shape, dtype) or (shape, dtype, device)) so the empty output "
+                f"sequences can be built without running core_fn ({exc})"
+            ) from exc
+        return tuple(ref.new_empty((0, *shape), dtype=dtype) for shape, dtype in found)
     outputs = []
     for spec in specs:
         shape, dtype = spec[0], spec[1]

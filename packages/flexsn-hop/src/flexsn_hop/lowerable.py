@@ -105,8 +105,8 @@ def _ordered(seqs: Sequence[torch.Tensor], final_states: Sequence[torch.Tensor],
     return tuple(seqs) if state_seqs else (*seqs, *final_states)
 
 
-def _t_zero(args: ScanArgs, num_outputs: int) -> ScanResult:
-    outputs = empty_outputs(args.contract.input_seqs, num_outputs, args.output_template_specs)
+def _t_zero(args: ScanArgs, num_outputs: int, core_fn: CoreFn) -> ScanResult:
+    outputs = empty_outputs(args, num_outputs, core_fn)
     return reference_scan(lambda *a: a, args.contract, outputs)  # T == 0: the core never runs
 
 
@@ -147,7 +147,7 @@ def _run_scan(core_fn: CoreFn, num_outputs: int, args: ScanArgs) -> ScanResult:
     num_inputs, num_states = args.contract.num_inputs, args.contract.num_states
     state_seqs = not args.contract.final_state
     if args.contract.T == 0:
-        return _t_zero(args, num_outputs)
+        return _t_zero(args, num_outputs, core_fn)
     init = list(args.contract.init_states)
     if not init:
         init = [args.contract.input_seqs[0].new_zeros(())]
@@ -202,7 +202,7 @@ def _run_while_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs) -> ScanRe
     state_seqs = not args.contract.final_state
     T = args.contract.T
     if T == 0:
-        return _t_zero(args, num_outputs)
+        return _t_zero(args, num_outputs, core_fn)
 
     # Step 0 runs outside the loop: it fixes the shapes and dtypes of the
     # carried output buffers and states (the loop needs fixed metadata).

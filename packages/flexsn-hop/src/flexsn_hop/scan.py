@@ -52,8 +52,9 @@ def _run_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs, *, state_seqs: 
     from the templates.
     """
     contract = args.contract._replace(final_state=not state_seqs)
-    empty = empty_outputs(args.contract.input_seqs, num_outputs, args.output_template_specs) if args.contract.T == 0 else None
-    return reference_scan(args.loop_core(core_fn), contract, empty, what="flex_sn_scan: core")
+    core = args.loop_core(core_fn)
+    empty = empty_outputs(args, num_outputs, core) if args.contract.T == 0 else None
+    return reference_scan(core, contract, empty, what="flex_sn_scan: core")
 
 
 def eager_scan(
@@ -75,7 +76,9 @@ def eager_scan(
     ``T == 0``: ``core_fn`` is not run; the outputs are empty
     ``[0, *shape]`` tensors built from ``output_template_specs``
     (``(shape, dtype)`` or ``(shape, dtype, device)`` per output, device
-    defaulting to input 0's) and the state sequences are empty
+    defaulting to input 0's) or, without them, from one step of ``core_fn``
+    run on fake tensors (:func:`flexsn_trace.fake_step_outputs`; nothing is
+    computed), and the state sequences are empty
     ``[0, *state_shape]`` tensors.
 
     ``final_state=True`` returns the final states ``[*state_shape]`` in
@@ -87,8 +90,9 @@ def eager_scan(
     ``num_inputs == 0``, a ``core_fn`` whose signature cannot take
     ``num_inputs + num_states + len(lifted)`` positional args, inputs whose
     leading dims differ, a step returning a count other than
-    ``num_outputs + num_states``, or ``T == 0`` with missing / wrongly sized
-    templates; ``TypeError`` for non-tensor arguments or results.
+    ``num_outputs + num_states``, or ``T == 0`` with wrongly sized
+    templates, or none and a ``core_fn`` that cannot run on fake tensors (it
+    branches on a value); ``TypeError`` for non-tensor arguments or results.
     """
     args = prepare_scan_args(core_fn, num_inputs, num_states, num_outputs, flat_args, output_template_specs, final_state)
     return _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
@@ -115,8 +119,10 @@ def _decompose(
     if fused is not None:
         return fused
     out = _run_loop(core_fn, num_outputs, args, state_seqs=not args.contract.final_state)
-    # floating results as the fused kernels store them, whichever ran: one dtype on every device (T == 0: the templates')
-    return out if args.contract.T == 0 else stored_in(out, args.contract.input_seqs[0].dtype)
+    # floating results as the fused kernels store them, whichever ran: one dtype on every device (T == 0: the
+    # templates', when given; dtypes a fake step found are stored like a step's results)
+    templated = args.contract.T == 0 and args.output_template_specs is not None
+    return out if templated else stored_in(out, args.contract.input_seqs[0].dtype)
 
 
 def _hop_base() -> tuple[type, bool]:
@@ -158,9 +164,10 @@ class FlexSNScan(_Base):
     dtype, as the fused kernels store them (a bfloat16 step reading a float32
     lifted tensor, promoted to float32 by PyTorch, gives bfloat16 sequences on
     every device; :func:`eager_scan`, the plain loop, keeps the promoted
-    dtype; ``flexsn_runtime.stored_in``; ``T == 0``: the templates' dtypes). ``output_template_specs`` (``(shape, dtype)`` or
+    dtype; ``flexsn_runtime.stored_in``; ``T == 0``: the templates' dtypes, when given). ``output_template_specs`` (``(shape, dtype)`` or
     ``(shape, dtype, device)`` per output) builds the empty outputs when
-    ``T == 0``; Dynamo fills it in from the traced body.
+    ``T == 0``; Dynamo fills it in from the traced body, and without it an
+    eager call runs one step on fake tensors to find them.
 
     ``final_state=True`` (a ``bool``; beyond SpikingJelly) returns
     ``(*output_seqs, *final_states)`` instead, the final states ``[*shape]``

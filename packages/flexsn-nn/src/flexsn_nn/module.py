@@ -38,7 +38,7 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
-from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list
+from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list, fake_step_outputs
 
 from .arity import check_requires_grad, resolve_counts
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_bool, check_step_mode, run_hop
@@ -108,9 +108,9 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
 
     ``T == 0``: the core is not run; outputs are empty ``[0, *shape]``
     tensors, and the states stay as they were (initialized if they were
-    empty). On the ``torch`` and ``hop`` backends ``shape`` and dtype come
-    from ``example_outputs``, which such a call requires (``ValueError``);
-    on the Triton backends ``shape`` is the inputs' (broadcast) per-step
+    empty). On the ``torch`` and ``hop`` backends ``shape`` and dtype come from
+    ``example_outputs``, else from a step on fake tensors (:func:`flexsn_trace.fake_step_outputs`;
+    if the core cannot run so, a ``ValueError`` asks for them); on the Triton backends ``shape`` is the inputs' (broadcast) per-step
     shape and the dtype ``example_outputs``' (else the inputs').
 
     Every call is validated before anything runs, and nothing is updated when
@@ -434,7 +434,8 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
         no = self.num_outputs
         if x0.shape[0] == 0:
             fused = getattr(self, "_outputs_like_inputs", False) or (self._backend in KERNEL_BACKENDS and self.kernel.handle is not None)
-            outs = empty_outputs(f"FlexSN(backend={self._backend!r})", seqs, init, self._output_specs, no, fused)
+            who, st = f"FlexSN(backend={self._backend!r})", self.static_inputs
+            outs = empty_outputs(who, seqs, init, self._output_specs, no, fused, lambda: fake_step_outputs(self.core, seqs, init, st, no, self.num_states, who))
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs
         try:

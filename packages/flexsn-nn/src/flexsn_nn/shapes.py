@@ -5,7 +5,8 @@ Per backend (SpikingJelly's ``FlexSN`` rules):
 * ``"torch"`` / ``"hop"`` run whatever the core runs: inputs and states of
   any per-step shapes (e.g. a state ``[3]`` beside inputs ``[T, 0, 2]``).
   With ``T == 0`` the core does not run, so the output shapes and dtypes
-  come from ``example_outputs``, which such a call requires.
+  come from ``example_outputs`` or, without them, from one step of the
+  core on fake tensors (SpikingJelly requires ``example_outputs`` there).
 * ``"triton"`` / ``"inductor"`` (cores traced as elementwise) take per-step
   shapes that broadcast (``torch.broadcast_shapes``); the fused kernels
   run them on broadcast copies or fall back with a warning
@@ -17,12 +18,12 @@ Per backend (SpikingJelly's ``FlexSN`` rules):
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import torch
 
 from flexsn_runtime.statics import readable_on
-from flexsn_trace import broadcast_shape, layout_problem
+from flexsn_trace import OutputSpec, broadcast_shape, layout_problem
 
 __all__ = [
     "OutputSpec",
@@ -35,8 +36,6 @@ __all__ = [
     "states_for_call",
 ]
 
-#: one output's per-step shape and dtype, from ``example_outputs``
-OutputSpec = tuple[tuple[int, ...], torch.dtype]
 
 
 def check_example_outputs(specs: Sequence[OutputSpec], example_inputs: Sequence[torch.Tensor] | None) -> None:
@@ -126,6 +125,7 @@ def empty_outputs(
     specs: Sequence[OutputSpec] | None,
     num_outputs: int,
     fused: bool,
+    fake_step: Callable[[], Sequence[OutputSpec]] | None = None,
 ) -> tuple[torch.Tensor, ...]:
     """The ``num_outputs`` output sequences ``[0, *shape]`` of a ``T == 0`` call (the core does not run).
 
@@ -137,14 +137,20 @@ def empty_outputs(
         fused: the fused kernels' rule (shape: the broadcast of the inputs
             and states, dtype: ``specs``' or the inputs'); else ``specs``
             give shapes and dtypes.
+        fake_step: when not ``fused`` and no ``specs``: finds them by one
+            step of the core on fake tensors
+            (:func:`flexsn_trace.fake_step_outputs`; ``ValueError`` when it
+            cannot). SpikingJelly's torch and hop backends ask for
+            ``example_outputs`` instead.
 
     Returns:
         Tensors that stay in the autograd graph of ``seqs[0]`` (a backward
         through them gives zero gradients, not "does not require grad").
 
     Raises:
-        ValueError: not ``fused`` and no ``example_outputs`` (SpikingJelly's
-            torch and hop backends need them as well).
+        ValueError: not ``fused``, no ``example_outputs``, and no
+            ``fake_step`` or one that could not run the core (the message
+            says why and asks for ``example_outputs``).
     """
     x0 = seqs[0]
     if fused:
@@ -154,11 +160,19 @@ def empty_outputs(
     elif specs is None:
         if num_outputs == 0:
             return ()
-        raise ValueError(
+        ask = (
             f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
             f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
             "tensor per output) to FlexSN"
         )
+        if fake_step is None:
+            raise ValueError(ask)
+        try:
+            found = fake_step()
+        except ValueError as exc:
+            raise ValueError(f"{ask} ({exc})") from exc
+        # floating outputs stored in the inputs' dtype, as every backend stores a step's (flexsn_runtime.stored_in)
+        specs = [(shape, x0.dtype if dt.is_floating_point else dt) for shape, dt in found]
     zero = x0.sum() * 0  # an empty sum: 0, in x0's graph
     return tuple(
         zero.to(dt).expand(0, *shape) if dt.is_floating_point else x0.new_empty((0, *shape), dtype=dt) for shape, dt in specs
