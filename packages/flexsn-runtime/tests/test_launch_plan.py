@@ -213,3 +213,21 @@ def test_static_gradients_from_reused_partials_are_each_backward_s_own(
     for gw, gth, rw_grad, rth_grad in kept:  # every backward's gradients still its own, after the later ones
         torch.testing.assert_close(gw, rw_grad, rtol=1e-4, atol=1e-5)
         torch.testing.assert_close(gth, rth_grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("ncl", [1, 3, 6])
+def test_statics_sharing_a_partials_buffer_of_any_row_length_launch_from_the_plan(
+    ncl: int, device: torch.device, ref: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two per-neuron statics share one partials buffer ``[2, NCL]``; each row starts on a 16-byte boundary
+    whatever ``NCL`` (rows padded to 4 floats), so a step of 1, 3 or 6 neurons trains from the plan, as a
+    step of 8 does, with gradients equal to autograd through the loop."""
+    k = FlexSNKernel(decay, 1, 1, 1, num_static=2)
+    core = ref.Core(decay, 1, 1, 1)
+    runs = plan_runs(monkeypatch)
+    for seed in range(3):
+        xs, _ = ref.make_data(ref.CORES["lif"], 5, (ncl,), device, seed=seed)
+        w = torch.linspace(-0.5, 0.5, ncl, device=device) + 0.1 * seed
+        th = torch.linspace(0.8, 1.2, ncl, device=device) - 0.05 * seed
+        _check_call(k, ref, core, xs, None, True, True, (w, th))
+    assert runs["backward"][-2:] == [True, True]

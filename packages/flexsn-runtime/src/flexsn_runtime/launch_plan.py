@@ -318,7 +318,7 @@ class BackwardPlan:
         if shapes:
             layout = partials_layout(tuple(dims), ncl, f.config(ref, ncl)["BLOCK_NCL"])
             trial = layout.allocate(device)
-            if any(r.data_ptr() & 15 for r in trial.rows):  # rows of a shared buffer: alignment fixed by the sizes
+            if any(r.data_ptr() & 15 for r in trial.rows):  # never, with rows padded to 16 bytes (PartialsLayout.allocate); a plan must not launch off its alignment
                 return None
             if runs is None:
                 reduce = layout.reducer(shapes, [w_dtype for _, w_dtype, _ in static_specs])

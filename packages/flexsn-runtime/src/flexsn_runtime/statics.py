@@ -301,8 +301,17 @@ class PartialsLayout:
         return all(g.split is not None for g in self.groups)
 
     def allocate(self, device: torch.device) -> "StaticPartials":
-        """Fresh (uninitialised: the kernel writes every element) fp32 buffers on ``device``."""
-        bufs = [_empty((g.n, g.size) if g.n > 1 else g.size, dtype=torch.float32, device=device) for g in self.groups]
+        """Fresh (uninitialised: the kernel writes every element) fp32 buffers on ``device``.
+
+        A shared buffer's rows are padded to a multiple of 4 floats: each row starts on a 16-byte
+        boundary, as the plans' cached launchers were specialised for (Triton specialises a pointer
+        on its 16-byte alignment); the buffer is the ``[n, size]`` view of the padded one.
+        """
+        bufs = [
+            _empty((g.n, -(-g.size // 4) * 4), dtype=torch.float32, device=device)[:, : g.size] if g.n > 1
+            else _empty(g.size, dtype=torch.float32, device=device)
+            for g in self.groups
+        ]
         rows: list[torch.Tensor] = []
         for g, buf in zip(self.groups, bufs):
             rows += buf.unbind(0) if g.n > 1 else (buf,)
@@ -348,8 +357,8 @@ class PartialsLayout:
         share no storage (an op's results may not). :func:`run_gradients` turns
         them into the statics' gradients.
         """
-        sums = [
-            buf.view(g.n, g.size) if g.split is None else buf.view(g.n, *g.split).sum((1, 3))
+        sums = [  # a padded buffer's rows (no sum) copied: the op's results are contiguous, as its fake says
+            buf.view(g.n, g.size).contiguous() if g.split is None else buf.view(g.n, *g.split).sum((1, 3))
             for g, buf in zip(self.groups, bufs)
         ]
         if tuple(g.n for g in self.groups) == tuple(runs):
