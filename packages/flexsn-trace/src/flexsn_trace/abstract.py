@@ -61,16 +61,25 @@ def fake_step_outputs(
     fake already (a core it cannot trace breaks the graph, or fails with
     ``fullgraph=True``).
     """
-    from torch._guards import detect_fake_mode
-    from torch._subclasses.fake_tensor import FakeTensorMode
-
     if torch.compiler.is_compiling():
         # Dynamo traces this on its own fake tensors: one step on uninitialised per-step tensors gives the
         # shapes, and the graph keeps none of it (its results are unused: dead code to Inductor).
         with torch.no_grad():
-            step = [x.new_empty(x.shape[1:]) for x in input_seqs]
-            results = as_tensor_tuple(core(*step, *states, *lifted), what, num_outputs + num_states, TypeError)
-        return tuple((tuple(int(d) for d in y.shape), y.dtype) for y in results[:num_outputs])
+            out = core(*[x.new_empty(x.shape[1:]) for x in input_seqs], *states, *lifted)
+    else:
+        out = _fake_step(core, input_seqs, states, lifted, what)
+    results = as_tensor_tuple(out, what, num_outputs + num_states, TypeError)  # its errors, as a real step's
+    return tuple((tuple(int(d) for d in y.shape), y.dtype) for y in results[:num_outputs])
+
+
+def _fake_step(
+    core: Callable[..., Any], input_seqs: Sequence[torch.Tensor], states: Sequence[torch.Tensor],
+    lifted: Sequence[torch.Tensor], what: str,
+) -> Any:
+    """``core``'s return value on one step of fake tensors (``ValueError`` when it cannot run so)."""
+    from torch._guards import detect_fake_mode
+    from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
+
     real = [*input_seqs, *states, *lifted]
     mode = detect_fake_mode(real)
     mode = mode if mode is not None else FakeTensorMode(allow_non_fake_inputs=True)
@@ -80,13 +89,10 @@ def fake_step_outputs(
                 torch.empty_strided(tuple(x.shape[1:]), tuple(x.stride()[1:]), dtype=x.dtype, device=x.device)
                 for x in input_seqs
             ]
-            held = [mode.from_tensor(s) if not isinstance(s, torch._subclasses.FakeTensor) else s for s in states]
-            results = as_tensor_tuple(core(*step, *held, *lifted), what, num_outputs + num_states, TypeError)
-    except TypeError:
-        raise
+            held = [s if isinstance(s, FakeTensor) else mode.from_tensor(s) for s in states]
+            return core(*step, *held, *lifted)
     except Exception as exc:  # noqa: BLE001 - any failure of the core's fake run means: ask the user
         raise ValueError(
             f"{what}: the core could not run on shape-only (fake) tensors to find its output shapes "
             f"({type(exc).__name__}: {exc})"
         ) from exc
-    return tuple((tuple(int(d) for d in y.shape), y.dtype) for y in results[:num_outputs])
