@@ -142,7 +142,7 @@ def test_an_empty_call_without_example_outputs_takes_a_fake_steps_shapes(backend
         spike = h >= 1.0
         return h.mean(-1), spike, h.to(torch.float64), h * ~spike
 
-    m = FlexSN(pooled, 1, 1, 3, backend=backend, static_inputs=[torch.nn.Parameter(torch.full((C,), 0.5))])
+    m = FlexSN(pooled, 1, 1, 3, backend=backend, static_inputs=[torch.nn.Parameter(torch.full((C,), 0.5, device=DEVICE))])
     x, _ = _data((C,))
     ref = m(x[:1])  # one real step: the shapes and dtypes every call has
     m.reset()
