@@ -152,6 +152,24 @@ def test_an_empty_call_without_example_outputs_takes_a_fake_steps_shapes(backend
     assert m.states[0] is not None and torch.equal(m.states[0], torch.zeros_like(m.states[0]))
 
 
+@pytest.mark.parametrize("backend", ["triton", "inductor", "torch", pytest.param("hop", marks=needs_hop)])
+def test_an_empty_call_has_the_dtypes_of_a_call_with_steps(backend: str) -> None:
+    """A bool spike stays bool at ``T = 0`` on every backend, as at ``T > 0`` (the kernel backends gave the
+    inputs' dtype for every output before)."""
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        spike = h >= 1.0
+        return spike, h.half(), h * ~spike
+
+    m = FlexSN(core, 1, 1, 2, backend=backend)
+    x, _ = _data((C,))
+    full = m(x)
+    m.reset()
+    empty = m(x[:0])
+    assert [y.dtype for y in empty] == [y.dtype for y in full] == [torch.bool, x.dtype]
+    assert [y.shape for y in empty] == [(0, *y.shape[1:]) for y in full]
+
+
 @pytest.mark.parametrize("backend", ["torch", pytest.param("hop", marks=needs_hop)])
 def test_a_compiled_empty_call_without_example_outputs_has_the_eager_shapes(backend: str) -> None:
     def pooled(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

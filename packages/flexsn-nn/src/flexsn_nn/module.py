@@ -110,8 +110,8 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
     tensors, and the states stay as they were (initialized if they were
     empty). On the ``torch`` and ``hop`` backends ``shape`` and dtype come from
     ``example_outputs``, else from a step on fake tensors (:func:`flexsn_trace.fake_step_outputs`;
-    if the core cannot run so, a ``ValueError`` asks for them); on the Triton backends ``shape`` is the inputs' (broadcast) per-step
-    shape and the dtype ``example_outputs``' (else the inputs').
+    if the core cannot run so, a ``ValueError`` asks for them); on the Triton backends ``shape`` is the
+    inputs' (broadcast) per-step shape, the dtype ``example_outputs``' (else the kernels', as at ``T > 0``).
 
     Every call is validated before anything runs, and nothing is updated when
     a call raises: :attr:`states` and :attr:`state_seqs` are then exactly what
@@ -433,7 +433,9 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
         init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
         if x0.shape[0] == 0:
-            fused = getattr(self, "_outputs_like_inputs", False) or (self._backend in KERNEL_BACKENDS and self.kernel.handle is not None)
+            # the fused kernels' rule: the ready-made neurons' outputs are like their inputs, a kernel's as it stores them
+            kernels = self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
+            fused = [x0.dtype] * no if getattr(self, "_outputs_like_inputs", False) else self.kernel.output_dtypes(x0.dtype) if kernels else None
             who, st = f"FlexSN(backend={self._backend!r})", self.static_inputs
             outs = empty_outputs(who, seqs, init, self._output_specs, no, fused, lambda: fake_step_outputs(self.core, seqs, init, st, no, self.num_states, who))
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])

@@ -11,7 +11,8 @@ Per backend (SpikingJelly's ``FlexSN`` rules):
   shapes that broadcast (``torch.broadcast_shapes``); the fused kernels
   run them on broadcast copies or fall back with a warning
   (:func:`flexsn_runtime.fit_shapes`). Their outputs have the broadcast
-  shape, so at ``T == 0`` only the dtypes of ``example_outputs`` are used,
+  shape, so at ``T == 0`` only the dtypes of ``example_outputs`` are used
+  (without them, the dtypes the kernels store: a bool spike stays bool),
   and ``example_outputs`` must have the shape of the outputs on
   ``example_inputs``.
 """
@@ -124,7 +125,7 @@ def empty_outputs(
     states: Sequence[torch.Tensor],
     specs: Sequence[OutputSpec] | None,
     num_outputs: int,
-    fused: bool,
+    fused: Sequence[torch.dtype] | None,
     fake_step: Callable[[], Sequence[OutputSpec]] | None = None,
 ) -> tuple[torch.Tensor, ...]:
     """The ``num_outputs`` output sequences ``[0, *shape]`` of a ``T == 0`` call (the core does not run).
@@ -134,8 +135,10 @@ def empty_outputs(
         seqs: the call's empty input sequences ``[0, *shape]``.
         states: the initial states (their shapes join the broadcast when ``fused``).
         specs: ``example_outputs``' shapes and dtypes, or ``None``.
-        fused: the fused kernels' rule (shape: the broadcast of the inputs
-            and states, dtype: ``specs``' or the inputs'); else ``specs``
+        fused: where the fused kernels' rule applies, the dtypes they store
+            the outputs in (``FlexSNKernel.output_dtypes``: the inputs' for
+            floating results); the shape is then the broadcast of the inputs
+            and states, the dtype ``specs``' or these. ``None``: ``specs``
             give shapes and dtypes.
         fake_step: when not ``fused`` and no ``specs``: finds them by one
             step of the core on fake tensors
@@ -153,10 +156,10 @@ def empty_outputs(
             says why and asks for ``example_outputs``).
     """
     x0 = seqs[0]
-    if fused:
+    if fused is not None:
         shape = broadcast_shape([*(tuple(x.shape[1:]) for x in seqs), *(tuple(s.shape) for s in states)])
         shape = tuple(x0.shape[1:]) if shape is None else shape
-        specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else [x0.dtype] * num_outputs)]
+        specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else fused)]
     elif specs is None:
         if num_outputs == 0:
             return ()

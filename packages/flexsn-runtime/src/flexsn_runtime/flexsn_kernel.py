@@ -333,6 +333,17 @@ class FlexSNKernel:
             raise RuntimeError("the FlexSN training kernels are unavailable: this core runs on the eager loop")
         return plan_for(self.handle, final_state, dtype)
 
+    def output_dtypes(self, dtype: torch.dtype) -> tuple[torch.dtype, ...]:
+        """The dtype each output sequence is stored in, for input sequences of floating ``dtype``.
+
+        Floating results take ``dtype``; bool and integer results (a spike returned as ``x >= 1``)
+        the traced one (:func:`flexsn_runtime.builders.output_dtypes`). Without kernels (``handle``
+        ``None``): ``dtype`` for every output.
+        """
+        kernel = lookup_flexsn_kernel_handle(self.handle).inference_kernel if self.handle is not None else None
+        fixed = kernel.output_dtypes if kernel is not None else ()
+        return tuple([(fixed[k] if k < len(fixed) else None) or dtype for k in range(self.num_outputs)])
+
     def contract(self, args: Sequence[Any], final_state: bool) -> ScanContract:
         """Check a call's ``(*input_seqs, *init_states?, *statics)``: one dtype and device, per-step shapes that broadcast.
 
