@@ -170,6 +170,23 @@ def test_an_empty_call_has_the_dtypes_of_a_call_with_steps(backend: str) -> None
     assert [y.shape for y in empty] == [(0, *y.shape[1:]) for y in full]
 
 
+@pytest.mark.parametrize("backend", ["triton", "inductor", "torch", pytest.param("hop", marks=needs_hop)])
+def test_an_empty_call_has_the_shapes_of_a_call_that_falls_back(backend: str) -> None:
+    """A static input of a wider shape than a step makes the kernels fall back to the loop, whose results
+    have the static's shape; ``T = 0`` gives that shape too (the kernel backends gave the step's before)."""
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * w
+        return h * 2.0, h
+
+    m = FlexSN(core, 1, 1, 1, backend=backend, static_inputs=[torch.rand(2, C, device=DEVICE)])
+    x = torch.rand(T, C, device=DEVICE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback's warning: not what is tested here
+        full = m(x)
+    m.reset()
+    assert full.shape == (T, 2, C) and m(x[:0]).shape == (0, 2, C)
+
+
 @pytest.mark.parametrize("backend", ["torch", pytest.param("hop", marks=needs_hop)])
 def test_a_compiled_empty_call_without_example_outputs_has_the_eager_shapes(backend: str) -> None:
     def pooled(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

@@ -108,10 +108,9 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
 
     ``T == 0``: the core is not run; outputs are empty ``[0, *shape]``
     tensors, and the states stay as they were (initialized if they were
-    empty). On the ``torch`` and ``hop`` backends ``shape`` and dtype come from
-    ``example_outputs``, else from a step on fake tensors (:func:`flexsn_trace.fake_step_outputs`;
-    if the core cannot run so, a ``ValueError`` asks for them); on the Triton backends ``shape`` is the
-    inputs' (broadcast) per-step shape, the dtype ``example_outputs``' (else the kernels', as at ``T > 0``).
+    empty). ``shape`` and dtype are those of a call with steps, from one step on fake tensors
+    (:func:`flexsn_trace.fake_step_outputs`), or ``example_outputs``' (on the Triton backends their
+    dtype, with the broadcast per-step shape); a core that cannot run so on the ``torch`` / ``hop`` backends needs them.
 
     Every call is validated before anything runs, and nothing is updated when
     a call raises: :attr:`states` and :attr:`state_seqs` are then exactly what
@@ -433,11 +432,11 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
         init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
         if x0.shape[0] == 0:
-            # the fused kernels' rule: the ready-made neurons' outputs are like their inputs, a kernel's as it stores them
-            kernels = self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
-            fused = [x0.dtype] * no if getattr(self, "_outputs_like_inputs", False) else self.kernel.output_dtypes(x0.dtype) if kernels else None
-            who, st = f"FlexSN(backend={self._backend!r})", self.static_inputs
-            outs = empty_outputs(who, seqs, init, self._output_specs, no, fused, lambda: fake_step_outputs(self.core, seqs, init, st, no, self.num_states, who))
+            # the ready-made neurons' outputs are like their inputs (no fake step); a kernel's, as it stores them
+            like, kernels = getattr(self, "_outputs_like_inputs", False), self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
+            fused = [x0.dtype] * no if like else self.kernel.output_dtypes(x0.dtype) if kernels else None
+            who, st, ns = f"FlexSN(backend={self._backend!r})", self.static_inputs, self.num_states
+            outs = empty_outputs(who, seqs, init, self._output_specs, no, fused, None if like else lambda: fake_step_outputs(self.core, seqs, init, st, no, ns, who))
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs
         try:

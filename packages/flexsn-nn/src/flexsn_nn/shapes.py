@@ -6,15 +6,16 @@ Per backend (SpikingJelly's ``FlexSN`` rules):
   any per-step shapes (e.g. a state ``[3]`` beside inputs ``[T, 0, 2]``).
   With ``T == 0`` the core does not run, so the output shapes and dtypes
   come from ``example_outputs`` or, without them, from one step of the
-  core on fake tensors (SpikingJelly requires ``example_outputs`` there).
+  core on fake tensors (SpikingJelly requires ``example_outputs`` there;
+  :func:`empty_outputs`).
 * ``"triton"`` / ``"inductor"`` (cores traced as elementwise) take per-step
   shapes that broadcast (``torch.broadcast_shapes``); the fused kernels
   run them on broadcast copies or fall back with a warning
   (:func:`flexsn_runtime.fit_shapes`). Their outputs have the broadcast
-  shape, so at ``T == 0`` only the dtypes of ``example_outputs`` are used
-  (without them, the dtypes the kernels store: a bool spike stays bool),
+  shape, so at ``T == 0`` only the dtypes of ``example_outputs`` are used,
   and ``example_outputs`` must have the shape of the outputs on
-  ``example_inputs``.
+  ``example_inputs``. Without them, a fake step gives what a call with
+  steps returns (the eager loop's shapes where the kernels fall back).
 """
 
 from __future__ import annotations
@@ -130,6 +131,14 @@ def empty_outputs(
 ) -> tuple[torch.Tensor, ...]:
     """The ``num_outputs`` output sequences ``[0, *shape]`` of a ``T == 0`` call (the core does not run).
 
+    What a call with steps would return, without its steps: with ``specs``,
+    their dtypes (and shapes, unless ``fused``); else the shapes and dtypes
+    of one step of the core on fake tensors (``fake_step``), floating ones in
+    the inputs' dtype as every backend stores them. That is also the fused
+    kernels' answer: they run only steps whose results keep the broadcast
+    shape, and a call they cannot take (a result of a static input's shape)
+    runs the eager loop, whose shapes the fake step gives too.
+
     Args:
         who: the caller's name for messages (e.g. ``"FlexSN(backend='torch')"``).
         seqs: the call's empty input sequences ``[0, *shape]``.
@@ -137,48 +146,55 @@ def empty_outputs(
         specs: ``example_outputs``' shapes and dtypes, or ``None``.
         fused: where the fused kernels' rule applies, the dtypes they store
             the outputs in (``FlexSNKernel.output_dtypes``: the inputs' for
-            floating results); the shape is then the broadcast of the inputs
-            and states, the dtype ``specs``' or these. ``None``: ``specs``
-            give shapes and dtypes.
-        fake_step: when not ``fused`` and no ``specs``: finds them by one
-            step of the core on fake tensors
-            (:func:`flexsn_trace.fake_step_outputs`; ``ValueError`` when it
-            cannot). SpikingJelly's torch and hop backends ask for
-            ``example_outputs`` instead.
+            floating results), with the broadcast of the inputs and states
+            as the shape: used with ``specs``' dtypes, or where there is no
+            ``fake_step`` or it cannot run the core. ``None``: not a fused backend.
+        fake_step: finds the shapes and dtypes by one step of the core on
+            fake tensors (:func:`flexsn_trace.fake_step_outputs`;
+            ``ValueError`` when it cannot). SpikingJelly's torch and hop
+            backends ask for ``example_outputs`` instead.
 
     Returns:
         Tensors that stay in the autograd graph of ``seqs[0]`` (a backward
         through them gives zero gradients, not "does not require grad").
 
     Raises:
-        ValueError: not ``fused``, no ``example_outputs``, and no
+        ValueError: no ``example_outputs``, not ``fused``, and no
             ``fake_step`` or one that could not run the core (the message
             says why and asks for ``example_outputs``).
     """
     x0 = seqs[0]
-    if fused is not None:
+    if specs is None and num_outputs == 0:
+        return ()
+    found: Sequence[OutputSpec] | None = None
+    problem = ""
+    if specs is None and fake_step is not None:
+        try:
+            found = fake_step()
+        except ValueError as exc:
+            problem = f" ({exc})"
+            if fused is None:
+                raise ValueError(_ask(who, num_outputs) + problem) from exc
+    if found is not None:
+        # floating outputs stored in the inputs' dtype, as every backend stores a step's (flexsn_runtime.stored_in)
+        specs = [(shape, x0.dtype if dt.is_floating_point else dt) for shape, dt in found]
+    elif fused is not None:
         shape = broadcast_shape([*(tuple(x.shape[1:]) for x in seqs), *(tuple(s.shape) for s in states)])
         shape = tuple(x0.shape[1:]) if shape is None else shape
         specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else fused)]
     elif specs is None:
-        if num_outputs == 0:
-            return ()
-        ask = (
-            f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
-            f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
-            "tensor per output) to FlexSN"
-        )
-        if fake_step is None:
-            raise ValueError(ask)
-        try:
-            found = fake_step()
-        except ValueError as exc:
-            raise ValueError(f"{ask} ({exc})") from exc
-        # floating outputs stored in the inputs' dtype, as every backend stores a step's (flexsn_runtime.stored_in)
-        specs = [(shape, x0.dtype if dt.is_floating_point else dt) for shape, dt in found]
+        raise ValueError(_ask(who, num_outputs) + problem)
     zero = x0.sum() * 0  # an empty sum: 0, in x0's graph
     return tuple(
         zero.to(dt).expand(0, *shape) if dt.is_floating_point else x0.new_empty((0, *shape), dtype=dt) for shape, dt in specs
+    )
+
+
+def _ask(who: str, num_outputs: int) -> str:
+    return (
+        f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
+        f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
+        "tensor per output) to FlexSN"
     )
 
 
