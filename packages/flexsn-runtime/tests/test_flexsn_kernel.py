@@ -89,6 +89,24 @@ def test_t0(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
     torch.testing.assert_close(vf, v)
 
 
+def test_t0_of_a_call_the_kernels_leave_to_the_loop_has_the_loops_shapes(device: torch.device) -> None:
+    """A static input wider than a step sends the call to the eager loop, whose outputs take its shape; a
+    ``T = 0`` call (no step runs) returns that shape too, from a step on fake tensors (before: input 0's)."""
+    def core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * w
+        return h * 2.0, h
+
+    k = FlexSNKernel(core, 1, 1, 1, num_static=1)
+    w, v = torch.rand(2, 3, device=device), torch.zeros(3, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the fallback's warning
+        full = k(torch.rand(4, 3, device=device), v, w)[0]
+        for run in (k, k.final_state):
+            y = run(torch.rand(0, 3, device=device), v, w)[0]
+            assert full.shape == (4, 2, 3) and y.shape == (0, 2, 3) and y.dtype == full.dtype
+    assert eager_loop(core, 1, 1, 1, [torch.rand(0, 3, device=device)], [v], static_inputs=[w])[0].shape == (0, 2, 3)
+
+
 def test_eager_loop_reference(ref: Any, device: torch.device) -> None:
     """flexsn_runtime.eager_loop, the fallback path, against the loop written in these tests."""
     c = ref.CORES["two"]

@@ -357,6 +357,21 @@ def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
+def _empty_steps(core: Callable[..., Any], contract: ScanContract, what: str) -> tuple[torch.Tensor, ...]:
+    """``T == 0`` outputs as a call with steps shapes them (a fake step), in input 0's autograd graph (zero gradients)."""
+    from .abstract import fake_step_outputs  # a module that imports this one
+
+    c, x0 = contract, contract.input_seqs[0]
+    if c.num_outputs == 0:
+        return ()
+    try:
+        found = fake_step_outputs(core, c.input_seqs, c.states0(), c.lifted_args, c.num_outputs, c.num_states, what)
+    except ValueError:  # a core that cannot run on fake tensors: SpikingJelly's rule, shaped like input 0
+        return tuple(x0 * 0 for _ in range(c.num_outputs))
+    zero = x0.sum() * 0
+    return tuple(zero.to(dt).expand(0, *sh) if dt.is_floating_point else x0.new_empty((0, *sh), dtype=dt) for sh, dt in found)
+
+
 def reference_scan(
     core: Callable[..., Any],
     contract: ScanContract,
@@ -370,7 +385,9 @@ def reference_scan(
             ``core(*(x[t] for x in input_seqs), *states, *lifted_args)``.
         contract: the call (:func:`check_scan_args`).
         empty_outputs: the ``num_outputs`` empty output sequences to return
-            when ``T == 0`` (default: empty tensors shaped like input 0).
+            when ``T == 0`` (default: shaped as a step's results, found by one
+            step on fake tensors, :func:`flexsn_trace.fake_step_outputs`; if
+            the core cannot run so, shaped like input 0).
         what: how to name ``core`` in messages.
 
     Returns:
@@ -387,8 +404,7 @@ def reference_scan(
     states = contract.states0()
     x0 = contract.input_seqs[0]
     if contract.T == 0:
-        # default: the empty input times 0, which stays in the autograd graph (zero gradients)
-        outs = tuple(empty_outputs) if empty_outputs is not None else tuple(x0 * 0 for _ in range(no))
+        outs = tuple(empty_outputs) if empty_outputs is not None else _empty_steps(core, contract, what)
         if contract.final_state:
             return (*outs, *(s if contract.zero_init_states else s.clone() for s in states))
         return (*outs, *(s.new_empty((0, *s.shape)) for s in states))
