@@ -402,7 +402,6 @@ def reference_scan(
     """
     no, ns = contract.num_outputs, contract.num_states
     states = contract.states0()
-    x0 = contract.input_seqs[0]
     if contract.T == 0:
         outs = tuple(empty_outputs) if empty_outputs is not None else _empty_steps(core, contract, what)
         if contract.final_state:
