@@ -89,6 +89,20 @@ def test_t0(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
     torch.testing.assert_close(vf, v)
 
 
+def test_output_dtypes_are_what_a_call_stores() -> None:
+    """Floating results in the inputs' dtype, a bool spike as bool: what a call returns, asked without one."""
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        spike = h >= 1.0
+        return spike, h.half(), h * ~spike
+
+    k = FlexSNKernel(core, 1, 1, 2)
+    x = torch.rand(3, 4)
+    assert k.output_dtypes(torch.float32) == tuple(y.dtype for y in k(x, torch.zeros(4))[:2]) == (torch.bool, torch.float32)
+    with pytest.raises(TypeError, match="floating torch.dtype"):
+        k.output_dtypes(torch.int32)
+
+
 def test_t0_of_a_call_the_kernels_leave_to_the_loop_has_the_loops_shapes(device: torch.device) -> None:
     """A static input wider than a step sends the call to the eager loop, whose outputs take its shape; a
     ``T = 0`` call (no step runs) returns that shape too, from a step on fake tensors (before: input 0's)."""

@@ -339,7 +339,12 @@ class FlexSNKernel:
         Floating results take ``dtype``; bool and integer results (a spike returned as ``x >= 1``)
         the traced one (:func:`flexsn_runtime.builders.output_dtypes`). Without kernels (``handle``
         ``None``): ``dtype`` for every output.
+
+        Raises:
+            TypeError: ``dtype`` is not a floating ``torch.dtype``.
         """
+        if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+            raise TypeError(f"FlexSNKernel.output_dtypes expects a floating torch.dtype (the inputs'), got {dtype!r}")
         kernel = lookup_flexsn_kernel_handle(self.handle).inference_kernel if self.handle is not None else None
         fixed = kernel.output_dtypes if kernel is not None else ()
         return tuple([(fixed[k] if k < len(fixed) else None) or dtype for k in range(self.num_outputs)])
