@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 import torch
 
 from flexsn_runtime.statics import readable_on
-from flexsn_trace import OutputSpec, broadcast_shape, layout_problem
+from flexsn_trace import OutputSpec, broadcast_shape, empty_sequences, layout_problem
 
 __all__ = [
     "OutputSpec",
@@ -184,10 +184,7 @@ def empty_outputs(
         specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else fused)]
     elif specs is None:
         raise ValueError(_ask(who, num_outputs) + problem)
-    zero = x0.sum() * 0  # an empty sum: 0, in x0's graph
-    return tuple(
-        zero.to(dt).expand(0, *shape) if dt.is_floating_point else x0.new_empty((0, *shape), dtype=dt) for shape, dt in specs
-    )
+    return empty_sequences(x0, specs)
 
 
 def _ask(who: str, num_outputs: int) -> str:

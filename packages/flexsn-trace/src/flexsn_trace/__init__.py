@@ -6,7 +6,7 @@ Layer 1 of FlexSN. Public API (the interface of SpikingJelly's ``spikingjelly.ac
 """
 
 from .__about__ import __version__
-from .abstract import OutputSpec, fake_step_outputs
+from .abstract import OutputSpec, empty_sequences, fake_step_outputs
 from .carrier import CarrierGraphs, find_carrier
 from .capture import Captured, Captures, find_captures, used_arguments
 from .constants import ArrayContents, Constant, Constants, NumberItems, autograd_function, find_constants, is_contents
@@ -66,6 +66,7 @@ __all__ = [
     "check_counts",
     "check_scan_args",
     "check_tensor_list",
+    "empty_sequences",
     "extract_info",
     "fake_step_outputs",
     "generate_forward_and_backward_graph",

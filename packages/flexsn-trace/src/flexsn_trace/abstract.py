@@ -18,7 +18,7 @@ import torch
 
 from .contract import as_tensor_tuple
 
-__all__ = ["OutputSpec", "fake_step_outputs"]
+__all__ = ["OutputSpec", "empty_sequences", "fake_step_outputs"]
 
 #: one output's per-step shape and dtype
 OutputSpec = tuple[tuple[int, ...], torch.dtype]
@@ -96,3 +96,13 @@ def _fake_step(
             f"{what}: the core could not run on shape-only (fake) tensors to find its output shapes "
             f"({type(exc).__name__}: {exc})"
         ) from exc
+
+
+def empty_sequences(like: torch.Tensor, specs: Sequence[OutputSpec]) -> tuple[torch.Tensor, ...]:
+    """Empty sequences ``[0, *shape]`` of ``specs``' shapes and dtypes, on ``like``'s device.
+
+    Floating ones stay in ``like``'s autograd graph (an empty sum times 0, expanded), so a
+    backward through a ``T == 0`` call gives zero gradients rather than "does not require grad".
+    """
+    zero = like.sum() * 0
+    return tuple(zero.to(dt).expand(0, *sh) if dt.is_floating_point else like.new_empty((0, *sh), dtype=dt) for sh, dt in specs)

@@ -359,7 +359,7 @@ def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
 
 def _empty_steps(core: Callable[..., Any], contract: ScanContract, what: str) -> tuple[torch.Tensor, ...]:
     """``T == 0`` outputs as a call with steps shapes them (a fake step), in input 0's autograd graph (zero gradients)."""
-    from .abstract import fake_step_outputs  # a module that imports this one
+    from .abstract import empty_sequences, fake_step_outputs  # a module that imports this one
 
     c, x0 = contract, contract.input_seqs[0]
     if c.num_outputs == 0:
@@ -368,8 +368,7 @@ def _empty_steps(core: Callable[..., Any], contract: ScanContract, what: str) ->
         found = fake_step_outputs(core, c.input_seqs, c.states0(), c.lifted_args, c.num_outputs, c.num_states, what)
     except ValueError:  # a core that cannot run on fake tensors: SpikingJelly's rule, shaped like input 0
         return tuple(x0 * 0 for _ in range(c.num_outputs))
-    zero = x0.sum() * 0
-    return tuple(zero.to(dt).expand(0, *sh) if dt.is_floating_point else x0.new_empty((0, *sh), dtype=dt) for sh, dt in found)
+    return empty_sequences(x0, found)
 
 
 def reference_scan(
