@@ -357,7 +357,9 @@ def broadcast_shape(shapes: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _empty_steps(core: Callable[..., Any], contract: ScanContract, what: str) -> tuple[torch.Tensor, ...]:
+def _empty_steps(
+    core: Callable[..., Any], contract: ScanContract, states: tuple[torch.Tensor, ...], what: str
+) -> tuple[torch.Tensor, ...]:
     """``T == 0`` outputs as a call with steps shapes them (a fake step), in input 0's autograd graph (zero gradients)."""
     from .abstract import empty_sequences, fake_step_outputs  # a module that imports this one
 
@@ -365,7 +367,7 @@ def _empty_steps(core: Callable[..., Any], contract: ScanContract, what: str) ->
     if c.num_outputs == 0:
         return ()
     try:
-        found = fake_step_outputs(core, c.input_seqs, c.states0(), c.lifted_args, c.num_outputs, c.num_states, what)
+        found = fake_step_outputs(core, c.input_seqs, states, c.lifted_args, c.num_outputs, c.num_states, what)
     except ValueError:  # a core that cannot run on fake tensors: SpikingJelly's rule, shaped like input 0
         return tuple(x0 * 0 for _ in range(c.num_outputs))
     return empty_sequences(x0, found)
@@ -402,7 +404,7 @@ def reference_scan(
     no, ns = contract.num_outputs, contract.num_states
     states = contract.states0()
     if contract.T == 0:
-        outs = tuple(empty_outputs) if empty_outputs is not None else _empty_steps(core, contract, what)
+        outs = tuple(empty_outputs) if empty_outputs is not None else _empty_steps(core, contract, states, what)
         if contract.final_state:
             return (*outs, *(s if contract.zero_init_states else s.clone() for s in states))
         return (*outs, *(s.new_empty((0, *s.shape)) for s in states))
