@@ -5,7 +5,8 @@ The network of ``../shared/bench/probe_net.py`` (CIFAR-sized ``[T, B, 3, 32, 32]
 three ``Conv2d -> BatchNorm2d -> LIF`` blocks with max pooling, a linear layer and a
 spiking readout averaged over ``T``), timed per step (CUDA events around
 ``reset`` + forward (+ backward + SGD step), median of ``--rep``), training and
-inference (``no_grad`` forward). Implementations (``--impls``):
+inference (``no_grad`` forward; ``--what eval``: after ``net.eval()``, BatchNorm on its
+running statistics). Implementations (``--impls``):
 
 * ``flexsn``: ``FlexSN(lif, backend="triton")`` eagerly;
 * ``flexsn_compile``: compiled with Inductor, the neighbour pass on (the default,
@@ -125,10 +126,17 @@ def reset(net: nn.Module) -> None:
             m.reset()
 
 
+WHATS = ("train", "infer", "eval")
+
+
 def make_step(net: nn.Module, fwd: Callable[..., Any], x: torch.Tensor, labels: torch.Tensor, what: str) -> Callable[[], None]:
-    """One step of ``net`` called through ``fwd``: ``"train"`` (reset, forward, cross-entropy, backward, SGD) or
-    ``"infer"`` (reset, a ``no_grad`` forward)."""
+    """One step of ``net`` called through ``fwd``: ``"train"`` (reset, forward, cross-entropy, backward, SGD),
+    ``"infer"`` (reset, a ``no_grad`` forward, BatchNorm on batch statistics as in training) or ``"eval"`` (the same
+    after ``net.eval()``: BatchNorm on its running statistics, as a deployed network runs)."""
+    if what not in WHATS:
+        raise ValueError(f"make_step: what must be one of {WHATS}, got {what!r}")
     opt = torch.optim.SGD(net.parameters(), lr=0.01)
+    net.train(what != "eval")
 
     def train() -> None:
         reset(net)
@@ -194,7 +202,7 @@ def dump_kernels(step: Callable[[], None], where: Path) -> None:
 
 def table() -> str:
     lines = ["| what | impl | ms per step | vs best plain-loop compile |", "| --- | --- | --- | --- |"]
-    for what in ("train", "infer"):
+    for what in WHATS:
         rows = [r for r in ROWS if r.get("case") == "net" and r["what"] == what]
         peers = [r["ms"] for r in rows if r["impl"] in ("loop_compile", "loop_ro")]
         best = min(peers) if peers else None
@@ -209,7 +217,7 @@ def main() -> None:
     ap.add_argument("--T", type=int, default=8)
     ap.add_argument("--B", type=int, default=64)
     ap.add_argument("--impls", default=",".join(IMPLS), help=f"comma-separated, from {IMPLS}")
-    ap.add_argument("--what", default="train,infer", help="train, infer or both")
+    ap.add_argument("--what", default="train,infer", help=f"comma-separated, from {WHATS} (eval: infer after net.eval())")
     ap.add_argument("--warm", type=int, default=3)
     ap.add_argument("--rep", type=int, default=15)
     ap.add_argument("--channels-last", action="store_true",
@@ -218,6 +226,8 @@ def main() -> None:
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
     args.what = args.what.split(",")
+    if any(w not in WHATS for w in args.what):
+        raise SystemExit(f"unknown --what {args.what}; choose from {WHATS}")
     if not torch.cuda.is_available():
         raise SystemExit("bench_net.py needs a CUDA device")
     dev = torch.device("cuda")
