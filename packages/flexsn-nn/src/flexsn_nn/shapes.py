@@ -167,14 +167,12 @@ def empty_outputs(
     if specs is None and num_outputs == 0:
         return ()
     found: Sequence[OutputSpec] | None = None
-    problem = ""
+    failed: ValueError | None = None  # why the fake step could not run: said when nothing else answers
     if specs is None and fake_step is not None:
         try:
             found = fake_step()
         except ValueError as exc:
-            problem = f" ({exc})"
-            if fused is None:
-                raise ValueError(_ask(who, num_outputs) + problem) from exc
+            failed = exc
     if found is not None:
         # floating outputs stored in the inputs' dtype, as every backend stores a step's (flexsn_runtime.stored_in)
         specs = [(shape, x0.dtype if dt.is_floating_point else dt) for shape, dt in found]
@@ -183,16 +181,12 @@ def empty_outputs(
         shape = tuple(x0.shape[1:]) if shape is None else shape
         specs = [(shape, dt) for dt in ([d for _, d in specs] if specs else fused)]
     elif specs is None:
-        raise ValueError(_ask(who, num_outputs) + problem)
+        raise ValueError(
+            f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
+            f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
+            "tensor per output) to FlexSN" + (f" ({failed})" if failed is not None else "")
+        ) from failed
     return empty_sequences(x0, specs)
-
-
-def _ask(who: str, num_outputs: int) -> str:
-    return (
-        f"{who}: a call with T = 0 requires example_outputs: the core does not run, so the shapes and "
-        f"dtypes of its {num_outputs} output(s) are unknown; pass example_outputs=[...] (one per-step "
-        "tensor per output) to FlexSN"
-    )
 
 
 def shape_error(
