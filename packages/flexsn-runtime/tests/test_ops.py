@@ -59,6 +59,33 @@ def test_opcheck_backward_op(final_state: bool, kernels: dict[str, Any], ref: An
     torch.library.opcheck(torch.ops.flexsn.backward, (k.handle, [g, None, gs, None], saved, [*xs, *s0], final_state))
 
 
+def test_a_backward_through_an_op_without_a_formula_raises(kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
+    """``flexsn::inference`` and ``flexsn::backward`` have no backward formula. A call whose tensors require grad runs
+    (a trace that never differentiates makes it: ``torch.export`` of a network whose parameters require grad) and
+    returns what a ``no_grad`` call does, but a backward through its results raises, as ``torch.library.custom_op``'s
+    ops do. PyTorch's fallback for an op without an autograd kernel would only warn there and give no gradient."""
+    k = kernels["lif"]
+    xs, _ = ref.make_data(ref.CORES["lif"], T, SHAPE, device)
+    x = leaves(xs)
+    out = flexsn_inference_op(k.handle, x, True)
+    with torch.no_grad():
+        want = flexsn_inference_op(k.handle, x, True)
+    assert all(t.requires_grad for t in out) and not any(t.requires_grad for t in want)
+    for a, b in zip(out, want):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    with pytest.raises(RuntimeError, match="flexsn::inference, which has no backward formula"):
+        out[0].sum().backward()
+
+    # the training op's formula calls flexsn::backward: a first-order gradient is right, a second-order one raises
+    s = flexsn_training_op(k.handle, x, True)[0]
+    g = torch.randn_like(s).requires_grad_()
+    (gx,) = torch.autograd.grad(s, x, g, create_graph=True)
+    (want_gx,) = torch.autograd.grad(flexsn_training_op(k.handle, x, True)[0], x, g.detach())
+    torch.testing.assert_close(gx, want_gx, rtol=0, atol=0)
+    with pytest.raises(RuntimeError, match="flexsn::backward, which has no backward formula"):
+        gx.sum().backward()
+
+
 @pytest.mark.parametrize("name", ["lif", "two"])
 def test_omitted_initial_states_are_zeros(name: str, kernels: dict[str, Any], ref: Any, device: torch.device) -> None:
     k = kernels[name]

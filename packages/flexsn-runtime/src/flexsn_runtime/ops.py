@@ -1,8 +1,10 @@
-"""``torch.library`` custom ops over the handle registry, and the eager autograd path.
+"""The ``flexsn::*`` operators over the handle registry (``torch.library``), and the eager autograd path.
 
 The ops are opaque to ``torch.compile``: Dynamo/AOTAutograd see one node per
-call, with fake implementations for shape propagation and autograd
-registrations that call the backward op. Flat arguments are
+call, with fake implementations for shape propagation and an autograd
+registration (``flexsn::training``'s) that calls the backward op. They are
+defined with ``torch.library.Library``, not ``torch.library.custom_op``, for
+host time: see the registration below. Flat arguments are
 ``[*input_seqs, *init_states, *statics]``; when the initial states are
 left out, zero initial states are created *inside* the op, so compiled
 graphs carry no ``zeros_like`` in front of every neuron layer. Static inputs
@@ -12,7 +14,7 @@ over their broadcast dimensions.
 
 Outside ``torch.compile`` the same implementations run through
 :func:`run_inference` / :func:`run_training`, which skip the dispatcher
-(a custom-op call costs tens of microseconds of Python, comparable to a
+(a dispatcher call costs microseconds of Python, comparable to a
 whole small kernel) but share every line of numerics and bookkeeping.
 The implementations live in :mod:`flexsn_runtime.op_impls`, the autograd
 formula in :mod:`flexsn_runtime.op_autograd`.
@@ -20,7 +22,7 @@ formula in :mod:`flexsn_runtime.op_autograd`.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import torch
 
@@ -44,7 +46,7 @@ __all__ = [
 ]
 
 
-# ---------------------------------------------------------------- custom ops
+# ---------------------------------------------------------------- kernels and fakes
 
 #: Inductor may hand the ops any strides (its default for custom ops copies inputs back to the strides
 #: seen when tracing: a transposing copy of every channels-last convolution output before a neuron).
@@ -121,16 +123,7 @@ def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> 
     static_dims([w.shape for w in statics], x.shape[1:])
 
 
-@torch.library.custom_op("flexsn::inference", mutates_args=(), tags=_LAYOUT_TAGS)
-def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    """Inference scan: ``[*input_seqs, *init_states?] -> [*output_seqs, *state_seqs]`` (each ``[T, *shape]``).
-
-    With ``final_state``: ``-> [*output_seqs, *final_states]`` (no state sequence is written).
-
-    Raises:
-        RuntimeError: an unknown handle. TypeError / ValueError: tensors the
-            kernels cannot take (:func:`check_op_args`), before any launch.
-    """
+def _kernel_inference(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     return inference_impl(handle, flat_args, final_state, check_op_args(handle, flat_args, "flexsn::inference"))
 
 
@@ -139,8 +132,7 @@ def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
     return launch_order(flat_args[0], [w.shape for w in flat_args[len(flat_args) - num_static :]])
 
 
-@flexsn_inference_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+def _fake_inference(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
     order = _fake_order(flat_args, info.num_static)
@@ -148,19 +140,11 @@ def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[tor
     return [empty_in_order(x.shape, order, kernel.output_dtype(k, x), x.device) for k in range(info.num_outputs)] + states
 
 
-@torch.library.custom_op("flexsn::training", mutates_args=(), tags=_LAYOUT_TAGS)
-def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    """Training forward scan: ``-> [*output_seqs, *state_seqs, *saved_intermediates]``.
-
-    With ``final_state``: ``-> [*output_seqs, *final_states, *saved_for_backward]``.
-
-    Raises: as :func:`flexsn_inference_op`.
-    """
+def _kernel_training(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     return training_impl(handle, flat_args, final_state, signature=check_op_args(handle, flat_args, "flexsn::training"))
 
 
-@flexsn_training_op.register_fake
-def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+def _fake_training(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     x = flat_args[0]
     plan = plan_for(handle, final_state, x.dtype)  # the pair the implementation runs for this dtype
     info, fwd = plan.info, plan.forward
@@ -179,30 +163,15 @@ def _(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[tor
     )
 
 
-@torch.library.custom_op("flexsn::backward", mutates_args=(), tags=_LAYOUT_TAGS)
-def flexsn_backward_op(
-    handle: int,
-    grads: list[Optional[torch.Tensor]],
-    saved: list[torch.Tensor],
-    templates: list[torch.Tensor],
+def _kernel_backward(
+    handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
     final_state: bool = False,
 ) -> list[torch.Tensor]:
-    """BPTT backward: output/state gradients (``None`` = zero) + saved tensors -> input, initial-state, static gradients.
-
-    ``templates`` holds one tensor per input sequence, per initial state, then
-    per static input (shape/dtype of the gradients to produce); with
-    ``final_state`` the state gradients are gradients of the final states.
-    The static inputs' gradients come as one fp32 ``[n, numel]`` tensor per
-    run of ``n`` statics of one shape (:func:`flexsn_runtime.statics.static_runs`:
-    one reduction per run, and an op's results may not share storage);
-    :func:`flexsn_runtime.statics.run_gradients` splits them.
-    """
     return backward_impl(handle, grads, saved, templates, final_state)
 
 
-@flexsn_backward_op.register_fake
-def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
-      final_state: bool = False) -> list[torch.Tensor]:
+def _fake_backward(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
+                   final_state: bool = False) -> list[torch.Tensor]:
     # one gradient shaped like each template: sequences and states in the order flexsn_backward launches in
     info = op_info(ensure_training_kernels(handle), "training")
     body = len(templates) - info.num_static
@@ -213,6 +182,124 @@ def _(handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor
     return [empty_in_order(t.shape, order, t.dtype, t.device) for t in templates[:body]] + sums
 
 
+# ---------------------------------------------------------------- registration
+
+#: The ``flexsn`` operator library. Why ``torch.library.Library`` and not ``torch.library.custom_op``: a custom op's
+#: call runs its kernel inside layers of Python (an autograd wrapper and its redispatch, an output aliasing check, a
+#: wrapper that turns Dynamo off, a kernel switch): on a CPU, 14 µs of host time per ``flexsn::inference`` call around
+#: the kernel's own 8.6 µs, paid at every op call of a compiled graph. Here the dispatcher calls a kernel registered for
+#: ``CompositeExplicitAutograd`` (every device), and the ops without a backward formula pass autograd through
+#: :func:`_no_formula`: 8.8 µs around the kernel (``tools/results/gpu-2026-11-29c/op_host.py`` measures it). What the
+#: layers gave is kept: our results are always new tensors (``opcheck`` checks aliasing in the tests), a backward
+#: through an op without a formula raises, and compiled graphs call the kernels with Dynamo off already.
+_LIB = torch.library.Library("flexsn", "DEF")  # type: ignore[no-untyped-call]
+_OPS: dict[str, tuple[str, Callable[..., Any], Callable[..., Any]]] = {
+    "inference": ("(SymInt handle, Tensor[] flat_args, bool final_state) -> Tensor[]", _kernel_inference, _fake_inference),
+    "training": ("(SymInt handle, Tensor[] flat_args, bool final_state) -> Tensor[]", _kernel_training, _fake_training),
+    "backward": (
+        "(SymInt handle, Tensor?[] grads, Tensor[] saved, Tensor[] templates, bool final_state=False) -> Tensor[]",
+        _kernel_backward, _fake_backward,
+    ),
+}
+for _name, (_schema, _kernel, _fake) in _OPS.items():
+    _LIB.define(_name + _schema, tags=_LAYOUT_TAGS)  # type: ignore[no-untyped-call]
+    _LIB.impl(_name, _kernel, "CompositeExplicitAutograd")  # type: ignore[no-untyped-call]
+    torch.library.register_fake(f"flexsn::{_name}", _fake, lib=_LIB)
+
+_INFERENCE = torch.ops.flexsn.inference.default
+_TRAINING = torch.ops.flexsn.training.default
+_BACKWARD = torch.ops.flexsn.backward.default
+_BELOW_AUTOGRAD = torch._C._after_autograd_keyset
+
+
+class _NoFormula(torch.autograd.Function):
+    """The results of an op without a backward formula, called with a tensor that requires grad: a backward raises.
+
+    Without an autograd kernel the dispatcher would let the call through and only warn when a backward reached it,
+    with no gradient (PyTorch's autograd fallback in its "warn" mode): a silent zero. ``torch.library.custom_op``
+    raises there; so do these ops. The call itself is allowed, as a trace that never differentiates makes it
+    (``torch.export`` of a network whose parameters require grad).
+    """
+
+    @staticmethod
+    def forward(ctx: Any, who: str, run: Callable[[], list[torch.Tensor]], *inputs: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        ctx.who = who
+        return tuple(run())
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        raise RuntimeError(
+            f"Trying to backward through {ctx.who}, which has no backward formula: flexsn::training is the differentiable "
+            "scan (FlexSN's modules and flex_sn_scan call it when gradients are needed)"
+        )
+
+
+def _no_formula(op: Any, who: str) -> Callable[..., list[torch.Tensor]]:
+    """The Autograd kernel of ``op``: straight below autograd, unless gradients are enabled and a tensor requires them."""
+
+    def kernel(keyset: Any, handle: int, *args: Any) -> list[torch.Tensor]:
+        below = keyset & _BELOW_AUTOGRAD
+        if torch.is_grad_enabled():
+            tensors = [t for a in args if isinstance(a, (list, tuple)) for t in a if t is not None and t.requires_grad]
+            if tensors:
+                return list(_NoFormula.apply(who, lambda: op.redispatch(below, handle, *args), *tensors))  # type: ignore[no-untyped-call]
+        return op.redispatch(below, handle, *args)  # type: ignore[no-any-return]
+
+    return kernel
+
+
+for _name, _op in (("inference", _INFERENCE), ("backward", _BACKWARD)):
+    _LIB.impl(_name, _no_formula(_op, f"flexsn::{_name}"), "Autograd", with_keyset=True)  # type: ignore[no-untyped-call]
+
+
+def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """The ``flexsn::inference`` op: ``[*input_seqs, *init_states?, *statics] -> [*output_seqs, *state_seqs]``.
+
+    Each sequence is ``[T, *shape]`` in the input sequences' dtype (outputs: the dtype the core returns); with
+    ``final_state`` the op returns ``[*output_seqs, *final_states]`` (states ``[*shape]``; no state sequence is
+    written). Omitted initial states are zeros made in the kernel. Not differentiable: use :func:`flexsn_training_op`
+    (a backward through these results raises a ``RuntimeError``).
+
+    Raises:
+        RuntimeError: an unknown handle.
+        TypeError / ValueError: tensors the kernels cannot take (:func:`check_op_args`), before any launch.
+    """
+    return _INFERENCE(handle, flat_args, final_state)  # type: ignore[no-any-return]
+
+
+def flexsn_training_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """The ``flexsn::training`` op: the forward scan of BPTT, with its backward formula (``flexsn::backward``).
+
+    Returns ``[*output_seqs, *state_seqs, *saved_intermediates]``; with ``final_state``
+    ``[*output_seqs, *final_states, *saved_for_backward]``.
+
+    Raises: as :func:`flexsn_inference_op` (gradients are its purpose).
+    """
+    return _TRAINING(handle, flat_args, final_state)  # type: ignore[no-any-return]
+
+
+def flexsn_backward_op(
+    handle: int, grads: list[Optional[torch.Tensor]], saved: list[torch.Tensor], templates: list[torch.Tensor],
+    final_state: bool = False,
+) -> list[torch.Tensor]:
+    """The ``flexsn::backward`` op: output/state gradients (``None`` = zero) + saved tensors -> input, initial-state, static gradients.
+
+    ``templates`` holds one tensor per input sequence, per initial state, then
+    per static input (shape/dtype of the gradients to produce); with
+    ``final_state`` the state gradients are gradients of the final states.
+    The static inputs' gradients come as one fp32 ``[n, numel]`` tensor per
+    run of ``n`` statics of one shape (:func:`flexsn_runtime.statics.static_runs`:
+    one reduction per run, and an op's results may not share storage);
+    :func:`flexsn_runtime.statics.run_gradients` splits them.
+
+    Not differentiable itself (a second-order backward through its results raises a ``RuntimeError``).
+
+    Raises:
+        RuntimeError: an unknown handle.
+    """
+    return _BACKWARD(handle, grads, saved, templates, final_state)  # type: ignore[no-any-return]
+
+
 def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> None:
     ctx.set_materialize_grads(False)  # as in EagerTraining.forward
     op_setup(ctx, inputs[0], inputs[1], output, bool(inputs[2]))
@@ -220,7 +307,7 @@ def _op_setup(ctx: Any, inputs: tuple[Any, ...], output: list[torch.Tensor]) -> 
 
 def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, list[torch.Tensor | None], None]:
     # one gradient per op argument; final_state has no default, so the dispatcher always passes it
-    return None, backward(ctx, grad_out, flexsn_backward_op), None
+    return None, backward(ctx, grad_out, _BACKWARD), None
 
 
 torch.library.register_autograd("flexsn::training", _op_backward, setup_context=_op_setup)
@@ -241,7 +328,7 @@ def run_inference(
     ``[*output_seqs, *final_states]``.
     """
     if _use_op(tracing):
-        return list(flexsn_inference_op(handle, list(flat_args), final_state))
+        return list(_INFERENCE(handle, list(flat_args), final_state))
     return inference_impl(handle, flat_args, final_state)
 
 
@@ -261,7 +348,7 @@ def run_training(
     ``num_outputs + num_states``.
     """
     if _use_op(tracing):
-        return list(flexsn_training_op(handle, list(flat_args), final_state))
+        return list(_TRAINING(handle, list(flat_args), final_state))
     if plan is None:
         plan = plan_for(handle, final_state, flat_args[0].dtype)
     out = EagerTraining.apply_unwrapped(TrainingCall(plan, flat_args), *flat_args)
