@@ -14,7 +14,7 @@ import torch
 
 from flexsn_runtime import FlexSNKernel, op_autograd
 from flexsn_runtime.prewarm import BackwardLaunch, guess_backward_launch, prewarm_backward
-from flexsn_runtime.scan_kernel import ScanKernel
+from flexsn_runtime.scan_kernel import NO_ALT, ScanKernel
 from flexsn_runtime.training_plan import plan_for
 
 
@@ -39,10 +39,10 @@ def record(monkeypatch: pytest.MonkeyPatch) -> tuple[list[BackwardLaunch | None]
     real = ScanKernel.launch
 
     def launch(self: ScanKernel, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Any = (),
-               zero_init: bool = False, reds: Any = ()) -> None:
+               zero_init: bool = False, reds: Any = (), alt: Any = NO_ALT) -> None:
         if "backward" in self.kind:  # "half_backward...": the pair 16-bit sequences run
-            launches.append(BackwardLaunch(tuple(a.dtype for a in args), T, ncl, tuple(dims), zero_init, tuple(reds)))
-        real(self, args, T, ncl, ref, dims, zero_init, reds)
+            launches.append(BackwardLaunch(tuple(a.dtype for a in args), T, ncl, tuple(dims), zero_init, tuple(reds), alt))
+        real(self, args, T, ncl, ref, dims, zero_init, reds, alt)
 
     monkeypatch.setattr(op_autograd, "prewarm_backward", spy)
     monkeypatch.setattr(ScanKernel, "launch", launch)

@@ -26,7 +26,8 @@ class FakeCompiled:
         def runner(*args: Any, stream: Any = None) -> None:
             if self.fail:
                 raise TypeError("launcher convention mismatch")
-            self.log.append(("direct", (grid, len(args), args[-2:], stream)))  # constexprs last: BLOCK_NCL, ZERO_INIT
+            # last: the constexprs BLOCK_NCL, ZERO_INIT, ALT and the second order's two ints
+            self.log.append(("direct", (grid, len(args), args[-5:], stream)))
 
         return runner
 
@@ -36,8 +37,8 @@ class FakeJit:
         self.log, self.fail_direct, self.compiled = log, fail_direct, compiled
 
     def __getitem__(self, grid: tuple[int, ...]) -> Any:
-        def run(*args: Any, BLOCK_NCL: int, ZERO_INIT: bool, num_warps: int) -> FakeCompiled:
-            self.log.append(("jit", (grid, len(args), (BLOCK_NCL, ZERO_INIT), num_warps)))
+        def run(*args: Any, BLOCK_NCL: int, ZERO_INIT: bool, num_warps: int, ALT: int, alt_inner: int, alt_mid: int) -> FakeCompiled:
+            self.log.append(("jit", (grid, len(args), (BLOCK_NCL, ZERO_INIT, ALT, alt_inner, alt_mid), num_warps)))
             return self.compiled(self.log, self.fail_direct)
 
         return run
@@ -72,8 +73,8 @@ def test_first_launch_jits_then_the_launcher_is_reused(fake: Any) -> None:
     k._launch_cuda(_args(), 4, 64, args[0], 0)  # other tensors, same key
     assert [kind for kind, _ in log] == ["jit", "direct", "direct"]
     grid, nargs, constexprs, stream = log[1][1]
-    assert grid[1:] == (1, 1) and nargs == len(args) + 4 and stream == 1234
-    assert constexprs == log[0][1][2]  # the BLOCK_NCL and ZERO_INIT the JIT call used
+    assert grid[1:] == (1, 1) and nargs == len(args) + 7 and stream == 1234
+    assert constexprs == log[0][1][2]  # the BLOCK_NCL, ZERO_INIT and ALT (with its ints) the JIT call used
 
 
 @pytest.mark.parametrize(
@@ -139,7 +140,7 @@ class FakeCompiledWithRun(FakeCompiled):
 
     def run(self, gx: int, gy: int, gz: int, stream: int, function: Any, metadata: Any, launch_metadata: Any,
             enter: Any, exit_: Any, *args: Any) -> None:
-        self.log.append(("run", ((gx, gy, gz), stream, function, metadata, launch_metadata, enter, exit_, len(args), args[-2:])))
+        self.log.append(("run", ((gx, gy, gz), stream, function, metadata, launch_metadata, enter, exit_, len(args), args[-5:])))
 
 
 @pytest.mark.parametrize("hooks", [False, True])
@@ -167,7 +168,7 @@ def test_known_triton_calls_the_driver_launcher_unless_hooks_are_installed(
         grid, stream, function, metadata, launch_metadata, enter, exit_, nargs, block = log[1][1]
         assert grid[1:] == (1, 1) and stream == 1234 and (function, metadata) == ("fn", "meta")
         assert (launch_metadata, enter, exit_) == (None, None, None)
-        assert nargs == len(args) + 4 and block == log[0][1][2]
+        assert nargs == len(args) + 7 and block == log[0][1][2]
 
 
 def test_unknown_triton_keeps_the_runner(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -178,7 +178,7 @@ def _carrier_lines(
             post.append(
                 # ok is one scalar per program: broadcast to the neurons' mask (Triton's interpreter
                 # takes no scalar in a load mask)
-                f"        saved{s} = tl.load({x} + base + offs, mask=mask & ((offs * 0 + (ok == 0).to(tl.int32)) != 0), "
+                f"        saved{s} = tl.load({x} + base + o_{x}, mask=mask & ((offs * 0 + (ok == 0).to(tl.int32)) != 0), "
                 "other=0.0).to(tl.float32)"
             )
         elif src.kind == "guard":

@@ -16,7 +16,10 @@ then two runtime ints per static input, then the constexprs ``BLOCK_NCL``
 and ``ZERO_INIT``, default ``False``; with ``True`` the inference and
 forward kernels start from zero states made in registers and never read the
 initial-state pointers, so a caller passes no zeros tensor; the backward
-kernel then takes one ``RED{k}`` constexpr per static input, default 0):
+kernel then takes one ``RED{k}`` constexpr per static input, default 0; every
+kernel ends with the constexpr ``ALT`` and the ints ``alt_inner, alt_mid``,
+defaults ``0, 1, 1``: the tensors read and written in a second memory order,
+see ``_offsets``):
 
 * inference: ``(*input_seqs, *init_states, *statics, *output_seqs, *state_seqs)``;
 * inference, final state: ``(*input_seqs, *init_states, *statics, *output_seqs, *final_states)``;
@@ -141,6 +144,8 @@ def _prologue(params: Sequence[str], name: str, num_static: int = 0, reductions:
     constexprs = ["BLOCK_NCL: tl.constexpr", "ZERO_INIT: tl.constexpr = False"]
     if reductions:  # RED{k}: how static input k's gradient leaves a program (_static_grad_store)
         constexprs += [f"RED{k}: tl.constexpr = 0" for k in range(num_static)]
+    # ALT and its two ints last, with defaults: a call that reads every tensor in the launch's order passes none
+    constexprs += ["ALT: tl.constexpr = 0", "alt_inner=1", "alt_mid=1"]
     return [
         _JIT,
         f"def {name}({', '.join([*params, 'T', 'NCL', *dims, *constexprs])}):",
@@ -149,7 +154,28 @@ def _prologue(params: Sequence[str], name: str, num_static: int = 0, reductions:
         "    pid = tl.program_id(0) + NCL * 0",
         "    offs = pid * BLOCK_NCL + tl.arange(0, BLOCK_NCL)",
         "    mask = offs < NCL",
+        *_offsets(params),
     ]
+
+
+def _offsets(params: Sequence[str]) -> list[str]:
+    """Lines setting ``o_{p}``, the index of this program's neurons in tensor parameter ``p``'s memory.
+
+    ``offs`` (the launch's memory order), or for a tensor whose bit is set in the ``ALT`` mask (bit ``k``:
+    parameter ``k``) the same neurons in the order whose two innermost groups of per-step dims are swapped:
+    ``alt_inner`` elements of the launch's innermost group, ``alt_mid`` of the one outside it. A contiguous
+    ``[B, C, H, W]`` state read beside channels-last sequences (``inner = C``, ``mid = H * W``), or the other way
+    round, needs no copy then (``flexsn_runtime.layout.fit_orders``). ``ALT`` is a constexpr: with its bit clear a
+    tensor's index is ``offs`` itself, so the compiler still sees its contiguity and vectorises the accesses.
+    """
+    lines = [
+        "    if ALT != 0:",
+        "        alt_block = alt_inner * alt_mid",
+        "        alt = (offs // alt_block) * alt_block + (offs % alt_inner) * alt_mid + (offs // alt_inner) % alt_mid",
+    ]
+    for k, p in enumerate(params):
+        lines += [f"    if (ALT >> {k}) & 1:", f"        o_{p} = alt", "    else:", f"        o_{p} = offs"]
+    return lines
 
 
 def _static_load(ptr: str, k: int) -> str:
@@ -233,7 +259,7 @@ def _prefetch() -> bool:
 
 def _load(ptr: str) -> str:
     """Load a per-step tensor (an initial state or a final-state gradient)."""
-    return f"tl.load({ptr} + offs, mask=mask, other=0.0).to(tl.float32)"
+    return f"tl.load({ptr} + o_{ptr}, mask=mask, other=0.0).to(tl.float32)"
 
 
 def _init_states(s0: Sequence[str]) -> list[str]:
@@ -250,7 +276,7 @@ def _init_states(s0: Sequence[str]) -> list[str]:
 
 def _store(ptr: str, value: str, seq: bool = True) -> str:
     at = f"{ptr} + base" if seq else ptr
-    return f"tl.store({at} + offs, {STORAGE_CAST}({value}, {ptr}.dtype.element_ty), mask=mask)"
+    return f"tl.store({at} + o_{ptr}, {STORAGE_CAST}({value}, {ptr}.dtype.element_ty), mask=mask)"
 
 
 def _rounded(value: str, ptr: str) -> str:
@@ -267,7 +293,7 @@ def _seq_load(ptr: str, time: str, shift: int) -> str:
     at = f"({time}) - 1" if shift == -1 else time
     # block-shaped validity: the interpreter cannot mask with a scalar
     valid = f"mask & ((offs * 0 + ({at})) >= 0) & ((offs * 0 + ({at})) < T)"
-    return f"tl.load({ptr} + tl.cast({at}, tl.int64) * NCL + offs, mask={valid}, other=0.0).to(tl.float32)"
+    return f"tl.load({ptr} + tl.cast({at}, tl.int64) * NCL + o_{ptr}, mask={valid}, other=0.0).to(tl.float32)"
 
 
 def _time_loop(lines: list[str], loads: Sequence[tuple[str, str, int]], reverse: bool, once: Sequence[str] = ()) -> None:

@@ -36,8 +36,8 @@ import torch
 from flexsn_trace import FlexSNInfo
 
 from .launchers import launch_args
-from .layout import Order, backward_order, empty_in_order, in_order, stored_shape, strides_in_order
-from .scan_kernel import ScanKernel
+from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, stored_shape, strides_in_order
+from .scan_kernel import NO_ALT, ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets
 
@@ -282,8 +282,9 @@ class BackwardPlan:
             zero_saved: the saved tensors that are zeros (omitted initial states): read alike in
                 any memory order, so their strides are not asked.
 
-        A call's tensors in the launch's memory order (:func:`~flexsn_runtime.layout.backward_order`)
-        are read as they are; the others are copied to it at every call of the plan.
+        A call's tensors in the launch's memory order (:func:`~flexsn_runtime.layout.backward_order`),
+        or in the one the kernel also indexes (:func:`~flexsn_runtime.layout.fit_orders`), are read as
+        they are; the others are copied to it at every call of the plan.
 
         ``None`` for an empty call, or no cached launcher for this launch yet (the caller launches through
         :meth:`ScanKernel.launch <flexsn_runtime.scan_kernel.ScanKernel.launch>` and may build again later).
@@ -299,17 +300,13 @@ class BackwardPlan:
         zero = set(zero_saved)
         present = [t for t in (*grads, *(t for i, t in enumerate(saved) if i not in zero)) if t is not None]
         ordered: tuple[Order, _Strides] | None = None
+        alt = NO_ALT
         if not all(t.is_contiguous() for t in present):  # another memory order, or mixed ones: per tensor its strides or a copy
             order = backward_order([*saved, *grads], seq, shapes)
-
-            def entry(t: torch.Tensor) -> tuple[int, ...] | str:
-                return tuple(t.stride()) if in_order(t, order) is t else _COPY
-
-            strides = (
-                tuple(None if g is None else entry(g) for g in grads),
-                tuple(None if i in zero else entry(t) for i, t in enumerate(saved)),
-            )
-            ordered = (order, strides)
+            kept = [*grads, *(None if i in zero else t for i, t in enumerate(saved))]
+            fitted, alt = fit_orders(kept, order, step)
+            entries = [None if t is None else tuple(t.stride()) if f is t else _COPY for t, f in zip(kept, fitted)]
+            ordered = (order, (tuple(entries[: len(grads)]), tuple(entries[len(grads) :])))
         ref = torch.empty(0, dtype=dtype, device=device)
         dims: list[int] = static_dims(shapes, step, ordered[0] if ordered else None) if shapes else []
         statics: _Statics | None = None
@@ -328,7 +325,7 @@ class BackwardPlan:
             reds, rows = layout.modes, len(trial.rows)
         grad_dtypes = tuple(g.dtype if g is not None else dtype for g in grads)
         dtypes = [*grad_dtypes, *(t.dtype for t in saved), *([dtype] * (ni + ns)), *([torch.float32] * rows)]
-        launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds)
+        launch = f.prepared(dtypes, ref, T, ncl, dims, False, reds, alt)
         if launch is None:
             return None
         like = next((k for k, t in enumerate(saved) if t.dtype == dtype and t.device == device), None)

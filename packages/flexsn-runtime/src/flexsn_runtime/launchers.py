@@ -14,14 +14,14 @@ follow the initial states, in the layout form of
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Sequence
+from typing import NamedTuple, Sequence, cast
 
 import torch
 
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, backward_order, empty_in_order, in_order, launch_order, stored_shape
+from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import StaticPartials, run_starts, static_dims
 from .step_buffers import StepBuffers, missing_grad
@@ -465,7 +465,8 @@ def launch_backward(
             holds it (one lookup per step).
         dims: the static inputs' ints (:func:`flexsn_runtime.statics.static_dims`, in ``order``).
         order: the launch's memory order (:func:`flexsn_runtime.layout.backward_order`);
-            gradients and saved tensors in another are copied to it.
+            gradients and saved tensors in another are read where they lie when the kernel
+            can index them so, else copied to it (:func:`flexsn_runtime.layout.fit_orders`).
         static_shapes, static_dtypes: the statics' layout forms and dtypes.
         runs: return the ``flexsn::backward`` op's per-run sums instead
             (:meth:`~flexsn_runtime.statics.PartialsLayout.run_sums`).
@@ -474,18 +475,20 @@ def launch_backward(
         The static inputs' gradients (summed in the kernel, then by :class:`~flexsn_runtime.statics.StaticPartials`).
     """
     step = tuple(input_shape[1:])
+    zeros = bufs.zeros if bufs is not None else None  # shared zero initial states: alike in any order, as they are
+    fitted, alt = fit_orders([*grads, *saved], order, step, [len(grads) + i for i, s in enumerate(saved) if s is zeros])
     kernel_grads = [
-        in_order(g, order) if g is not None else missing_grad(k, num_outputs, final_state, input_shape, dtype, device, bufs)
-        for k, g in enumerate(grads)
+        g if g is not None else missing_grad(k, num_outputs, final_state, input_shape, dtype, device, bufs)
+        for k, g in enumerate(fitted[: len(grads)])
     ]
     ref = grad_inputs[0]
     ncl = math.prod(step)
-    args = [*kernel_grads, *(in_order(s, order) for s in saved), *grad_inputs, *grad_states]
+    args = [*kernel_grads, *cast("list[torch.Tensor]", fitted[len(grads) :]), *grad_inputs, *grad_states]
     if not static_shapes:  # no launch configuration to look up for the partials' sizes
-        f.launch(args, input_shape[0], ncl, ref)
+        f.launch(args, input_shape[0], ncl, ref, alt=alt)
         return []
     partials = StaticPartials.allocate(dims, ncl, f.config(ref, ncl)["BLOCK_NCL"], device)
-    f.launch([*args, *partials.rows], input_shape[0], ncl, ref, dims, reds=partials.modes)
+    f.launch([*args, *partials.rows], input_shape[0], ncl, ref, dims, reds=partials.modes, alt=alt)
     if runs is not None:
         return partials.layout.run_sums(partials.bufs, runs)
     return partials.reduce(static_shapes, static_dtypes)

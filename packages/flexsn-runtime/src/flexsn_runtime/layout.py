@@ -31,7 +31,7 @@ the strides ``torch.compile`` plans with are the strides the kernels write
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Collection, Sequence
 
 import torch
 
@@ -40,7 +40,7 @@ from flexsn_trace import FlexSNInfo
 
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = ["Order", "backward_order", "empty_in_order", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
+__all__ = ["Order", "backward_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -175,10 +175,88 @@ def in_order(t: torch.Tensor, order: Order) -> torch.Tensor:
     lead = t.dim() - (0 if order is None else len(order))
     if order is None or lead < 0:
         return t.contiguous()
-    want = _strides(t.shape, order, lead)
-    if all(s == w for s, w, n in zip(t.stride(), want, t.shape) if n != 1):
+    if _in_order_already(t, order, lead):
         return t
-    return torch.empty_strided(t.shape, want, dtype=t.dtype, device=t.device).copy_(t)
+    return torch.empty_strided(t.shape, _strides(t.shape, order, lead), dtype=t.dtype, device=t.device).copy_(t)
+
+
+def _own_order(t: torch.Tensor, lead: int) -> tuple[int, ...] | None:
+    """The per-step order of ``t`` (``lead`` 0: a state ``[*S]``; 1: a sequence or rows ``[R, *S]``), or ``None``
+    where the kernels cannot index it one element per neuron (gapped, overlapping, time not outermost)."""
+    if t.is_contiguous():
+        return tuple(range(t.dim() - lead))
+    return seq_order(t if lead else t.unsqueeze(0))
+
+
+def _swap(step: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) -> tuple[int, int] | None:
+    """``(inner, mid)`` when ``own`` is ``launch`` with its two innermost groups of dims swapped, else ``None``.
+
+    Size-1 dims are left out (they move no memory). ``launch = P + G1 + G2`` and ``own = P + G2 + G1``:
+    ``inner`` is the size of ``G2``, ``mid`` of ``G1``; neuron ``i`` of the launch is element
+    ``(i // (inner * mid)) * inner * mid + (i % inner) * mid + (i // inner) % mid`` of the tensor
+    (``flexsn_codegen.templates._offsets``). Contiguous ``[B, C, H, W]`` beside channels-last
+    (``(B, H, W, C)``): ``G1 = (H, W)``, ``G2 = (C,)``.
+    """
+    a = [d for d in launch if step[d] != 1]
+    b = [d for d in own if step[d] != 1]
+    p = 0
+    while p < len(a) and a[p] == b[p]:
+        p += 1
+    for k in range(p + 1, len(a)):
+        if b[p:] == a[k:] + a[p:k]:
+            return math.prod(step[d] for d in a[k:]), math.prod(step[d] for d in a[p:k])
+    return None
+
+
+def fit_orders(
+    tensors: Sequence[torch.Tensor | None], order: Order, step: Sequence[int], zeros: Collection[int] = ()
+) -> tuple[list[torch.Tensor | None], tuple[int, int, int]]:
+    """The first tensor arguments of a launch in ``order``, and the launch's second memory order.
+
+    Each tensor is kept as it is when it is in ``order``, or when its per-step
+    dims lie in ``order`` with the two innermost groups swapped (the kernel
+    then indexes it so, ``flexsn_codegen.templates._offsets``: bit ``k`` of the
+    mask for ``tensors[k]``); every tensor so kept shares one swap. Others are
+    copied (:func:`in_order`). A contiguous state or checkpoint rows beside
+    channels-last sequences, or a channels-last saved input in a contiguous
+    launch, are read where they lie: the copy wrote and read them once more.
+
+    Args:
+        tensors: the launch's leading tensor arguments (kernel order; ``None``
+            entries are kept), sequences ``[T, *S]``, rows ``[R, *S]``, states
+            ``[*S]``, or static inputs of lower rank (made contiguous).
+        order: the launch's memory order (:func:`launch_order`, :func:`backward_order`).
+        step: ``S``.
+        zeros: positions of dense zero tensors, read alike in any order: kept as they are.
+
+    Returns:
+        ``(tensors, (mask, inner, mid))``; ``(0, 1, 1)`` when every tensor is in ``order``
+        (or was copied to it).
+    """
+    step = tuple(step)
+    launch = tuple(range(len(step))) if order is None else order
+    out = list(tensors)
+    mask, swap = 0, None
+    for k, t in enumerate(tensors):
+        if t is None or k in zeros:
+            continue
+        lead = t.dim() - len(step)
+        if lead in (0, 1) and tuple(t.shape[lead:]) == step and not _in_order_already(t, order, lead):
+            own = _own_order(t, lead)
+            sw = None if own is None else _swap(step, launch, own)
+            if sw is not None and swap in (None, sw):
+                swap, mask = sw, mask | (1 << k)
+                continue
+        out[k] = in_order(t, order)
+    return out, (mask, *swap) if swap is not None else (0, 1, 1)
+
+
+def _in_order_already(t: torch.Tensor, order: Order, lead: int) -> bool:
+    """Whether ``t`` (a sequence, rows or state of the launch's rank, ``lead`` leading dims) lies in ``order``."""
+    if order is None:
+        return t.is_contiguous()
+    want = _strides(t.shape, order, lead)
+    return all(s == w for s, w, n in zip(t.stride(), want, t.shape) if n != 1)
 
 
 def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ import triton
 from flexsn_codegen import interpreter_enabled
 from flexsn_trace.env import env_flag
 
-from .scan_kernel import ScanKernel, jit_kwargs
+from .scan_kernel import NO_ALT, Alt, ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
 from .training_plan import Spec, TrainingCall, TrainingPlan
 
@@ -57,7 +57,7 @@ def _executor() -> ThreadPoolExecutor:
 
 def start_compile(
     kernel: ScanKernel, dtypes: Sequence[torch.dtype], ref: torch.Tensor, T: int, ncl: int, dims: Sequence[int] = (),
-    zero_init: bool = False, reds: Sequence[int] = (),
+    zero_init: bool = False, reds: Sequence[int] = (), alt: Alt = NO_ALT,
 ) -> bool:
     """Start compiling and loading ``kernel`` for a launch like :meth:`ScanKernel.launch`'s on a worker thread.
 
@@ -74,7 +74,7 @@ def start_compile(
     index = ref.get_device()
     triton.runtime.driver.active.get_current_device()  # the driver is made here, once, not by two threads at a time
     args = (*dtypes, T, ncl, *dims)
-    kwargs = jit_kwargs(cfg, zero_init, reds)
+    kwargs = jit_kwargs(cfg, zero_init, reds, alt)
 
     def work() -> None:
         with torch.cuda.device(index):
@@ -97,6 +97,7 @@ class BackwardLaunch(NamedTuple):
     dims: tuple[int, ...]
     zero_init: bool
     reds: tuple[int, ...]
+    alt: Alt = NO_ALT
 
 
 class _Recorder:
@@ -111,9 +112,9 @@ class _Recorder:
 
     def launch(
         self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = (),
-        zero_init: bool = False, reds: Sequence[int] = (),
+        zero_init: bool = False, reds: Sequence[int] = (), alt: Alt = NO_ALT,
     ) -> None:
-        self.launched = BackwardLaunch(tuple(a.dtype for a in args), T, ncl, tuple(dims), zero_init, tuple(reds))
+        self.launched = BackwardLaunch(tuple(a.dtype for a in args), T, ncl, tuple(dims), zero_init, tuple(reds), alt)
 
 
 def _like(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
@@ -169,4 +170,4 @@ def prewarm_backward(plan: TrainingPlan, flat_args: Sequence[torch.Tensor], deri
     guess = guess_backward_launch(plan, flat_args, derived_backward)
     if guess is None:
         return False
-    return start_compile(plan.backward, guess.dtypes, x, guess.T, guess.ncl, guess.dims, guess.zero_init, guess.reds)
+    return start_compile(plan.backward, guess.dtypes, x, guess.T, guess.ncl, guess.dims, guess.zero_init, guess.reds, guess.alt)

@@ -17,7 +17,7 @@ from flexsn_trace.env import env_flag
 from flexsn_codegen import compile_triton_code_str, interpreter_enabled, load_launch_config, store_launch_config
 
 __all__ = [
-    "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "RECOMPUTE_PER_THREAD", "ScanKernel", "current_raw_stream", "elements_per_thread",
+    "Alt", "ENV_DIRECT_LAUNCH", "KERNEL_DTYPES", "NO_ALT", "RECOMPUTE_PER_THREAD", "ScanKernel", "current_raw_stream", "elements_per_thread",
     "kernels_usable", "ncl_bucket", "jit_kwargs", "tensor_problem",
 ]
 
@@ -121,48 +121,52 @@ def _hooks_idle() -> bool:
     return True
 
 
+#: a launch's second memory order: ``(ALT mask, alt_inner, alt_mid)`` (:func:`flexsn_runtime.layout.fit_orders`);
+#: ``NO_ALT`` reads every tensor in the launch's order
+Alt = tuple[int, int, int]
+NO_ALT: Alt = (0, 1, 1)
+
+
 def _direct_key(
     device: int, dtype: torch.dtype, T: int, ncl: int, dims: tuple[int, ...], zero_init: bool, reds: tuple[int, ...],
-    args: list[tuple[torch.dtype, bool]],
+    args: list[tuple[torch.dtype, bool]], alt: Alt = NO_ALT,
 ) -> tuple[Any, ...]:
     """The key of a cached launcher: everything Triton specialises the launch on (per argument its dtype and 16-byte alignment)."""
-    return (device, dtype, T, ncl, dims, zero_init, reds, *args)
+    return (device, dtype, T, ncl, dims, zero_init, reds, alt, *args)
 
 
 def _or(ints: list[int]) -> int:
     return functools.reduce(operator.or_, ints, 0)
 
 
-def jit_kwargs(cfg: dict[str, int], zero_init: bool, reds: Sequence[int]) -> dict[str, Any]:
-    """The keyword arguments of a ``JITFunction`` call: block size, ``ZERO_INIT``, warps, the backward's ``RED{k}``.
+def jit_kwargs(cfg: dict[str, int], zero_init: bool, reds: Sequence[int], alt: Alt = NO_ALT) -> dict[str, Any]:
+    """The keyword arguments of a ``JITFunction`` call: block size, ``ZERO_INIT``, warps, the backward's ``RED{k}``,
+    and the second memory order's ``ALT``, ``alt_inner``, ``alt_mid`` (:func:`flexsn_codegen.templates._offsets`).
 
     What Triton specialises a launch on besides the positional ``(*tensors, T, ncl, *dims)``: every
     compile of a kernel (:meth:`ScanKernel.launch`, :func:`flexsn_runtime.prewarm.start_compile`) takes them from here.
     """
     return {"BLOCK_NCL": cfg["BLOCK_NCL"], "ZERO_INIT": zero_init, "num_warps": cfg["num_warps"],
-            **{f"RED{k}": r for k, r in enumerate(reds)}}
+            **{f"RED{k}": r for k, r in enumerate(reds)}, "ALT": alt[0], "alt_inner": alt[1], "alt_mid": alt[2]}
 
 
 class DirectLaunch:
     """A launch bound to one ``CompiledKernel`` and grid: ``self(stream, pointers, T, ncl)``.
 
-    It takes the tensor arguments as device pointers (``data_ptr()``
-    ints): the driver launcher reads an int pointer as it is, where a
-    tensor costs it a method call and a ``cuPointerGetAttribute``. Callers
-    guarantee the pointers are device memory of the specialisation the
-    kernel was compiled for (same dtypes, same 16-byte alignment).
+    It takes the tensor arguments as device pointers (``data_ptr()`` ints): the driver launcher
+    reads an int pointer as it is, where a tensor costs it a method call and a
+    ``cuPointerGetAttribute``. Callers guarantee the pointers are device memory of the
+    specialisation the kernel was compiled for (same dtypes, same 16-byte alignment).
 
-    While no launch hook is installed it calls ``call``: ``compiled.run``
-    (the driver's launcher), or the C ``launch`` behind it
-    (:func:`_raw_launch`), as ``call(grid_x, 1, 1, stream, *head, *pointers,
-    T, ncl, *tail)``. The runner ``CompiledKernel[grid]`` returns builds
-    launch metadata for the hooks on every call, and ``run`` defines and
-    calls scratch allocators, a few microseconds each that show in
-    host-bound steps. With hooks, or a Triton whose runner we do not
-    recognise (``call`` is ``None``), it goes through that ``runner``.
-    ``tail`` holds the static inputs' ints and the kernel's constexprs
-    ``(BLOCK_NCL, ZERO_INIT, *RED)`` (part of the caller's cache key, so
-    fixed for this launch; a launcher takes constexprs as arguments too).
+    While no launch hook is installed it calls ``call``: ``compiled.run`` (the driver's
+    launcher), or the C ``launch`` behind it (:func:`_raw_launch`), as ``call(grid_x, 1, 1,
+    stream, *head, *pointers, T, ncl, *tail)``. The runner ``CompiledKernel[grid]`` returns
+    builds launch metadata for the hooks on every call, and ``run`` defines and calls scratch
+    allocators, a few microseconds each that show in host-bound steps. With hooks, or a Triton
+    whose runner we do not recognise (``call`` is ``None``), it goes through that ``runner``.
+    ``tail`` holds the static inputs' ints, the constexprs ``(BLOCK_NCL, ZERO_INIT, *RED, ALT)``
+    and ``alt_inner, alt_mid``, in the kernel's parameter order (part of the caller's cache key,
+    so fixed for this launch; a launcher takes constexprs as arguments too).
     """
 
     __slots__ = ("runner", "call", "grid_x", "head", "tail", "__name__")
@@ -186,7 +190,7 @@ def _direct_launcher(
     """The :class:`DirectLaunch` of ``compiled`` over ``grid_x`` programs, or ``None`` (a Triton without ``CompiledKernel[grid]``).
 
     ``dims`` are the static inputs' ints and ``constexprs`` the kernel's
-    ``(BLOCK_NCL, ZERO_INIT, *RED)``.
+    arguments after them: ``(BLOCK_NCL, ZERO_INIT, *RED, ALT, alt_inner, alt_mid)``.
     """
     try:
         runner = compiled[(grid_x, 1, 1)]  # the runner reads all three grid dimensions
@@ -374,34 +378,30 @@ class ScanKernel:
 
     def launch(
         self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, dims: Sequence[int] = (), zero_init: bool = False,
-        reds: Sequence[int] = (),
+        reds: Sequence[int] = (), alt: Alt = NO_ALT,
     ) -> None:
         """Launch over ``ncl`` elements per step for ``T`` steps.
 
-        On CUDA, the first launch of each specialisation goes through
-        ``JITFunction`` (compiling if needed); later launches with the same
-        device, ``T``, ``NCL``, argument dtypes and 16-byte alignments call
-        the returned ``CompiledKernel``'s launcher directly (with raw device
-        pointers, see :func:`_direct_launcher`), skipping
-        Triton's argument binding and cache-key hashing (tens of
-        microseconds per call, as much as a small kernel). The key holds
-        everything Triton specialises on for these signatures, so the
-        cached launcher is the one ``JITFunction`` would pick.
-        ``FLEXSN_DIRECT_LAUNCH=0`` turns this off.
+        On CUDA, the first launch of each specialisation goes through ``JITFunction`` (compiling
+        if needed); later launches with the same device, ``T``, ``NCL``, argument dtypes and
+        16-byte alignments call the returned ``CompiledKernel``'s launcher directly (with raw
+        device pointers, see :func:`_direct_launcher`), skipping Triton's argument binding and
+        cache-key hashing (tens of microseconds per call, as much as a small kernel). The key
+        holds everything Triton specialises on for these signatures, so the cached launcher is
+        the one ``JITFunction`` would pick. ``FLEXSN_DIRECT_LAUNCH=0`` turns this off.
 
         Args:
-            args: tensor arguments in the kernel's calling convention
-                (contiguous, same device).
+            args: tensor arguments in the kernel's calling convention (dense, same device).
             T: number of time steps (> 0).
             ncl: elements per step (> 0).
             ref: a tensor whose device/dtype select the configuration.
-            dims: the static inputs' ``inner, mid`` ints
-                (:func:`flexsn_runtime.statics.static_dims`).
-            zero_init: the kernel's ``ZERO_INIT``: start from zero states
-                made in registers (the initial-state pointers are not read).
-            reds: the backward kernel's ``RED{k}`` per static input
-                (:func:`flexsn_runtime.statics.partial_modes` for this
-                configuration's ``BLOCK_NCL``); empty for the other kernels.
+            dims: the static inputs' ``inner, mid`` ints (:func:`flexsn_runtime.statics.static_dims`).
+            zero_init: the kernel's ``ZERO_INIT``: start from zero states made in registers (the
+                initial-state pointers are not read).
+            reds: the backward kernel's ``RED{k}`` per static input (:func:`flexsn_runtime.statics.partial_modes`
+                for this configuration's ``BLOCK_NCL``); empty for the other kernels.
+            alt: the tensors of ``args`` in the launch's second memory order and its two ints
+                (:func:`flexsn_runtime.layout.fit_orders`); :data:`NO_ALT`: none.
         """
         if not ref.is_cuda:
             cfg = self.config(ref, ncl)
@@ -409,21 +409,21 @@ class ScanKernel:
             # unselected side may divide by zero, which is not an error here.
             # It also keeps per-launch state in module globals: one launch at a time.
             with _INTERPRETER_LOCK, np.errstate(all="ignore"):
-                self.jit_function()[(triton.cdiv(ncl, cfg["BLOCK_NCL"]),)](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds))
+                self.jit_function()[(triton.cdiv(ncl, cfg["BLOCK_NCL"]),)](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds, alt))
             return
         index = ref.get_device()
         if index != _current_device():
             with torch.cuda.device(index):  # Triton launches on the current device's stream
-                self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds))
+                self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds), alt)
         else:
-            self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds))
+            self._launch_cuda(args, T, ncl, ref, index, tuple(dims), zero_init, tuple(reds), alt)
 
     def _launch_cuda(
         self, args: list[torch.Tensor], T: int, ncl: int, ref: torch.Tensor, device: int, dims: tuple[int, ...] = (),
-        zero_init: bool = False, reds: tuple[int, ...] = (),
+        zero_init: bool = False, reds: tuple[int, ...] = (), alt: Alt = NO_ALT,
     ) -> None:
         ptrs = [a.data_ptr() for a in args]
-        key = _direct_key(device, ref.dtype, T, ncl, dims, zero_init, reds, [(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)])
+        key = _direct_key(device, ref.dtype, T, ncl, dims, zero_init, reds, [(a.dtype, p & 15 == 0) for a, p in zip(args, ptrs)], alt)
         hit = self._direct.get(key)
         if hit is not None:
             try:
@@ -440,10 +440,10 @@ class ScanKernel:
         cfg = self.config(ref, ncl)
         block = cfg["BLOCK_NCL"]
         grid = (triton.cdiv(ncl, block),)
-        compiled = self.jit_function()[grid](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds))
+        compiled = self.jit_function()[grid](*args, T, ncl, *dims, **jit_kwargs(cfg, zero_init, reds, alt))
         if self._direct_off or not env_flag(ENV_DIRECT_LAUNCH) or interpreter_enabled():
             return
-        direct = _direct_launcher(compiled, grid[0], (block, zero_init, *reds), dims)
+        direct = _direct_launcher(compiled, grid[0], (block, zero_init, *reds, *alt), dims)
         if direct is None:
             return
         if len(self._direct) >= 64:  # many shapes: start over rather than grow without bound
@@ -458,14 +458,14 @@ class ScanKernel:
 
     def prepared(
         self, dtypes: Sequence[torch.dtype], ref: torch.Tensor, T: int, ncl: int, dims: Sequence[int] = (), zero_init: bool = False,
-        reds: Sequence[int] = (),
+        reds: Sequence[int] = (), alt: Alt = NO_ALT,
     ) -> "Callable[[list[torch.Tensor]], bool] | None":
         """The launch of one specialisation, for later calls whose tensors are like the ones it was made for.
 
         For :class:`flexsn_runtime.launch_plan.LaunchPlan`: ``dtypes`` are the
         launch's tensor arguments' dtypes (:meth:`launch`'s ``args``), ``ref``
         a tensor of the launch's device and input dtype (``launch``'s ``ref``), ``dims``,
-        ``zero_init`` and ``reds`` as :meth:`launch` takes them. On CUDA the result
+        ``zero_init``, ``reds`` and ``alt`` as :meth:`launch` takes them. On CUDA the result
         calls the cached launcher :meth:`launch` made for this key, all
         pointers 16-byte aligned, with the new tensors' pointers; it returns
         ``False`` without launching when a pointer is not so aligned, the
@@ -478,12 +478,12 @@ class ScanKernel:
             ref = ref.new_empty(0)  # its device and dtype, not the call's memory, for as long as the plan lives
 
             def interpreted(tensors: list[torch.Tensor]) -> bool:
-                self.launch(tensors, T, ncl, ref, dims, zero_init, reds)
+                self.launch(tensors, T, ncl, ref, dims, zero_init, reds, alt)
                 return True
 
             return interpreted
         device, generation = ref.get_device(), self._generation
-        key = _direct_key(device, ref.dtype, T, ncl, tuple(dims), zero_init, tuple(reds), [(d, True) for d in dtypes])
+        key = _direct_key(device, ref.dtype, T, ncl, tuple(dims), zero_init, tuple(reds), [(d, True) for d in dtypes], alt)
         direct = self._direct.get(key)
         if direct is None:
             return None

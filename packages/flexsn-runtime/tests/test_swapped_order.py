@@ -1,0 +1,131 @@
+"""A launch's second memory order (``flexsn_runtime.layout.fit_orders``): tensors read where they lie.
+
+A backward whose tensors come in two orders (channels-last sequences beside
+contiguous states and final-state gradients, as a compiled network hands
+them over; or a channels-last saved input in a contiguous launch) reads the
+odd ones through the swapped index of ``flexsn_codegen.templates._offsets``
+instead of copying them. Its gradients must equal those of the same call on
+contiguous copies (itself checked against autograd through the loop in
+``test_layout.py``), and nothing may be copied.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from unittest import mock
+
+import pytest
+import torch
+
+from flexsn_runtime import FlexSNKernel, ensure_training_kernels, layout
+from flexsn_runtime.layout import fit_orders
+from flexsn_runtime.scan_kernel import NO_ALT, ScanKernel
+from flexsn_trace.testing import lif_core, two_by_two_core
+
+T, B, C, H, W = 5, 2, 4, 3, 2
+CL = (0, 2, 3, 1)  # [B, C, H, W] channels-last: B, H, W, C from the outermost
+
+
+def channels_last(t: torch.Tensor) -> torch.Tensor:
+    """``t`` (``[..., B, C, H, W]``) with channels-last memory in its last four dims, as a convolution writes it."""
+    lead = t.shape[:-4]
+    flat = t.reshape(-1, *t.shape[-3:]).contiguous(memory_format=torch.channels_last)
+    return flat.view(*lead, *t.shape[-4:])
+
+
+def decay_core(x: torch.Tensor, v: torch.Tensor, w: torch.Tensor, th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * torch.sigmoid(w)
+    return torch.sigmoid(4.0 * (h - th)), h * 0.8
+
+
+def test_the_swap_is_found_for_either_order_and_only_for_a_swap() -> None:
+    x = channels_last(torch.randn(T, B, C, H, W))
+    state, rows, seq = torch.randn(B, C, H, W), torch.randn(2, B, C, H, W), torch.randn(T, B, C, H, W)
+    w = torch.randn(C, 1, 1)
+    step = (B, C, H, W)
+    got, alt = fit_orders([x, state, rows, w, None], CL, step)
+    assert alt == (0b110, C, H * W)  # channels-last launch: the contiguous tensors' C sits outside H * W
+    assert got[0] is x and got[1] is state and got[2] is rows and got[3] is w and got[4] is None
+    got, alt = fit_orders([seq, x, state], None, step)
+    assert alt == (0b010, H * W, C) and got[1] is x  # contiguous launch: the channels-last input's order swapped
+    # a third order ([B, W, H, C]) is not one swap from channels-last: copied
+    odd = torch.randn(B, W, H, C).permute(0, 3, 2, 1)
+    got, alt = fit_orders([odd, state], CL, step)
+    assert alt == (0b10, C, H * W) and got[0] is not odd and got[0].stride() == x[0].stride() and torch.equal(got[0], odd)
+    # gaps cannot be indexed one element per neuron: copied
+    gapped = torch.randn(B, C, H, 2 * W)[..., ::2]
+    got, alt = fit_orders([gapped], CL, step)
+    assert alt == (0, 1, 1) and got[0].stride() == x[0].stride() and torch.equal(got[0], gapped)
+    # zeros are kept as they are; statics of lower rank are made contiguous
+    got, alt = fit_orders([state, w.transpose(0, 1)], CL, step, zeros=[0])
+    assert alt == (0, 1, 1) and got[0] is state and got[1].is_contiguous()
+
+
+def test_size_one_dims_and_every_split_are_found() -> None:
+    # [B, C, 1, L] launched channels-last ([B, 1, L, C]): the size-1 dim moves nothing
+    x = torch.randn(T, B, C, 1, 4)
+    xl = channels_last(x)
+    got, alt = fit_orders([torch.randn(B, C, 1, 4)], layout.launch_order(xl), (B, C, 1, 4))
+    assert alt == (1, C, 4)
+    # groups of several dims: (B, C, H, W) launched as (C, H, W, B) against (B, C, H, W): P empty, G1 = (C, H, W)? no:
+    # launch (1, 2, 3, 0), own (0, 1, 2, 3) = G2 + G1 with G1 = (1, 2, 3), G2 = (0,)
+    got, alt = fit_orders([torch.randn(B, C, H, W)], (1, 2, 3, 0), (B, C, H, W))
+    assert alt == (1, B, C * H * W)
+
+
+def _run(fn: Callable[..., Any], ni: int, ns: int, nw: int, xs: list[torch.Tensor], s0: list[torch.Tensor],
+         statics: list[torch.Tensor], grads: list[torch.Tensor], final_state: bool, k: FlexSNKernel) -> list[torch.Tensor]:
+    leaves = [t.detach().clone().requires_grad_() for t in [*xs, *s0, *statics]]
+    out = torch.ops.flexsn.training(k.handle, leaves, final_state)
+    visible = list(out[: len(grads)])
+    torch.autograd.backward(visible, grads)
+    return [t.grad for t in leaves]  # type: ignore[misc]
+
+
+CORES = {"decay": (decay_core, 1, 1, 1, 2), "lif": (lif_core, 1, 1, 1, 0), "two": (two_by_two_core, 2, 2, 2, 0)}
+
+
+@pytest.mark.parametrize("final_state", [False, True], ids=["seqs", "final"])
+@pytest.mark.parametrize("grads_in", ["channels-last", "contiguous"])
+@pytest.mark.parametrize("name", list(CORES))
+def test_a_backward_reads_the_swapped_order_where_it_lies(name: str, grads_in: str, final_state: bool, device: torch.device) -> None:
+    """Channels-last inputs, contiguous initial states; the gradients of the outputs channels-last (the compiled
+    convnet's first layers: the states, checkpoint rows and final-state gradients are the odd ones) or contiguous
+    (a tie of sequences: the saved input is). Gradients equal the contiguous call's, and fit_orders copies nothing."""
+    fn, ni, ns, no, nw = CORES[name]
+    k = FlexSNKernel(fn, ni, ns, no, num_static=nw)
+    ensure_training_kernels(k.handle)
+    g = torch.Generator().manual_seed(6)
+    xs = [torch.randn(T, B, C, H, W, generator=g).to(device) for _ in range(ni)]
+    s0 = [torch.randn(B, C, H, W, generator=g).to(device) for _ in range(ns)]
+    statics = [torch.randn(C, 1, 1, generator=g).to(device), (torch.rand(W, generator=g) + 0.3).to(device)][:nw]
+    shapes = [(T, B, C, H, W)] * no + [(B, C, H, W) if final_state else (T, B, C, H, W)] * ns
+    grads = [torch.randn(*sh, generator=g).to(device) for sh in shapes]
+    want = _run(fn, ni, ns, nw, xs, s0, statics, grads, final_state, k)
+
+    copies: list[tuple[int, ...]] = []
+    real = layout.in_order
+
+    def spy(t: torch.Tensor, order: Any) -> torch.Tensor:
+        out = real(t, order)
+        if out is not t and t.dim() >= 4:
+            copies.append(tuple(t.shape))
+        return out
+
+    alts: list[Any] = []
+    launch = ScanKernel.launch
+
+    def seen(self: ScanKernel, args: Any, T: int, ncl: int, ref: Any, dims: Any = (), zero_init: bool = False,
+             reds: Any = (), alt: Any = NO_ALT) -> None:
+        if "backward" in self.kind:
+            alts.append(alt)
+        launch(self, args, T, ncl, ref, dims, zero_init, reds, alt)
+
+    moved = [channels_last(t) if grads_in == "channels-last" and t.dim() == 5 else t for t in grads]
+    with mock.patch.object(layout, "in_order", spy), mock.patch.object(ScanKernel, "launch", seen):
+        for _ in range(2):  # the first call derives its launch, the second runs from the plans
+            got = _run(fn, ni, ns, nw, [channels_last(x) for x in xs], s0, statics, moved, final_state, k)
+    # the first call launches through ScanKernel.launch; on CUDA the plan's launch calls the cached launcher
+    assert copies == [] and alts and all(a[0] != 0 for a in alts)
+    for a, b in zip(got, want):
+        torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
