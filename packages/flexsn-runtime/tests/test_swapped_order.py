@@ -129,3 +129,47 @@ def test_a_backward_reads_the_swapped_order_where_it_lies(name: str, grads_in: s
     assert copies == [] and alts and all(a[0] != 0 for a in alts)
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("final_state", [False, True], ids=["seqs", "final"])
+@pytest.mark.parametrize("name", list(CORES))
+def test_a_forward_reads_contiguous_states_beside_channels_last_inputs(name: str, final_state: bool, device: torch.device) -> None:
+    """A neuron carried over between calls in a channels-last network: its states come back contiguous when a caller
+    made them so. Inference and the training forward read them where they lie (no copy) and write what the
+    contiguous call writes, in the inputs' order."""
+    fn, ni, ns, no, nw = CORES[name]
+    k = FlexSNKernel(fn, ni, ns, no, num_static=nw)
+    ensure_training_kernels(k.handle)
+    g = torch.Generator().manual_seed(7)
+    xs = [torch.randn(T, B, C, H, W, generator=g).to(device) for _ in range(ni)]
+    s0 = [torch.randn(B, C, H, W, generator=g).to(device) for _ in range(ns)]
+    statics = [torch.randn(C, 1, 1, generator=g).to(device), (torch.rand(W, generator=g) + 0.3).to(device)][:nw]
+    copies: list[tuple[int, ...]] = []
+    real = layout.in_order
+
+    def spy(t: torch.Tensor, order: Any) -> torch.Tensor:
+        out = real(t, order)
+        if out is not t and t.dim() >= 4:
+            copies.append(tuple(t.shape))
+        return out
+
+    alts: list[Any] = []
+    launch = ScanKernel.launch
+
+    def seen(self: ScanKernel, args: Any, T: int, ncl: int, ref: Any, dims: Any = (), zero_init: bool = False,
+             reds: Any = (), alt: Any = NO_ALT) -> None:
+        alts.append(alt)
+        launch(self, args, T, ncl, ref, dims, zero_init, reds, alt)
+
+    xl = [channels_last(x) for x in xs]
+    for op in (torch.ops.flexsn.inference, torch.ops.flexsn.training):
+        want = op(k.handle, [*xs, *s0, *statics], final_state)
+        alts.clear()
+        with mock.patch.object(layout, "in_order", spy), mock.patch.object(ScanKernel, "launch", seen), torch.no_grad():
+            for _ in range(2):  # derived, then from the launch plan
+                got = op(k.handle, [*xl, *s0, *statics], final_state)
+        # the states are arguments ni .. ni + ns - 1: the second order's bits
+        assert copies == [] and alts and all(a == (((1 << ns) - 1) << ni, C, H * W) for a in alts)
+        for a, b in zip(got, want):
+            assert a.dim() < 4 or a.stride() == (xl[0].stride() if a.dim() == 5 else xl[0][0].stride())
+            torch.testing.assert_close(a, b, rtol=0, atol=0)

@@ -152,7 +152,7 @@ class LaunchPlan:
         seq_dtypes = tuple(d if d is not x.dtype else None for d in (f.output_dtype(k, x) for k in kinds))
         n_finals = ns if final_state else 0
         dtypes = [t.dtype for t in la.tensors] + [d or x.dtype for d in seq_dtypes] + [x.dtype] * n_finals
-        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init)
+        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init, alt=la.alt)
         if launch is None:
             return None
         seq = tuple(x.shape)

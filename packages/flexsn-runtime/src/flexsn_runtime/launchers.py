@@ -1,14 +1,12 @@
 """Launch wrappers for the scan kernels.
 
-Sequences are ``[T, *shape]`` and states ``[*shape]``; kernels see them as
-``[T, NCL]`` / ``[NCL]`` memory with ``NCL = prod(shape)``, contiguous or in the
-dense layout of the first input sequence (:mod:`flexsn_runtime.layout`: a
-channels-last convolution's output is read as it is). Every wrapper allocates
-its results like the first input sequence (shape, dtype, memory order), and follows SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
-initial states cloned (or zeros) where final states are returned, zero
-gradients following the templates. Static inputs (``FlexSNInfo.num_static``)
-follow the initial states, in the layout form of
-:mod:`flexsn_runtime.statics`.
+Sequences are ``[T, *shape]`` and states ``[*shape]``; kernels see them as ``[T, NCL]`` / ``[NCL]``
+memory with ``NCL = prod(shape)``, contiguous or in the dense layout of the first input sequence
+(:mod:`flexsn_runtime.layout`: a channels-last convolution's output is read as it is). Every wrapper
+allocates its results like the first input sequence (shape, dtype, memory order), and follows
+SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences, initial states cloned
+(or zeros) where final states are returned, zero gradients following the templates. Static inputs
+(``FlexSNInfo.num_static``) follow the initial states, in the layout form of :mod:`flexsn_runtime.statics`.
 """
 
 from __future__ import annotations
@@ -21,7 +19,7 @@ import torch
 from flexsn_codegen import backward_saved_args, final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, launch_order, stored_shape
+from .layout import Order, backward_order, empty_in_order, fit_orders, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import StaticPartials, run_starts, static_dims
 from .step_buffers import StepBuffers, missing_grad
@@ -70,6 +68,7 @@ class LaunchArgs(NamedTuple):
         zero_init: the initial states were omitted: the kernel makes zero states in registers.
         order: the memory order of the launch (:func:`flexsn_runtime.layout.launch_order`;
             ``None`` = contiguous), in which the results are allocated.
+        alt: the tensors read in the second memory order (:func:`flexsn_runtime.layout.fit_orders`).
     """
 
     x: torch.Tensor
@@ -77,16 +76,15 @@ class LaunchArgs(NamedTuple):
     dims: list[int]
     zero_init: bool
     order: Order = None
+    alt: tuple[int, int, int] = (0, 1, 1)
 
 
 def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchArgs:
     """The launch form of checked ``[*input_seqs, *init_states?, *statics]``.
 
-    Omitted initial states are made inside the kernel (``ZERO_INIT``): no
-    zeros tensor is allocated, filled or read, and nothing is kept between
-    calls (CUDA graphs). The tensors were checked already
-    (``FlexSNKernel``'s contract, the ops' ``check_op_args``, the call
-    cache's signature).
+    Omitted initial states are made inside the kernel (``ZERO_INIT``): no zeros tensor is allocated,
+    filled or read, and nothing is kept between calls (CUDA graphs). The tensors were checked already
+    (``FlexSNKernel``'s contract, the ops' ``check_op_args``, the call cache's signature).
 
     Raises:
         ValueError: a count that is neither with nor without the states.
@@ -97,21 +95,21 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
     x = flat_args[0]
     statics = flat_args[n:]
     order = launch_order(x, [w.shape for w in statics])
-    if zero_init:
-        seqs = [in_order(a, order) for a in flat_args[:n]]
-        body = [*seqs, *(seqs[0] for _ in range(ns))]  # pointers only: ZERO_INIT kernels do not read them
-    elif n == ni + ns:
-        body = [in_order(a, order) for a in flat_args[:n]]
-    else:
+    if not zero_init and n != ni + ns:
         raise ValueError(
             f"FlexSN ops take num_inputs={ni} input sequences optionally followed by "
             f"num_states={ns} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
+    # sequences and states in the order, or (a contiguous state beside channels-last inputs) read where they lie
+    fitted, alt = fit_orders(flat_args[:n], order, x.shape[1:])
+    body = cast("list[torch.Tensor]", fitted)
+    if zero_init:
+        body += [body[0]] * ns  # pointers only: ZERO_INIT kernels do not read them
     if not nst:
-        return LaunchArgs(x, body, [], zero_init, order)
+        return LaunchArgs(x, body, [], zero_init, order, alt)
     dims = static_dims([w.shape for w in statics], x.shape[1:], order)
-    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order)
+    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order, alt)
 
 
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> LaunchArgs:
@@ -164,7 +162,7 @@ def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
     T, ncl = x.shape[0], math.prod(x.shape[1:])
     if T == 0 or ncl == 0:
         return
-    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init)
+    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init, alt=la.alt)
 
 
 def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:

@@ -15,8 +15,12 @@ A launch's *order* (:func:`launch_order`) is ``None`` for contiguous
 memory, the common case, or the permutation of the per-step dims from the
 outermost in memory to the innermost. Outputs are allocated in it
 (:func:`empty_in_order`), as PyTorch's pointwise operators
-keep their input's memory format; any other tensor of the launch is brought
-to it (:func:`in_order`, a copy only when its strides differ). Static inputs
+keep their input's memory format. Any other tensor of the launch is read
+where it lies when its order is the launch's, or the launch's with its two
+innermost groups of dims swapped (a contiguous state beside channels-last
+sequences, a channels-last saved input in a contiguous backward: the
+kernels' second memory order, :func:`fit_orders`); else it is copied to the
+launch's order (:func:`in_order`). Static inputs
 broadcast through index arithmetic on the memory index
 (:mod:`flexsn_runtime.statics`), so a layout is taken only where every static
 input reads correctly in it: its non-1 dims must keep their relative order
