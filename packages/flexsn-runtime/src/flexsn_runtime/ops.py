@@ -248,10 +248,6 @@ def _no_formula(op: Any, who: str) -> Callable[..., list[torch.Tensor]]:
     return kernel
 
 
-for _name, _op in (("inference", _INFERENCE), ("backward", _BACKWARD)):
-    _LIB.impl(_name, _no_formula(_op, f"flexsn::{_name}"), "Autograd", with_keyset=True)  # type: ignore[no-untyped-call]
-
-
 def flexsn_inference_op(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     """The ``flexsn::inference`` op: ``[*input_seqs, *init_states?, *statics] -> [*output_seqs, *state_seqs]``.
 
@@ -310,7 +306,16 @@ def _op_backward(ctx: Any, grad_out: list[torch.Tensor | None]) -> tuple[None, l
     return None, backward(ctx, grad_out, _BACKWARD), None
 
 
-torch.library.register_autograd("flexsn::training", _op_backward, setup_context=_op_setup)
+#: each op's backward formula ``(backward, setup_context)``, or ``None``: a backward through its results raises
+_FORMULAS: dict[str, tuple[Callable[..., Any], Callable[..., Any]] | None] = {
+    "training": (_op_backward, _op_setup), "inference": None, "backward": None,
+}
+for _name, _formula in _FORMULAS.items():
+    if _formula is not None:
+        torch.library.register_autograd(f"flexsn::{_name}", _formula[0], setup_context=_formula[1], lib=_LIB)
+    else:
+        _op = getattr(torch.ops.flexsn, _name).default
+        _LIB.impl(_name, _no_formula(_op, f"flexsn::{_name}"), "Autograd", with_keyset=True)  # type: ignore[no-untyped-call]
 
 
 def _use_op(tracing: bool | None) -> bool:
