@@ -11,7 +11,8 @@ contiguous copies (itself checked against autograd through the loop in
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from typing import Any, Callable, Iterator
 from unittest import mock
 
 import pytest
@@ -85,6 +86,45 @@ def _run(fn: Callable[..., Any], ni: int, ns: int, nw: int, xs: list[torch.Tenso
 CORES = {"decay": (decay_core, 1, 1, 1, 2), "lif": (lif_core, 1, 1, 1, 0), "two": (two_by_two_core, 2, 2, 2, 0)}
 
 
+def _case(name: str, seed: int, device: torch.device) -> tuple[FlexSNKernel, torch.Generator, list[torch.Tensor],
+                                                             list[torch.Tensor], list[torch.Tensor]]:
+    """A kernel of core ``name`` with its training kernels, the generator, contiguous input sequences, contiguous
+    initial states and the core's static inputs (a per-channel ``[C, 1, 1]``, a per-column ``[W]``)."""
+    fn, ni, ns, no, nw = CORES[name]
+    k = FlexSNKernel(fn, ni, ns, no, num_static=nw)
+    ensure_training_kernels(k.handle)
+    g = torch.Generator().manual_seed(seed)
+    xs = [torch.randn(T, B, C, H, W, generator=g).to(device) for _ in range(ni)]
+    s0 = [torch.randn(B, C, H, W, generator=g).to(device) for _ in range(ns)]
+    statics = [torch.randn(C, 1, 1, generator=g).to(device), (torch.rand(W, generator=g) + 0.3).to(device)][:nw]
+    return k, g, xs, s0, statics
+
+
+@contextlib.contextmanager
+def watched(kind: str) -> Iterator[tuple[list[tuple[int, ...]], list[Any]]]:
+    """``(copies, alts)``: the sequences and states ``layout.in_order`` copied, and the ``alt`` of each
+    ``ScanKernel.launch`` of a kernel whose kind contains ``kind``, while the block runs. On CUDA a launch plan's
+    launch calls the cached launcher, not ``ScanKernel.launch``: a call's first launch is seen, later ones may not be."""
+    copies: list[tuple[int, ...]] = []
+    alts: list[Any] = []
+    real, launch = layout.in_order, ScanKernel.launch
+
+    def spy(t: torch.Tensor, order: Any) -> torch.Tensor:
+        out = real(t, order)
+        if out is not t and t.dim() >= 4:
+            copies.append(tuple(t.shape))
+        return out
+
+    def seen(self: ScanKernel, args: Any, T: int, ncl: int, ref: Any, dims: Any = (), zero_init: bool = False,
+             reds: Any = (), alt: Any = NO_ALT) -> None:
+        if kind in self.kind:
+            alts.append(alt)
+        launch(self, args, T, ncl, ref, dims, zero_init, reds, alt)
+
+    with mock.patch.object(layout, "in_order", spy), mock.patch.object(ScanKernel, "launch", seen):
+        yield copies, alts
+
+
 @pytest.mark.parametrize("final_state", [False, True], ids=["seqs", "final"])
 @pytest.mark.parametrize("grads_in", ["channels-last", "contiguous"])
 @pytest.mark.parametrize("name", list(CORES))
@@ -93,39 +133,15 @@ def test_a_backward_reads_the_swapped_order_where_it_lies(name: str, grads_in: s
     convnet's first layers: the states, checkpoint rows and final-state gradients are the odd ones) or contiguous
     (a tie of sequences: the saved input is). Gradients equal the contiguous call's, and fit_orders copies nothing."""
     fn, ni, ns, no, nw = CORES[name]
-    k = FlexSNKernel(fn, ni, ns, no, num_static=nw)
-    ensure_training_kernels(k.handle)
-    g = torch.Generator().manual_seed(6)
-    xs = [torch.randn(T, B, C, H, W, generator=g).to(device) for _ in range(ni)]
-    s0 = [torch.randn(B, C, H, W, generator=g).to(device) for _ in range(ns)]
-    statics = [torch.randn(C, 1, 1, generator=g).to(device), (torch.rand(W, generator=g) + 0.3).to(device)][:nw]
+    k, g, xs, s0, statics = _case(name, 6, device)
     shapes = [(T, B, C, H, W)] * no + [(B, C, H, W) if final_state else (T, B, C, H, W)] * ns
     grads = [torch.randn(*sh, generator=g).to(device) for sh in shapes]
     want = _run(fn, ni, ns, nw, xs, s0, statics, grads, final_state, k)
 
-    copies: list[tuple[int, ...]] = []
-    real = layout.in_order
-
-    def spy(t: torch.Tensor, order: Any) -> torch.Tensor:
-        out = real(t, order)
-        if out is not t and t.dim() >= 4:
-            copies.append(tuple(t.shape))
-        return out
-
-    alts: list[Any] = []
-    launch = ScanKernel.launch
-
-    def seen(self: ScanKernel, args: Any, T: int, ncl: int, ref: Any, dims: Any = (), zero_init: bool = False,
-             reds: Any = (), alt: Any = NO_ALT) -> None:
-        if "backward" in self.kind:
-            alts.append(alt)
-        launch(self, args, T, ncl, ref, dims, zero_init, reds, alt)
-
     moved = [channels_last(t) if grads_in == "channels-last" and t.dim() == 5 else t for t in grads]
-    with mock.patch.object(layout, "in_order", spy), mock.patch.object(ScanKernel, "launch", seen):
+    with watched("backward") as (copies, alts):
         for _ in range(2):  # the first call derives its launch, the second runs from the plans
             got = _run(fn, ni, ns, nw, [channels_last(x) for x in xs], s0, statics, moved, final_state, k)
-    # the first call launches through ScanKernel.launch; on CUDA the plan's launch calls the cached launcher
     assert copies == [] and alts and all(a[0] != 0 for a in alts)
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
@@ -137,35 +153,12 @@ def test_a_forward_reads_contiguous_states_beside_channels_last_inputs(name: str
     """A neuron carried over between calls in a channels-last network: its states come back contiguous when a caller
     made them so. Inference and the training forward read them where they lie (no copy) and write what the
     contiguous call writes, in the inputs' order."""
-    fn, ni, ns, no, nw = CORES[name]
-    k = FlexSNKernel(fn, ni, ns, no, num_static=nw)
-    ensure_training_kernels(k.handle)
-    g = torch.Generator().manual_seed(7)
-    xs = [torch.randn(T, B, C, H, W, generator=g).to(device) for _ in range(ni)]
-    s0 = [torch.randn(B, C, H, W, generator=g).to(device) for _ in range(ns)]
-    statics = [torch.randn(C, 1, 1, generator=g).to(device), (torch.rand(W, generator=g) + 0.3).to(device)][:nw]
-    copies: list[tuple[int, ...]] = []
-    real = layout.in_order
-
-    def spy(t: torch.Tensor, order: Any) -> torch.Tensor:
-        out = real(t, order)
-        if out is not t and t.dim() >= 4:
-            copies.append(tuple(t.shape))
-        return out
-
-    alts: list[Any] = []
-    launch = ScanKernel.launch
-
-    def seen(self: ScanKernel, args: Any, T: int, ncl: int, ref: Any, dims: Any = (), zero_init: bool = False,
-             reds: Any = (), alt: Any = NO_ALT) -> None:
-        alts.append(alt)
-        launch(self, args, T, ncl, ref, dims, zero_init, reds, alt)
-
+    _, ni, ns, _, _ = CORES[name]
+    k, _, xs, s0, statics = _case(name, 7, device)
     xl = [channels_last(x) for x in xs]
     for op in (torch.ops.flexsn.inference, torch.ops.flexsn.training):
         want = op(k.handle, [*xs, *s0, *statics], final_state)
-        alts.clear()
-        with mock.patch.object(layout, "in_order", spy), mock.patch.object(ScanKernel, "launch", seen), torch.no_grad():
+        with watched("") as (copies, alts), torch.no_grad():
             for _ in range(2):  # derived, then from the launch plan
                 got = op(k.handle, [*xl, *s0, *statics], final_state)
         # the states are arguments ni .. ni + ns - 1: the second order's bits
