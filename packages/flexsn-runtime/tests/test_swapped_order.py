@@ -12,11 +12,14 @@ contiguous copies (itself checked against autograd through the loop in
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import Any, Callable, Iterator
 from unittest import mock
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, layout
 from flexsn_runtime.layout import fit_orders
@@ -166,3 +169,39 @@ def test_a_forward_reads_contiguous_states_beside_channels_last_inputs(name: str
         for a, b in zip(got, want):
             assert a.dim() < 4 or a.stride() == (xl[0].stride() if a.dim() == 5 else xl[0][0].stride())
             torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def _check_swap_index(shape: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) -> bool:
+    """Whether :func:`fit_orders` keeps a state laid out in ``own`` beside a launch in ``launch`` only where the
+    kernels' swapped index (``templates._offsets``) finds each neuron's element; returns whether it was kept."""
+    t = torch.empty_strided(shape, layout.strides_in_order(shape, own))
+    got, (mask, inner, mid) = fit_orders([t], launch, shape)
+    if got[0] is not t:  # copied to the launch's order: the copy is in it
+        assert got[0].stride() == torch.empty_strided(shape, layout.strides_in_order(shape, launch)).stride() or got[0].numel() <= 1
+        return False
+    if mask == 0:  # as it is: the launch's order up to size-1 dims
+        assert all(s == w for s, w, n in zip(t.stride(), layout.strides_in_order(shape, launch), shape) if n != 1)
+        return True
+    ls = layout.strides_in_order(shape, launch)
+    for m in itertools.product(*(range(n) for n in shape)):
+        i = sum(a * b for a, b in zip(m, ls))
+        block = inner * mid
+        j = (i // block) * block + (i % inner) * mid + (i // inner) % mid
+        assert j == sum(a * b for a, b in zip(m, t.stride())), (shape, launch, own, m)
+    return True
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.data())
+def test_the_swapped_index_finds_every_neuron_or_the_tensor_is_copied(data: st.DataObject) -> None:
+    """Any step shape (sizes 1-4, rank 1-4), any launch order and any other order: a tensor is kept only where the
+    kernels' index reads it right, and one whose order is the launch's with two innermost groups swapped is kept."""
+    rank = data.draw(st.integers(1, 4))
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank)))
+    launch = tuple(data.draw(st.permutations(range(rank))))
+    own = tuple(data.draw(st.permutations(range(rank))))
+    _check_swap_index(shape, launch, own)
+    if rank >= 2:  # own = P + G2 + G1 for launch = P + G1 + G2: always kept
+        p = data.draw(st.integers(0, rank - 2))
+        k = data.draw(st.integers(p + 1, rank - 1))
+        assert _check_swap_index(shape, launch, launch[:p] + launch[k:] + launch[p:k])
