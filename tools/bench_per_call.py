@@ -69,6 +69,19 @@ def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
     return times[len(times) // 2]
 
 
+def back_to_back(fn: Callable[[], object], rep: int) -> float:
+    """Mean ms of ``fn`` over ``rep`` calls run one after another (CUDA events around them all): the host's time
+    before each call's first launch hides behind the previous call's GPU work, unlike :func:`per_call`."""
+    torch.cuda.synchronize()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    for _ in range(rep):
+        fn()
+    b.record()
+    torch.cuda.synchronize()
+    return a.elapsed_time(b) / rep
+
+
 def cores(spike: Callable[[torch.Tensor], torch.Tensor]) -> dict[str, tuple[Callable[..., Any], int, int, int]]:
     """The two neurons: ``name -> (core, num_inputs, num_states, num_outputs)``."""
 
