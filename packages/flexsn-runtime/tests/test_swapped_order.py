@@ -205,3 +205,22 @@ def test_the_swapped_index_finds_every_neuron_or_the_tensor_is_copied(data: st.D
         p = data.draw(st.integers(0, rank - 2))
         k = data.draw(st.integers(p + 1, rank - 1))
         assert _check_swap_index(shape, launch, launch[:p] + launch[k:] + launch[p:k])
+
+
+@pytest.mark.parametrize("op_name", ["inference", "training"])
+def test_zero_steps_return_the_initial_states_in_the_strides_the_fake_plans(op_name: str, device: torch.device) -> None:
+    """``T = 0`` returns clones of the initial states as the final states; a state in another order than the launch's
+    (channels-last beside an empty sequence, whose launch is contiguous) is cloned into the launch's order, where the
+    op's fake plans it (a compiled graph asserts those strides)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    k, _, _, _, _ = _case("lif", 8, device)
+    x = torch.randn(0, B, C, H, W, device=device)
+    v0 = channels_last(torch.randn(1, B, C, H, W, device=device))[0]
+    op = getattr(torch.ops.flexsn, op_name)
+    got = op(k.handle, [x, v0], True)
+    mode = FakeTensorMode()
+    with mode:
+        fake = op(k.handle, [mode.from_tensor(x), mode.from_tensor(v0)], True)
+    assert [t.stride() for t in got] == [t.stride() for t in fake]
+    torch.testing.assert_close(got[1], v0, rtol=0, atol=0)

@@ -173,9 +173,10 @@ def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
             return [x.new_zeros(x.shape[1:]) for _ in range(info.num_states)]
         return [empty_in_order(x.shape[1:], la.order, x.dtype, x.device) for _ in range(info.num_states)]
     init = la.tensors[info.num_inputs : info.num_inputs + info.num_states]
-    if x.shape[0] == 0:
-        return [s.clone() for s in init]
-    return [empty_in_order(s.shape, la.order, s.dtype, s.device) for s in init]
+    finals = [empty_in_order(s.shape, la.order, s.dtype, s.device) for s in init]
+    if x.shape[0] == 0:  # clones in the launch's order, where the fakes plan them (an initial state may lie in another)
+        return [f.copy_(s) for f, s in zip(finals, init)]
+    return finals
 
 
 def flexsn_inference(
