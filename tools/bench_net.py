@@ -172,7 +172,7 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
             first = time.perf_counter() - t0
             ms = per_step(step, args.warm, args.rep)
             log(case="net", what=what, impl=impl, T=args.T, B=args.B, channels_last=args.channels_last, ms=ms,
-                b2b_ms=back_to_back(step, args.rep), first_s=first, peak_gb=torch.cuda.max_memory_allocated() / 1e9)
+                b2b_ms=back_to_back(step, 0, args.rep), first_s=first, peak_gb=torch.cuda.max_memory_allocated() / 1e9)
         except Exception as exc:  # noqa: BLE001 - a peer that fails is a result too
             traceback.print_exc()
             log(case="net_error", what=what, impl=impl, err=repr(exc)[:400])

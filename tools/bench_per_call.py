@@ -69,17 +69,19 @@ def per_call(fn: Callable[[], object], warm: int, rep: int) -> float:
     return times[len(times) // 2]
 
 
-def back_to_back(fn: Callable[[], object], rep: int) -> float:
-    """Mean ms of ``fn`` over ``rep`` calls run one after another (CUDA events around them all): the host's time
-    before each call's first launch hides behind the previous call's GPU work, unlike :func:`per_call`."""
+def back_to_back(fn: Callable[[], object], warm: int, n: int) -> float:
+    """Mean ms of ``fn`` over ``n`` calls with no synchronize between them (the GPU's pace, unless the host is slower):
+    the host's time before each call's first launch hides behind the previous call's GPU work, unlike :func:`per_call`."""
+    for _ in range(warm):
+        fn()
     torch.cuda.synchronize()
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     a.record()
-    for _ in range(rep):
+    for _ in range(n):
         fn()
     b.record()
     torch.cuda.synchronize()
-    return a.elapsed_time(b) / rep
+    return a.elapsed_time(b) / n
 
 
 def cores(spike: Callable[[torch.Tensor], torch.Tensor]) -> dict[str, tuple[Callable[..., Any], int, int, int]]:

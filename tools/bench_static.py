@@ -51,7 +51,7 @@ from typing import Any, Callable
 
 import torch
 
-from bench_per_call import AUTOGRAD_THREADS_HELP, per_call  # the one per-call timer (tools/ is this script's folder on sys.path)
+from bench_per_call import AUTOGRAD_THREADS_HELP, back_to_back, per_call  # the timers (tools/ is this script's folder on sys.path)
 
 RESULTS: list[dict[str, Any]] = []
 #: the run's --autograd-threads, recorded in every row
@@ -194,20 +194,6 @@ def overhead_neurons(channels: int, device: torch.device) -> dict[str, torch.nn.
 def module_train_step(m: torch.nn.Module, x: torch.Tensor, g: torch.Tensor) -> Callable[[], None]:
     """``reset()`` + forward + backward of neuron module ``m`` on a leaf copy of ``x`` (its gradients cleared first)."""
     return train_step(lambda xx: (m.reset(), m(xx))[1], x, g, list(m.parameters()))  # type: ignore[operator]
-
-
-def back_to_back(fn: Callable[[], object], warm: int, n: int) -> float:
-    """Mean ms of ``fn`` over ``n`` calls with no synchronize between them (the GPU's pace, unless the host is slower)."""
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    for _ in range(n):
-        fn()
-    b.record()
-    torch.cuda.synchronize()
-    return a.elapsed_time(b) / n
 
 
 def kernel_time(fn: Callable[[], object], warm: int) -> tuple[float, list[tuple[str, float]]]:
