@@ -3,7 +3,7 @@
 A backward whose tensors come in two orders (channels-last sequences beside
 contiguous states and final-state gradients, as a compiled network hands
 them over; or a channels-last saved input in a contiguous launch) reads the
-odd ones through the swapped index of ``flexsn_codegen.templates._offsets``
+odd ones through the swapped index of ``flexsn_codegen.addressing._offsets``
 instead of copying them. Its gradients must equal those of the same call on
 contiguous copies (itself checked against autograd through the loop in
 ``test_layout.py``), and nothing may be copied.
@@ -173,7 +173,7 @@ def test_a_forward_reads_contiguous_states_beside_channels_last_inputs(name: str
 
 def _check_swap_index(shape: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) -> bool:
     """Whether :func:`fit_orders` keeps a state laid out in ``own`` beside a launch in ``launch`` only where the
-    kernels' swapped index (``templates._offsets``) finds each neuron's element; returns whether it was kept."""
+    kernels' swapped index (``addressing._offsets``) finds each neuron's element; returns whether it was kept."""
     t = torch.empty_strided(shape, layout.strides_in_order(shape, own))
     got, (mask, inner, mid) = fit_orders([t], launch, shape)
     if got[0] is not t:  # copied to the launch's order: the copy is in it

@@ -10,20 +10,8 @@ from flexsn_trace import FlexSNInfo
 
 from .cache import compile_triton_code_str
 from .chunked import Steps, render_chunked_backward
-from .templates import (
-    Hoisted,
-    Rebuild,
-    SavedArg,
-    _backward_head,
-    _backward_tail,
-    _module,
-    _prologue_call,
-    _rounded,
-    _seq_load,
-    _step_call,
-    _store,
-    _time_loop,
-)
+from .addressing import _rounded, _seq_load, _store
+from .templates import Hoisted, Rebuild, SavedArg, _backward_head, _backward_tail, _module, _prologue_call, _step_call, _time_loop
 
 __all__ = ["backward_invariant_sources", "get_flexsn_backward_kernel", "render_backward_kernel"]
 

@@ -26,7 +26,8 @@ from typing import Sequence
 from flexsn_trace import FlexSNInfo
 
 from .cache import interpreter_enabled
-from .templates import Hoisted, _backward_head, _backward_tail, _module, _prologue_call, _rounded, _seq_load, _store
+from .addressing import _rounded, _seq_load, _store
+from .templates import Hoisted, _backward_head, _backward_tail, _module, _prologue_call
 
 __all__ = ["Steps", "render_chunked_backward"]
 

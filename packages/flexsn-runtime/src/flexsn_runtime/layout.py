@@ -198,7 +198,7 @@ def _swap(step: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) 
     Size-1 dims are left out (they move no memory). ``launch = P + G1 + G2`` and ``own = P + G2 + G1``:
     ``inner`` is the size of ``G2``, ``mid`` of ``G1``; neuron ``i`` of the launch is element
     ``(i // (inner * mid)) * inner * mid + (i % inner) * mid + (i // inner) % mid`` of the tensor
-    (``flexsn_codegen.templates._offsets``). Contiguous ``[B, C, H, W]`` beside channels-last
+    (``flexsn_codegen.addressing._offsets``). Contiguous ``[B, C, H, W]`` beside channels-last
     (``(B, H, W, C)``): ``G1 = (H, W)``, ``G2 = (C,)``.
     """
     a = [d for d in launch if step[d] != 1]
@@ -219,7 +219,7 @@ def fit_orders(
 
     Each tensor is kept as it is when it is in ``order``, or when its per-step
     dims lie in ``order`` with the two innermost groups swapped (the kernel
-    then indexes it so, ``flexsn_codegen.templates._offsets``: bit ``k`` of the
+    then indexes it so, ``flexsn_codegen.addressing._offsets``: bit ``k`` of the
     mask for ``tensors[k]``); every tensor so kept shares one swap. Others are
     copied (:func:`in_order`). A contiguous state or checkpoint rows beside
     channels-last sequences, or a channels-last saved input in a contiguous

@@ -141,7 +141,7 @@ def _or(ints: list[int]) -> int:
 
 def jit_kwargs(cfg: dict[str, int], zero_init: bool, reds: Sequence[int], alt: Alt = NO_ALT) -> dict[str, Any]:
     """The keyword arguments of a ``JITFunction`` call: block size, ``ZERO_INIT``, warps, the backward's ``RED{k}``,
-    and the second memory order's ``ALT``, ``alt_inner``, ``alt_mid`` (:func:`flexsn_codegen.templates._offsets`).
+    and the second memory order's ``ALT``, ``alt_inner``, ``alt_mid`` (:func:`flexsn_codegen.addressing._offsets`).
 
     What Triton specialises a launch on besides the positional ``(*tensors, T, ncl, *dims)``: every
     compile of a kernel (:meth:`ScanKernel.launch`, :func:`flexsn_runtime.prewarm.start_compile`) takes them from here.
