@@ -245,7 +245,9 @@ def fit_orders(
         if t is None or k in zeros:
             continue
         lead = t.dim() - len(step)
-        if lead in (0, 1) and tuple(t.shape[lead:]) == step and not _in_order_already(t, order, lead):
+        if lead in (0, 1) and tuple(t.shape[lead:]) == step:
+            if _in_order_already(t, order, lead):
+                continue  # the common case: as it is, without in_order asking the same again
             own = _own_order(t, lead)
             sw = None if own is None else _swap(step, launch, own)
             if sw is not None and swap in (None, sw):
