@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 from unittest import mock
 
 import pytest
@@ -77,8 +77,9 @@ def test_size_one_dims_and_every_split_are_found() -> None:
     assert alt == (1, B, C * H * W)
 
 
-def _run(fn: Callable[..., Any], ni: int, ns: int, nw: int, xs: list[torch.Tensor], s0: list[torch.Tensor],
-         statics: list[torch.Tensor], grads: list[torch.Tensor], final_state: bool, k: FlexSNKernel) -> list[torch.Tensor]:
+def _run(k: FlexSNKernel, xs: list[torch.Tensor], s0: list[torch.Tensor], statics: list[torch.Tensor],
+         grads: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
+    """The gradients of ``flexsn::training`` on leaf copies of ``[*xs, *s0, *statics]``, given ``grads`` for its outputs."""
     leaves = [t.detach().clone().requires_grad_() for t in [*xs, *s0, *statics]]
     out = torch.ops.flexsn.training(k.handle, leaves, final_state)
     visible = list(out[: len(grads)])
@@ -135,16 +136,16 @@ def test_a_backward_reads_the_swapped_order_where_it_lies(name: str, grads_in: s
     """Channels-last inputs, contiguous initial states; the gradients of the outputs channels-last (the compiled
     convnet's first layers: the states, checkpoint rows and final-state gradients are the odd ones) or contiguous
     (a tie of sequences: the saved input is). Gradients equal the contiguous call's, and fit_orders copies nothing."""
-    fn, ni, ns, no, nw = CORES[name]
+    _, _, ns, no, _ = CORES[name]
     k, g, xs, s0, statics = _case(name, 6, device)
     shapes = [(T, B, C, H, W)] * no + [(B, C, H, W) if final_state else (T, B, C, H, W)] * ns
     grads = [torch.randn(*sh, generator=g).to(device) for sh in shapes]
-    want = _run(fn, ni, ns, nw, xs, s0, statics, grads, final_state, k)
+    want = _run(k, xs, s0, statics, grads, final_state)
 
     moved = [channels_last(t) if grads_in == "channels-last" and t.dim() == 5 else t for t in grads]
     with watched("backward") as (copies, alts):
         for _ in range(2):  # the first call derives its launch, the second runs from the plans
-            got = _run(fn, ni, ns, nw, [channels_last(x) for x in xs], s0, statics, moved, final_state, k)
+            got = _run(k, [channels_last(x) for x in xs], s0, statics, moved, final_state)
     assert copies == [] and alts and all(a[0] != 0 for a in alts)
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=1e-6, atol=1e-6)
