@@ -11,8 +11,10 @@ import torch
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, flexsn_backward, flexsn_inference_op
 from flexsn_runtime.scan_kernel import ScanKernel
+from flexsn_runtime import statics as statics_module
 from flexsn_runtime.statics import (
-    StaticPartials, partial_modes, prepare_static, run_gradients, static_dims, static_layout, static_problem, static_runs,
+    StaticPartials, partial_modes, prepare_static, run_gradients, split_sums, static_dims, static_layout, static_problem,
+    static_runs,
 )
 from flexsn_trace import ScanContract, reference_scan
 
@@ -151,6 +153,39 @@ def test_the_backward_ops_run_sums_split_into_each_statics_gradient(dtype: torch
             torch.testing.assert_close(g, (v.sum_to_size(shape) if shape else v.sum()).to(dtype))
 
 
+@pytest.mark.parametrize(
+    "n, split",
+    [(1, (8192, 128, 1)), (4, (16384, 8, 1)), (2, (8192, 4, 3)), (3, (8256, 5, 1)), (1, (8200, 4, 1)), (2, (512, 6, 2))],
+)
+def test_split_sums_sums_many_rows_in_two_reductions_to_the_same_numbers(n: int, split: tuple[int, int, int]) -> None:
+    """[n, outer, mid, inner] summed over outer and inner: blocks of rows first from TWO_STAGE_ROWS rows on (where 64 divides
+    outer), else one reduction; every case against an fp64 sum. The row count of a padded group's buffer is a view too."""
+    outer, mid, inner = split
+    padded = torch.randn(n, outer * mid * inner + 4)  # a group's rows start 16-byte aligned: [n, size] is a view
+    buf = padded[:, : outer * mid * inner]
+    got = split_sums(buf, n, split)
+    assert got.shape == (n, mid) and got.dtype == torch.float32
+    torch.testing.assert_close(got.double(), buf.double().reshape(n, outer, mid, inner).sum((1, 3)), rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("shapes", [[(8,)], [(4, 1), (4, 1)], [(8,), (8,), ()]])
+def test_the_reductions_sum_many_programs_in_two_steps_to_each_statics_gradient(
+    shapes: list[tuple[int, ...]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the two-step threshold at 2 rows (and blocks of 2), the reducer and the op's run sums (one and several
+    statics of a layout; mode P, eight programs of 16) still give each static its sum_to_size."""
+    monkeypatch.setattr(statics_module, "TWO_STAGE_ROWS", 2)
+    monkeypatch.setattr(statics_module, "_STAGE", 2)
+    step = (4, 4, 8)  # NCL = 128: eight programs of 16, one period of [8] (or two of [4, 1]... per row) each
+    values = torch.randn(len(shapes), *step).double()
+    for got in (_reduced(values, shapes, step, 16), run_gradients(
+        (parts := _stored(values, shapes, step, 16)).layout.run_sums(parts.bufs, static_runs(shapes, step)), shapes,
+        [torch.float64] * len(shapes),
+    )):
+        for g, v, shape in zip(got, values, shapes):
+            torch.testing.assert_close(g, v.sum_to_size(shape) if shape else v.sum(), rtol=1e-5, atol=1e-6)
+
+
 @pytest.fixture
 def forced_block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
     """Every scan kernel launches with ``BLOCK_NCL = request.param``; CUDA launchers cached under another block are dropped."""
@@ -195,6 +230,17 @@ def test_the_backward_kernel_reduces_static_gradients_in_every_mode(
     torch.autograd.backward([y_ref, v_ref], [gy, gv])
     torch.testing.assert_close(x.grad, xr.grad, rtol=1e-4, atol=1e-5)
     torch.testing.assert_close(w.grad, wr.grad, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("forced_block, w_shape, mode", [(16, (8,), 8), (16, (2, 8), 16)], indirect=["forced_block"])
+def test_the_backward_kernels_partials_summed_in_two_steps_match_the_loop(
+    forced_block: tuple[int, list[ScanKernel]], w_shape: tuple[int, ...], mode: int, device: torch.device,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The five programs' partials (one period each) summed in two steps, as a large layer's are: the same gradients."""
+    monkeypatch.setattr(statics_module, "TWO_STAGE_ROWS", 2)
+    monkeypatch.setattr(statics_module, "_STAGE", 5)
+    test_the_backward_kernel_reduces_static_gradients_in_every_mode(forced_block, w_shape, mode, ratio_core, device)
 
 
 @pytest.mark.parametrize("w_shape", [(), (3, 1), (2, 3, 4), (4,)])
@@ -268,13 +314,20 @@ def three_core(x: torch.Tensor, v: torch.Tensor, a: torch.Tensor, b: torch.Tenso
     return s, h * (1.0 - s)
 
 
+@pytest.mark.parametrize("two_steps", [False, True])
 @pytest.mark.parametrize("final_state", [False, True])
-def test_the_ops_sum_a_run_of_statics_once_and_the_formula_splits_it(final_state: bool, device: torch.device) -> None:
+def test_the_ops_sum_a_run_of_statics_once_and_the_formula_splits_it(
+    final_state: bool, two_steps: bool, device: torch.device, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """flexsn::backward returns a [2, 3] sum for the two [1, 3, 1] statics and a [1, 1] one for the scalar (its fake
     alike, opcheck); through the training op's autograd formula, every gradient matches autograd through the loop, on
-    the derived launch (first call) and the launch plan (later ones)."""
+    the derived launch (first call) and the launch plan (later ones). ``two_steps``: the per-neuron partials' two rows
+    of ``outer`` summed as many rows are (:func:`split_sums`)."""
     from flexsn_codegen import backward_saved_args
 
+    if two_steps:
+        monkeypatch.setattr(statics_module, "TWO_STAGE_ROWS", 2)
+        monkeypatch.setattr(statics_module, "_STAGE", 2)
     k = FlexSNKernel(three_core, 1, 1, 1, num_static=3)
     bundle = ensure_training_kernels(k.handle)
     assert bundle.training is not None
