@@ -43,8 +43,8 @@ from .registry import (
 )
 from .tracecache import core_fingerprint
 from .programs import load_program, save_program
+from .backward_launchers import flexsn_backward
 from .launchers import (
-    flexsn_backward,
     flexsn_backward_ncl_bucket,
     flexsn_forward,
     flexsn_forward_final_state,

@@ -220,7 +220,7 @@ class LaunchPlan:
 class BackwardPlan:
     """The BPTT launch of one call signature for one pattern of missing incoming gradients.
 
-    What :func:`~flexsn_runtime.launchers.launch_backward` and the training
+    What :func:`~flexsn_runtime.backward_launchers.launch_backward` and the training
     op's autograd derive per call (the memory order, the zero gradients, the
     static inputs' index ints and partial-sum modes, the cached launcher's
     key), fixed while every tensor is contiguous and 16-byte aligned, or in

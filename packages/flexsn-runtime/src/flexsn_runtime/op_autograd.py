@@ -16,7 +16,7 @@ import torch
 
 from .call_cache import functorch_active
 from .launch_plan import BackwardPlan, LaunchPlan, PlanSlot
-from .launchers import launch_backward
+from .backward_launchers import launch_backward
 from .layout import backward_order, empty_in_order
 from .op_impls import plan_backward, training_impl
 from .prewarm import prewarm_backward

@@ -13,7 +13,8 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import flexsn_backward, launch_args, launch_forward, launch_inference
+from .backward_launchers import flexsn_backward
+from .launchers import launch_args, launch_forward, launch_inference
 from .op_plans import planned_op_backward, planned_op_forward
 from .registry import FlexSNKernelHandle, lookup_flexsn_kernel_handle
 from .scan_kernel import ScanKernel
@@ -143,7 +144,7 @@ def plan_backward(
     plan: TrainingPlan, grads: Sequence[torch.Tensor | None], saved: Sequence[torch.Tensor], templates: Sequence[torch.Tensor],
     runs: bool = False,
 ) -> list[torch.Tensor]:
-    """Run ``plan``'s backward kernel through :func:`~flexsn_runtime.launchers.flexsn_backward` (SpikingJelly's rules).
+    """Run ``plan``'s backward kernel through :func:`~flexsn_runtime.backward_launchers.flexsn_backward` (SpikingJelly's rules).
 
     ``templates`` give each gradient's shape and dtype: input sequences, initial states, static inputs.
     ``runs``: the statics' gradients as the ``flexsn::backward`` op returns them (one fp32 sum per run

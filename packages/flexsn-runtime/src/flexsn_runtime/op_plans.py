@@ -4,7 +4,7 @@ Under ``torch.compile`` (and ``torch.export``) every FlexSN call is a
 ``flexsn::*`` op that the graph calls with the same tensor shapes at every
 step. Without a plan the op derives its launch each time, as
 :func:`~flexsn_runtime.launchers.launch_args` and
-:func:`~flexsn_runtime.launchers.flexsn_backward` do: the memory order, the
+:func:`~flexsn_runtime.backward_launchers.flexsn_backward` do: the memory order, the
 static inputs' index ints and partial-sum layout, the outputs' allocations,
 SpikingJelly's template rules. That is tens of microseconds of host time per
 call, which a compiled step without CUDA graphs waits for (it was the larger
