@@ -183,49 +183,6 @@ def test_a_channels_last_network_keeps_its_layout_through_the_scan(kind: str, fu
     assert counters["flexsn"]["scans_fused"] == int(fuse)
 
 
-class _ConvLIF(nn.Module):
-    """``[T, N, 3, 16, 16] -> conv -> bn -> LIF``: Inductor picks channels-last for the convolution (on the CPU too)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.conv, self.bn = nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8)
-        self.sn = _neuron("triton")
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        out: torch.Tensor = self.sn(self.bn(self.conv(x.flatten(0, 1))).unflatten(0, x.shape[:2]))
-        return out
-
-
-@pytest.mark.parametrize("grad", [False, True], ids=["inference", "training"])
-def test_a_compiled_graph_returns_the_scans_final_state_and_rows_without_a_copy(grad: bool) -> None:
-    """The graph was traced with contiguous memory, Inductor then chose channels-last for the convolution: the scan
-    writes its spikes channels-last, and its final state (a module state, returned by the graph) and checkpoint rows
-    (saved for the backward) contiguous, as traced, so the graph returns them as the op wrote them. Before, Inductor
-    copied them (``flexsn_runtime.layout.state_swap``). The numbers are eager's."""
-    import re
-
-    from torch._inductor.utils import run_and_get_code
-
-    torch.manual_seed(0)
-    net = _ConvLIF().to(DEV)
-    ref = copy.deepcopy(net)
-    x = torch.randn(T, N, 3, 16, 16, device=DEV)
-    compiled = torch.compile(net)
-    _reset(net), _reset(ref)
-    with torch.set_grad_enabled(grad):
-        y, codes = run_and_get_code(compiled, x)
-        torch.testing.assert_close(y, ref(x), rtol=1e-5, atol=1e-5)
-        torch.testing.assert_close(net.sn.v, ref.sn.v, rtol=1e-5, atol=1e-5)
-    forward = codes[0]
-    sizes = re.findall(r"assert_size_stride\((buf\d+), \(([\d, ]+)\), \(([\d, ]+)\), '([^']+)'", forward)
-    assert any(op.endswith("convolution.default") and strides.split(", ")[1] == "1" for _, _, strides, op in sizes)  # channels-last
-    own = [buf for buf, shape, strides, op in sizes if op.startswith("torch.ops.flexsn.")
-           and [int(v) for v in strides.split(", ")] == list(torch.empty([int(v) for v in shape.split(", ")]).stride())]
-    returned = re.search(r"return \((.*)\)", forward)
-    assert returned is not None and own and all(re.search(rf"\b{b}\b", returned.group(1)) for b in own), (own, returned)
-    assert len(own) == (2 if grad else 1)  # the final state (and in training the rows), no copy of them
-
-
 def test_switched_off_keeps_the_batch_norm() -> None:
     flexsn_hop.enable_neighbour_fusion(False)
     recorder = _run("triton", False, grad=True)

@@ -16,8 +16,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from flexsn_runtime import FlexSNKernel, ensure_training_kernels, ops
-from flexsn_codegen import final_state_forward_returns
-from flexsn_runtime.layout import backward_order, empty_in_order, in_order, is_rows, launch_order, seq_order
+from flexsn_runtime.layout import backward_order, empty_in_order, in_order, launch_order, seq_order
 
 T, B, C, H, W = 3, 2, 4, 3, 5
 CL = (0, 2, 3, 1)  # [B, C, H, W] channels-last: B, H, W, C from the outermost
@@ -100,9 +99,6 @@ def _fake_strides(op: Any, *args: Any) -> list[tuple[int, ...]]:
 @pytest.mark.parametrize("final_state", [False, True], ids=["seqs", "final"])
 @pytest.mark.parametrize("states", ["none", "channels-last", "contiguous"])
 def test_the_ops_read_and_write_channels_last(final_state: bool, states: str, device: torch.device) -> None:
-    """Channels-last sequences in, channels-last sequences out; the final states and checkpoint rows contiguous (where
-    a compiled graph traced them: layout.state_swap), whatever order the initial states come in; the fakes plan the same
-    strides, and the numbers are the contiguous call's."""
     k = FlexSNKernel(decay_core, 1, 1, 1, num_static=2)
     g = torch.Generator().manual_seed(0)
     x = torch.randn(T, B, C, H, W, generator=g).to(device)
@@ -112,7 +108,7 @@ def test_the_ops_read_and_write_channels_last(final_state: bool, states: str, de
     v0c = {"none": [], "contiguous": [v0], "channels-last": [channels_last(v0.expand(T, -1, -1, -1, -1))[0]]}[states]
     want = torch.ops.flexsn.inference(k.handle, [x, *([v0] if v0c else []), *statics], final_state)
     got = torch.ops.flexsn.inference(k.handle, [xc, *v0c, *statics], final_state)
-    assert got[0].stride() == xc.stride() and got[1].stride() == (xc.stride() if not final_state else x[0].stride())
+    assert got[0].stride() == xc.stride() and got[1].stride() == (xc.stride() if not final_state else xc[0].stride())
     for a, b in zip(got, want):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
     assert _fake_strides(torch.ops.flexsn.inference, k.handle, [xc, *v0c, *statics], final_state) == [t.stride() for t in got]
@@ -122,14 +118,7 @@ def test_the_ops_read_and_write_channels_last(final_state: bool, states: str, de
     outs_c = torch.ops.flexsn.training(k.handle, [xc, *v0c, *statics], final_state)
     outs = torch.ops.flexsn.training(k.handle, [x, *([v0] if v0c else []), *statics], final_state)
     assert [t.stride() for t in outs_c] == _fake_strides(torch.ops.flexsn.training, k.handle, [xc, *v0c, *statics], final_state)
-    info = ensure_training_kernels(k.handle).training.info  # type: ignore[union-attr]
-    rows = [is_rows(info, kk, T) for kk in final_state_forward_returns(info)[1:]] if final_state else []
-    shapes_c = [t.stride() == (x.stride() if t.dim() == 5 else x[0].stride()) for t in outs_c]  # contiguous
-    shapes_l = [t.stride() == (xc.stride() if t.dim() == 5 else xc[0].stride()) for t in outs_c]  # channels-last
-    if final_state:  # spikes, final state (contiguous), then the stored returns: rows contiguous, sequences channels-last
-        assert shapes_l[0] and shapes_c[1] and all((shapes_c if r else shapes_l)[2 + i] for i, r in enumerate(rows))
-    else:
-        assert all(shapes_l)
+    assert all(t.stride() == (xc.stride() if t.dim() == 5 else xc[0].stride()) for t in outs_c)
     for a, b in zip(outs_c, outs):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
 
@@ -187,10 +176,9 @@ def test_a_static_that_does_not_fit_the_order_takes_contiguous_copies(device: to
 
 def test_a_backward_whose_sequences_tie_takes_the_order_of_its_states_and_plans_it(device: torch.device) -> None:
     """A saved channels-last input beside a contiguous incoming gradient is a tie of sequences. The states beside
-    them (the contiguous initial state, final-state gradient and checkpoint rows, which the op's forward writes
-    contiguous: layout.state_swap) decide: contiguous, so only the input is read in the second order, not the
-    gradients and the states. The op's fake plans the strides it writes, and the gradients equal those of an
-    all-contiguous call."""
+    them (the contiguous initial state and final-state gradient against channels-last checkpoint rows) decide:
+    contiguous, so the input and the rows are copied, not the gradients and the initial state. The op's fake plans
+    the strides it writes, and the gradients equal those of an all-contiguous call."""
     k = FlexSNKernel(decay_core, 1, 1, 1, num_static=2)
     ensure_training_kernels(k.handle)
     g = torch.Generator().manual_seed(4)
@@ -210,7 +198,7 @@ def test_a_backward_whose_sequences_tie_takes_the_order_of_its_states_and_plans_
         torch.autograd.backward([out[0], out[1]], [gs, gv])
     handle, grads, saved, templates, final_state = seen[0]
     orders = [seq_order(t if t.dim() == 5 else t.unsqueeze(0)) for t in [*saved[:3], *grads]]
-    assert orders == [CL, None, None, None, None]  # saved: x, checkpoint rows, v0; then the gradients of s and v
+    assert orders == [CL, CL, None, None, None]  # saved: x, checkpoint rows, v0; then the gradients of s and v
 
     with torch.no_grad():
         got = torch.ops.flexsn.backward(handle, grads, saved, templates, final_state)

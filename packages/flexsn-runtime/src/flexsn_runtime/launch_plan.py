@@ -36,7 +36,7 @@ import torch
 from flexsn_trace import FlexSNInfo
 
 from .launchers import launch_args
-from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, is_rows, stored_shape, strides_in_order
+from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, stored_shape, strides_in_order
 from .scan_kernel import NO_ALT, ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
 from .step_buffers import StepBuffers, missing_grad, state_grad_targets
@@ -111,8 +111,7 @@ class LaunchPlan:
 
     @classmethod
     def build(
-        cls, f: ScanKernel, info: FlexSNInfo, flat: Sequence[torch.Tensor], final_state: bool, stored: Sequence[int] | None,
-        contiguous_states: bool = False,
+        cls, f: ScanKernel, info: FlexSNInfo, flat: Sequence[torch.Tensor], final_state: bool, stored: Sequence[int] | None
     ) -> "LaunchPlan | None":
         """The plan of ``f``'s launch for calls like ``flat``, or ``None`` when calls like it take the derived path.
 
@@ -125,7 +124,6 @@ class LaunchPlan:
             stored: for a training forward, the kernel returns stored as
                 sequences (:attr:`~flexsn_runtime.training_plan.TrainingPlan.stored`);
                 ``None`` for inference.
-            contiguous_states: as :func:`~flexsn_runtime.launchers.launch_args` takes it (the custom ops).
 
         ``None`` for an empty call (``T == 0`` or no neuron), a tensor the launch
         would copy (neither contiguous nor in the launch's memory order), or a CUDA
@@ -136,7 +134,7 @@ class LaunchPlan:
         if x.shape[0] == 0 or x.numel() == 0:
             return None
         ordered = not all(t.is_contiguous() for t in flat)
-        la = launch_args(info, flat, contiguous_states)
+        la = launch_args(info, flat)
         if ordered:  # another memory order: only when the launch reads every tensor as it is (no copy)
             launched = {id(t) for t in la.tensors}
             if la.order is None or not all(id(t) in launched for t in flat):
@@ -154,11 +152,7 @@ class LaunchPlan:
         seq_dtypes = tuple(d if d is not x.dtype else None for d in (f.output_dtype(k, x) for k in kinds))
         n_finals = ns if final_state else 0
         dtypes = [t.dtype for t in la.tensors] + [d or x.dtype for d in seq_dtypes] + [x.dtype] * n_finals
-        # final states and checkpoint rows, written contiguous where la.states says so
-        states = [*(i for i, k in enumerate(kinds) if stored is not None and final_state and is_rows(info, k, x.shape[0])),
-                  *range(len(kinds), len(kinds) + n_finals)]
-        alt = la.alt_with(len(la.tensors), states)
-        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init, alt=alt)
+        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init, alt=la.alt)
         if launch is None:
             return None
         seq = tuple(x.shape)
@@ -173,8 +167,7 @@ class LaunchPlan:
             return cls(launch, body, tuple(allocs), returns)
         shapes, mem = [seq if sh is None else sh for sh, _ in allocs], la.order
         assert mem is not None  # ordered: checked above
-        state_mem = tuple(range(len(seq) - 1)) if la.state_order is None else mem  # final states' and rows' order
-        strided = tuple((sh, strides_in_order(sh, state_mem if i in states else mem)) for i, sh in enumerate(shapes))
+        strided = tuple((sh, strides_in_order(sh, mem)) for sh in shapes)
         return cls(launch, body, tuple(allocs), returns, tuple(tuple(t.stride()) for t in flat), strided)
 
     def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:

@@ -19,7 +19,7 @@ import torch
 from flexsn_codegen import final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, empty_in_order, fit_orders, is_rows, launch_order, state_swap, stored_shape
+from .layout import Order, empty_in_order, fit_orders, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import static_dims
 
@@ -66,8 +66,6 @@ class LaunchArgs(NamedTuple):
         order: the memory order of the launch (:func:`flexsn_runtime.layout.launch_order`;
             ``None`` = contiguous), in which the results are allocated.
         alt: the tensors read in the second memory order (:func:`flexsn_runtime.layout.fit_orders`).
-        states: the second order's ``(inner, mid)`` when final states and checkpoint rows are written
-            contiguous in it (the custom ops', :func:`flexsn_runtime.layout.state_swap`); ``None``: in ``order``.
     """
 
     x: torch.Tensor
@@ -76,29 +74,10 @@ class LaunchArgs(NamedTuple):
     zero_init: bool
     order: Order = None
     alt: tuple[int, int, int] = (0, 1, 1)
-    states: tuple[int, int] | None = None
-
-    @property
-    def state_order(self) -> Order:
-        """The memory order of the final states and checkpoint rows."""
-        return None if self.states is not None else self.order
-
-    def alt_with(self, first: int, states: Sequence[int]) -> tuple[int, int, int]:
-        """:attr:`alt` with the bits of the results at ``first + k`` for ``k`` in ``states`` (state-shaped results)
-        when they are written in the second order."""
-        if self.states is None or not states:
-            return self.alt
-        mask = self.alt[0]
-        for k in states:
-            mask |= 1 << (first + k)
-        return (mask, *self.states)
 
 
-def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor], contiguous_states: bool = False) -> LaunchArgs:
+def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchArgs:
     """The launch form of checked ``[*input_seqs, *init_states?, *statics]``.
-
-    ``contiguous_states``: final states and checkpoint rows are written contiguous where the second order
-    allows it (the custom ops, :func:`flexsn_runtime.layout.state_swap`; their fakes plan the same).
 
     Omitted initial states are made inside the kernel (``ZERO_INIT``): no zeros tensor is allocated,
     filled or read, and nothing is kept between calls (CUDA graphs). The tensors were checked already
@@ -119,16 +98,15 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor], contiguous_
             f"num_states={ns} initial states, then num_static={nst} static inputs; "
             f"got {len(flat_args)} tensors"
         )
-    swap = state_swap(order, x.shape[1:]) if contiguous_states else None
     # sequences and states in the order, or (a contiguous state beside channels-last inputs) read where they lie
-    fitted, alt = fit_orders(flat_args[:n], order, x.shape[1:], swap=swap)
+    fitted, alt = fit_orders(flat_args[:n], order, x.shape[1:])
     body = cast("list[torch.Tensor]", fitted)
     if zero_init:
         body += [body[0]] * ns  # pointers only: ZERO_INIT kernels do not read them
     if not nst:
-        return LaunchArgs(x, body, [], zero_init, order, alt, swap)
+        return LaunchArgs(x, body, [], zero_init, order, alt)
     dims = static_dims([w.shape for w in statics], x.shape[1:], order)
-    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order, alt, swap)
+    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order, alt)
 
 
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> LaunchArgs:
@@ -176,13 +154,12 @@ def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) 
     return index >= 0 or all(a.is_meta is x.is_meta for a in args)
 
 
-def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor], states: Sequence[int] = ()) -> None:
-    """Launch over ``la`` into ``outs`` (``states``: the positions of final states and checkpoint rows among them)."""
+def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
     x = la.x
     T, ncl = x.shape[0], math.prod(x.shape[1:])
     if T == 0 or ncl == 0:
         return
-    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init, alt=la.alt_with(len(la.tensors), states))
+    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init, alt=la.alt)
 
 
 def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
@@ -191,9 +168,9 @@ def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
     if la.zero_init:
         if x.shape[0] == 0:
             return [x.new_zeros(x.shape[1:]) for _ in range(info.num_states)]
-        return [empty_in_order(x.shape[1:], la.state_order, x.dtype, x.device) for _ in range(info.num_states)]
+        return [empty_in_order(x.shape[1:], la.order, x.dtype, x.device) for _ in range(info.num_states)]
     init = la.tensors[info.num_inputs : info.num_inputs + info.num_states]
-    finals = [empty_in_order(s.shape, la.state_order, s.dtype, s.device) for s in init]
+    finals = [empty_in_order(s.shape, la.order, s.dtype, s.device) for s in init]
     if x.shape[0] == 0:  # clones in the launch's order, where the fakes plan them (an initial state may lie in another)
         return [f.copy_(s) for f, s in zip(finals, init)]
     return finals
@@ -240,7 +217,7 @@ def launch_inference(f: ScanKernel, info: FlexSNInfo, la: LaunchArgs, final_stat
         _run(f, la, outs)
         return tuple(outs)
     finals = _finals(info, la)
-    _run(f, la, [*outs, *finals], range(n_seqs, n_seqs + len(finals)))
+    _run(f, la, [*outs, *finals])
     return (*outs, *finals)
 
 
@@ -297,13 +274,9 @@ def launch_forward(
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
-    rows = [i for i, k in enumerate(stored) if is_rows(info, k, x.shape[0])]
-    seqs = [
-        empty_in_order(stored_shape(info, k, x.shape), la.state_order if i in rows else la.order, f.output_dtype(k, x), x.device)
-        for i, k in enumerate(stored)
-    ]
+    seqs = [empty_in_order(stored_shape(info, k, x.shape), la.order, f.output_dtype(k, x), x.device) for k in stored]
     finals = _finals(info, la)
-    _run(f, la, [*seqs, *finals], [*rows, *range(len(seqs), len(seqs) + len(finals))])
+    _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
 
 

@@ -44,10 +44,7 @@ from flexsn_trace import FlexSNInfo
 
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = [
-    "Order", "backward_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "is_rows", "seq_order", "state_swap",
-    "stored_shape", "strides_in_order",
-]
+__all__ = ["Order", "backward_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -216,8 +213,7 @@ def _swap(step: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) 
 
 
 def fit_orders(
-    tensors: Sequence[torch.Tensor | None], order: Order, step: Sequence[int], zeros: Collection[int] = (),
-    swap: tuple[int, int] | None = None,
+    tensors: Sequence[torch.Tensor | None], order: Order, step: Sequence[int], zeros: Collection[int] = ()
 ) -> tuple[list[torch.Tensor | None], tuple[int, int, int]]:
     """The first tensor arguments of a launch in ``order``, and the launch's second memory order.
 
@@ -236,8 +232,6 @@ def fit_orders(
         order: the launch's memory order (:func:`launch_order`, :func:`backward_order`).
         step: ``S``.
         zeros: positions of dense zero tensors, read alike in any order: kept as they are.
-        swap: the second order's ``(inner, mid)`` when the caller has fixed it already (the launch writes
-            state-shaped returns in it, :func:`state_swap`); a tensor in another swap is copied.
 
     Returns:
         ``(tensors, (mask, inner, mid))``; ``(0, 1, 1)`` when every tensor is in ``order``
@@ -246,7 +240,7 @@ def fit_orders(
     step = tuple(step)
     launch = tuple(range(len(step))) if order is None else order
     out = list(tensors)
-    mask = 0
+    mask, swap = 0, None
     for k, t in enumerate(tensors):
         if t is None or k in zeros:
             continue
@@ -260,24 +254,7 @@ def fit_orders(
                 swap, mask = sw, mask | (1 << k)
                 continue
         out[k] = in_order(t, order)
-    return out, (mask, *swap) if mask and swap is not None else (0, 1, 1)
-
-
-def state_swap(order: Order, step: Sequence[int]) -> tuple[int, int] | None:
-    """The swap ``(inner, mid)`` in which a launch in ``order`` writes state-shaped returns contiguous, or ``None``.
-
-    The custom ops' final states and checkpoint rows. ``torch.compile`` keeps the strides a graph's outputs had
-    when it was traced, before Inductor chose channels-last for the convolutions; a final state (a module's
-    state, returned by the graph) and the rows saved for the backward were traced contiguous, so Inductor copied
-    the channels-last ones the kernels wrote (``tools/results/gpu-2026-11-29e/`` run1: 3% of a compiled convnet's
-    inference step). The ops write them contiguous instead, indexed in the second memory order, whenever
-    contiguous memory is the launch's order with its two innermost groups of dims swapped (channels-last
-    sequences); else (``None``) in the launch's order. Eager calls keep every return in the launch's order.
-    """
-    if order is None:
-        return None
-    step = tuple(step)
-    return _swap(step, order, tuple(range(len(step))))
+    return out, (mask, *swap) if swap is not None else (0, 1, 1)
 
 
 def _in_order_already(t: torch.Tensor, order: Order, lead: int) -> bool:
@@ -298,9 +275,3 @@ def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, .
     if rows is not None and info.num_outputs <= k < info.num_outputs + info.num_states:
         return (rows, *shape[1:])
     return tuple(shape)
-
-
-def is_rows(info: FlexSNInfo, k: int, T: int) -> bool:
-    """Whether return ``k`` of the final-state training forward over ``T`` steps is a state's checkpoint rows
-    (:func:`stored_shape` gives it ``ceil(T / chunk)`` rows), not a sequence."""
-    return checkpoint_rows(info, T) is not None and info.num_outputs <= k < info.num_outputs + info.num_states

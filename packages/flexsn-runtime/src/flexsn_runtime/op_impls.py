@@ -78,14 +78,12 @@ def check_traced_constants(bundle: FlexSNKernelHandle) -> None:
 
 
 def inference_impl(
-    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, signature: Hashable | None = None,
-    contiguous_states: bool = False,
+    handle: int, flat_args: Sequence[torch.Tensor], final_state: bool, signature: Hashable | None = None
 ) -> list[torch.Tensor]:
     """Run the inference kernel on checked tensors (omitted initial states: zeros made in the kernel).
 
     ``signature``: the op's checked call signature, whose launch plan runs the call when it fits
-    (:mod:`flexsn_runtime.op_plans`); ``None``: the launch is derived. ``contiguous_states``: the final states
-    are written contiguous where the second memory order allows it (the ops, :func:`flexsn_runtime.layout.state_swap`).
+    (:mod:`flexsn_runtime.op_plans`); ``None``: the launch is derived.
 
     Raises:
         RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
@@ -93,10 +91,10 @@ def inference_impl(
     bundle = lookup_flexsn_kernel_handle(handle)
     check_traced_constants(bundle)
     kernel, info = inference_kernel(bundle, final_state)
-    planned = planned_op_forward(bundle, signature, kernel, info, flat_args, final_state, None, contiguous_states)
+    planned = planned_op_forward(bundle, signature, kernel, info, flat_args, final_state, None)
     if planned is not None:
         return list(planned)
-    return list(launch_inference(kernel, info, launch_args(info, flat_args, contiguous_states), final_state))
+    return list(launch_inference(kernel, info, launch_args(info, flat_args), final_state))
 
 
 def training_impl(
@@ -105,11 +103,10 @@ def training_impl(
     final_state: bool,
     plan: TrainingPlan | None = None,
     signature: Hashable | None = None,
-    contiguous_states: bool = False,
 ) -> list[torch.Tensor]:
     """Run the training forward kernel on checked tensors (omitted initial states: zeros made in the kernel).
 
-    ``signature``, ``contiguous_states`` (the final states and checkpoint rows): as :func:`inference_impl` takes them.
+    ``signature``: as :func:`inference_impl` takes it.
 
     Raises:
         RuntimeError: a number the kernels were traced with changed (:func:`check_traced_constants`).
@@ -117,11 +114,11 @@ def training_impl(
     if plan is None:
         plan = plan_for(handle, final_state, flat_args[0].dtype)
     check_traced_constants(plan.bundle)
-    planned = planned_op_forward(plan.bundle, signature, plan.forward, plan.info, flat_args, final_state, plan.stored, contiguous_states)
+    planned = planned_op_forward(plan.bundle, signature, plan.forward, plan.info, flat_args, final_state, plan.stored)
     if planned is not None:
         return list(planned)
     stored = plan.stored if final_state else None
-    return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args, contiguous_states), final_state, stored))
+    return list(launch_forward(plan.forward, plan.info, launch_args(plan.info, flat_args), final_state, stored))
 
 
 def backward_impl(

@@ -63,7 +63,7 @@ def _slot(bundle: FlexSNKernelHandle, key: Hashable) -> PlanSlot[Any]:
 
 def planned_op_forward(
     bundle: FlexSNKernelHandle, signature: Hashable | None, f: ScanKernel, info: FlexSNInfo,
-    flat_args: Sequence[torch.Tensor], final_state: bool, stored: Sequence[int] | None, contiguous_states: bool = False,
+    flat_args: Sequence[torch.Tensor], final_state: bool, stored: Sequence[int] | None,
 ) -> tuple[torch.Tensor, ...] | None:
     """An op's forward launch through its signature's plan: the outputs, or ``None`` (nothing launched).
 
@@ -77,15 +77,14 @@ def planned_op_forward(
         final_state: the final-state variant.
         stored: for a training forward, the returns stored as sequences
             (:attr:`~flexsn_runtime.training_plan.TrainingPlan.stored`); ``None`` for inference.
-        contiguous_states: as :meth:`~flexsn_runtime.launch_plan.LaunchPlan.build` takes it.
     """
     if signature is None:
         return None
     # the input's strides too: one signature may come in two memory orders (two call sites), each with its plan
-    slot = _slot(bundle, ("forward", final_state, contiguous_states, signature, flat_args[0].stride()))
+    slot = _slot(bundle, ("forward", final_state, signature, flat_args[0].stride()))
     plan = slot.plan
     if plan is None:
-        plan = slot.retry(lambda: LaunchPlan.build(f, info, flat_args, final_state, stored, contiguous_states))
+        plan = slot.retry(lambda: LaunchPlan.build(f, info, flat_args, final_state, stored))
         if plan is None:
             return None
     out: tuple[torch.Tensor, ...] | None = plan.run(flat_args)

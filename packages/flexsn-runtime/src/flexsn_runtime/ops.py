@@ -29,7 +29,7 @@ import torch
 from flexsn_trace import check_scan_args, layout_problem
 
 from .call_cache import interpreted, tensor_signature
-from .layout import Order, backward_order, empty_in_order, is_rows, launch_order, state_swap, stored_shape
+from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
 from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
@@ -124,37 +124,31 @@ def _check_op_args(handle: int, flat_args: Sequence[torch.Tensor], who: str) -> 
 
 
 def _kernel_inference(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    return inference_impl(handle, flat_args, final_state, check_op_args(handle, flat_args, "flexsn::inference"), True)
+    return inference_impl(handle, flat_args, final_state, check_op_args(handle, flat_args, "flexsn::inference"))
 
 
-def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> tuple[Order, Order]:
-    """The memory order the implementation will launch in (``launchers.launch_args``), and the one of its final
-    states and checkpoint rows (contiguous where :func:`~flexsn_runtime.layout.state_swap` allows): the fakes allocate
-    in them."""
-    x = flat_args[0]
-    order = launch_order(x, [w.shape for w in flat_args[len(flat_args) - num_static :]])
-    return order, None if state_swap(order, x.shape[1:]) is not None else order
+def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
+    """The memory order the implementation will launch in (``launchers.launch_args``): the fakes allocate in it."""
+    return launch_order(flat_args[0], [w.shape for w in flat_args[len(flat_args) - num_static :]])
 
 
 def _fake_inference(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
-    order, own = _fake_order(flat_args, info.num_static)
-    states = [empty_in_order(x.shape[1:], own, x.dtype, x.device) if final_state else empty_in_order(x.shape, order, x.dtype, x.device)
-              for _ in range(info.num_states)]
+    order = _fake_order(flat_args, info.num_static)
+    states = [empty_in_order(x.shape[1:] if final_state else x.shape, order, x.dtype, x.device) for _ in range(info.num_states)]
     return [empty_in_order(x.shape, order, kernel.output_dtype(k, x), x.device) for k in range(info.num_outputs)] + states
 
 
 def _kernel_training(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
-    signature = check_op_args(handle, flat_args, "flexsn::training")
-    return training_impl(handle, flat_args, final_state, signature=signature, contiguous_states=True)
+    return training_impl(handle, flat_args, final_state, signature=check_op_args(handle, flat_args, "flexsn::training"))
 
 
 def _fake_training(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     x = flat_args[0]
     plan = plan_for(handle, final_state, x.dtype)  # the pair the implementation runs for this dtype
     info, fwd = plan.info, plan.forward
-    order, own = _fake_order(flat_args, info.num_static)
+    order = _fake_order(flat_args, info.num_static)
 
     def seq(dtype: torch.dtype) -> torch.Tensor:
         return empty_in_order(x.shape, order, dtype, x.device)
@@ -163,12 +157,9 @@ def _fake_training(handle: int, flat_args: list[torch.Tensor], final_state: bool
         return [seq(fwd.output_dtype(k, x)) for k in range(info.num_fwd_kernel_returns)]
     return (
         [seq(fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
-        + [empty_in_order(x.shape[1:], own, x.dtype, x.device) for _ in range(info.num_states)]
+        + [empty_in_order(x.shape[1:], order, x.dtype, x.device) for _ in range(info.num_states)]
         # as launchers.launch_forward allocates them
-        + [
-            empty_in_order(stored_shape(info, k, x.shape), own if is_rows(info, k, x.shape[0]) else order, fwd.output_dtype(k, x), x.device)
-            for k in final_state_extras(info)
-        ]
+        + [empty_in_order(stored_shape(info, k, x.shape), order, fwd.output_dtype(k, x), x.device) for k in final_state_extras(info)]
     )
 
 
