@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -23,6 +22,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench_net  # noqa: E402
+from bench_per_call import per_call  # noqa: E402
 from flexsn_runtime import scan_kernel  # noqa: E402
 
 BLOCK = int(os.environ.get("BWD_BLOCK", "0"))
@@ -63,17 +63,9 @@ def main() -> None:
                 key = "bwd_scan" if "flexsn_backward" in n else "fwd_scan" if "flexsn_" in n else "aten_reduce" if "reduce_kernel" in n else None
                 if key:
                     by[key] += e.device_time / 5
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        wall = []
-        for _ in range(41):
-            torch.cuda.synchronize()
-            a.record()
-            step()
-            b.record()
-            torch.cuda.synchronize()
-            wall.append(a.elapsed_time(b))
+        wall = per_call(step, 0, 41)
         print(json.dumps({"block": BLOCK or 128, "impl": impl, "gpu_us": round(total, 1), **{k: round(v, 1) for k, v in by.items()},
-                          "wall_ms": round(statistics.median(wall), 3)}), flush=True)
+                          "wall_ms": round(wall, 3)}), flush=True)
 
 
 if __name__ == "__main__":

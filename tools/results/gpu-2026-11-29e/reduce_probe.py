@@ -8,24 +8,18 @@ Per shape: µs (CUDA events, median of 50) for ``buf.view(n, R, C).sum(1)``, and
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import torch
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench_per_call import per_call  # noqa: E402
+
 
 def timed(fn, n=50):  # type: ignore[no-untyped-def]
-    for _ in range(5):
-        fn()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(n):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        out.append(a.elapsed_time(b) * 1e3)
-    out.sort()
-    return out[len(out) // 2]
+    """Median µs of ``fn`` timed alone (``tools/bench_per_call.per_call`` after 5 warm-up calls)."""
+    return per_call(fn, 5, n) * 1e3
 
 
 for n, R, C in [(4, 65536, 128), (4, 16384, 128), (4, 4096, 128), (4, 16384, 128), (4, 4096, 128), (4, 1024, 128), (1, 65536, 64)]:

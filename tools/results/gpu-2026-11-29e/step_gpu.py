@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench_net  # noqa: E402
-from bench_per_call import back_to_back  # noqa: E402
+from bench_per_call import back_to_back, per_call  # noqa: E402
 
 
 def main() -> None:
@@ -38,19 +37,11 @@ def main() -> None:
                 torch.cuda.synchronize()
             ev = [e for e in p.events() if e.device_type == torch.autograd.DeviceType.CUDA]
             ours = [e for e in ev if "fused_inference" in e.name or "fused_training" in e.name]
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            wall = []
-            for _ in range(41):
-                torch.cuda.synchronize()
-                a.record()
-                step()
-                b.record()
-                torch.cuda.synchronize()
-                wall.append(a.elapsed_time(b))
+            wall = per_call(step, 0, 41)
             print(json.dumps({"tree": os.environ.get("TREE", "?"), "impl": impl, "what": what,
                               "gpu_us": round(sum(e.device_time for e in ev) / 5, 1), "kernels": len(ev) / 5,
                               "op_copy_us": round(sum(e.device_time for e in ours) / 5, 1), "op_copies": len(ours) / 5,
-                              "wall_ms": round(statistics.median(wall), 3), "b2b_ms": round(back_to_back(step, 3, 30), 3)}), flush=True)
+                              "wall_ms": round(wall, 3), "b2b_ms": round(back_to_back(step, 3, 30), 3)}), flush=True)
 
 
 if __name__ == "__main__":
