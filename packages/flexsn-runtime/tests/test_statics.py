@@ -155,17 +155,20 @@ def test_the_backward_ops_run_sums_split_into_each_statics_gradient(dtype: torch
 
 @pytest.mark.parametrize(
     "n, split",
-    [(1, (8192, 128, 1)), (4, (16384, 8, 1)), (2, (8192, 4, 3)), (3, (8256, 5, 1)), (1, (8200, 4, 1)), (2, (512, 6, 2))],
+    [(0, (8192, 128, 1)), (1, (8192, 128, 1)), (4, (16384, 8, 1)), (2, (8192, 4, 3)), (3, (8256, 5, 1)), (0, (8200, 4, 1)),
+     (2, (512, 6, 2)), (0, (512, 6, 2))],
 )
 def test_split_sums_sums_many_rows_in_two_reductions_to_the_same_numbers(n: int, split: tuple[int, int, int]) -> None:
     """[n, outer, mid, inner] summed over outer and inner: blocks of rows first from TWO_STAGE_ROWS rows on (where 64 divides
-    outer), else one reduction; every case against an fp64 sum. The row count of a padded group's buffer is a view too."""
+    outer), else one reduction; every case against an fp64 sum. The row count of a padded group's buffer is a view too;
+    n = 0: one static's [outer * mid * inner] buffer, summed to [mid]."""
     outer, mid, inner = split
-    padded = torch.randn(n, outer * mid * inner + 4)  # a group's rows start 16-byte aligned: [n, size] is a view
-    buf = padded[:, : outer * mid * inner]
+    padded = torch.randn(max(n, 1), outer * mid * inner + 4)  # a group's rows start 16-byte aligned: [n, size] is a view
+    buf = padded[:, : outer * mid * inner] if n else padded[0, : outer * mid * inner]
     got = split_sums(buf, n, split)
-    assert got.shape == (n, mid) and got.dtype == torch.float32
-    torch.testing.assert_close(got.double(), buf.double().reshape(n, outer, mid, inner).sum((1, 3)), rtol=1e-5, atol=1e-3)
+    assert got.shape == ((n, mid) if n else (mid,)) and got.dtype == torch.float32
+    want = buf.double().reshape(max(n, 1), outer, mid, inner).sum((1, 3))
+    torch.testing.assert_close(got.double(), want if n else want[0], rtol=1e-5, atol=1e-3)
 
 
 @pytest.mark.parametrize("shapes", [[(8,)], [(4, 1), (4, 1)], [(8,), (8,), ()]])

@@ -336,10 +336,8 @@ class PartialsLayout:
                         sums = buf
                     elif g.mid == 1:
                         sums = buf.sum()
-                    elif g.split[0] < TWO_STAGE_ROWS:
-                        sums = buf.view(g.split).sum((0, 2))
                     else:
-                        sums = split_sums(buf, 1, g.split)[0]
+                        sums = split_sums(buf, 0, g.split)
                     rows: Sequence[torch.Tensor] = (sums,)
                 else:
                     rows = (buf if g.split is None else split_sums(buf, g.n, g.split)).unbind(0)
@@ -377,7 +375,8 @@ _STAGE = 64
 
 
 def split_sums(buf: torch.Tensor, n: int, split: tuple[int, int, int]) -> torch.Tensor:
-    """``[n, mid]``: ``buf`` viewed as ``[n, outer, mid, inner]`` (``split = (outer, mid, inner)``), summed over ``outer`` and ``inner``.
+    """``[n, mid]``: ``buf`` viewed as ``[n, outer, mid, inner]`` (``split = (outer, mid, inner)``), summed over ``outer`` and
+    ``inner``; ``[mid]`` for ``n = 0`` (one static's buffer, ``[outer, mid, inner]``).
 
     A channels-last per-channel static's partials have one row of ``mid = C`` per program, tens of
     thousands of rows in a large layer; ATen's one reduction over them reads at 0.3-1.3 TB/s on an H200,
@@ -387,9 +386,10 @@ def split_sums(buf: torch.Tensor, n: int, split: tuple[int, int, int]) -> torch.
     where ``64`` divides ``outer``; the sums are the same numbers in another order (deterministic either way).
     """
     outer, mid, inner = split
+    lead = (n,) if n else ()
     if outer < TWO_STAGE_ROWS or outer % _STAGE:
-        return buf.view(n, outer, mid, inner).sum((1, 3))
-    return buf.view(n, outer // _STAGE, _STAGE, mid, inner).sum((2, 4)).sum(1)
+        return buf.view(*lead, outer, mid, inner).sum((-3, -1))
+    return buf.view(*lead, outer // _STAGE, _STAGE, mid, inner).sum((-3, -1)).sum(-2)
 
 
 @functools.lru_cache(maxsize=256)
