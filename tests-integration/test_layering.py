@@ -1,9 +1,11 @@
-"""The layer rule: a FlexSN package, and its tests, import only its own and lower layers.
+"""The layer rule: a FlexSN package, and its tests, import only its own and lower layers; no import cycles inside one.
 
 Two checks, both able to fail:
 
-* import-linter's ``layers`` contract in ``.importlinter`` over the installed
-  packages (it follows imports inside the five source trees);
+* import-linter's contracts in ``.importlinter`` over the installed
+  packages (it follows imports inside the five source trees): ``layers``,
+  and ``acyclic_siblings`` (no module of a package imports one that imports
+  it back, except under ``if TYPE_CHECKING:``);
 * an ``ast`` scan of every ``.py`` file under ``packages/<dist>/src`` and
   ``packages/<dist>/tests`` (import-linter does not see test folders).
 
@@ -63,7 +65,7 @@ def run_lint_imports(repo: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(src_dirs))
     lint_imports = Path(sys.executable).with_name("lint-imports")
     return subprocess.run(
-        [str(lint_imports), "--config", str(repo / ".importlinter"), "--no-cache", "--no-logo"],
+        [str(lint_imports), str(repo / ".importlinter"), "--no-cache", "--no-logo"],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -113,6 +115,25 @@ def test_import_linter_detects_a_planted_break(repo_copy: Path) -> None:
     result = run_lint_imports(repo_copy)
     assert result.returncode != 0, f"lint-imports missed a planted layer break:\n{result.stdout}"
     assert "BROKEN" in result.stdout and "_planted_layer_break" in result.stdout, result.stdout
+
+
+def test_import_linter_detects_a_planted_cycle(repo_copy: Path) -> None:
+    # a function-level import back into a module that imports this one is a cycle too
+    plant(repo_copy, "flexsn-runtime", "src", "def f():\n    from . import routing\n")
+    routing = repo_copy / "packages" / "flexsn-runtime" / "src" / "flexsn_runtime" / "routing.py"
+    routing.write_text(routing.read_text(encoding="utf-8") + "\nfrom . import _planted_layer_break\n", encoding="utf-8")
+    result = run_lint_imports(repo_copy)
+    assert result.returncode != 0, f"lint-imports missed a planted import cycle:\n{result.stdout}"
+    assert "No cycles are allowed in flexsn_runtime" in result.stdout and "_planted_layer_break" in result.stdout, result.stdout
+
+
+def test_import_linter_ignores_type_checking_imports(repo_copy: Path) -> None:
+    # the same cycle for annotations only: never imported at run time, so not a cycle
+    plant(repo_copy, "flexsn-runtime", "src", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import routing\n")
+    routing = repo_copy / "packages" / "flexsn-runtime" / "src" / "flexsn_runtime" / "routing.py"
+    routing.write_text(routing.read_text(encoding="utf-8") + "\nfrom . import _planted_layer_break\n", encoding="utf-8")
+    result = run_lint_imports(repo_copy)
+    assert result.returncode == 0, f"lint-imports counted an annotation-only import as a cycle:\n{result.stdout}"
 
 
 def test_sources_and_tests_import_only_lower_layers() -> None:

@@ -19,7 +19,6 @@ from .contract import (
     check_scan_args,
     check_tensor_list,
     layout_problem,
-    reference_scan,
 )
 from .graphs import (
     TrainingGraphs,
@@ -31,6 +30,7 @@ from .graphs import (
 from .isolation import run_isolated
 from .reach import ScanGrad, reached_arguments, scan_requires_grad
 from .recorder import FOREIGN_PREFIX
+from .reference import reference_scan
 from .saved import minimize_saved
 from .info import FlexSNInfo, SavedSource, arithmetic_signature, extract_info, graph_output_nodes, placeholders
 

@@ -20,7 +20,8 @@ from typing import Any, Callable, Sequence
 
 import torch
 
-from .contract import ScanContract, reference_scan
+from .contract import ScanContract
+from .reference import reference_scan
 
 __all__ = [
     "MaskedGradientSpike", "Spike", "SpikeWithAlpha", "assert_trained_alike", "count_calls", "lif_core", "masked_step_core",
