@@ -117,22 +117,24 @@ def test_import_linter_detects_a_planted_break(repo_copy: Path) -> None:
     assert "BROKEN" in result.stdout and "_planted_layer_break" in result.stdout, result.stdout
 
 
+def plant_cycle(repo: Path, back: str) -> subprocess.CompletedProcess[str]:
+    """Plant a module that ``flexsn_runtime.routing`` imports and that imports routing back by ``back``; lint."""
+    plant(repo, "flexsn-runtime", "src", back)
+    routing = repo / "packages" / "flexsn-runtime" / "src" / "flexsn_runtime" / "routing.py"
+    routing.write_text(routing.read_text(encoding="utf-8") + "\nfrom . import _planted_layer_break\n", encoding="utf-8")
+    return run_lint_imports(repo)
+
+
 def test_import_linter_detects_a_planted_cycle(repo_copy: Path) -> None:
     # a function-level import back into a module that imports this one is a cycle too
-    plant(repo_copy, "flexsn-runtime", "src", "def f():\n    from . import routing\n")
-    routing = repo_copy / "packages" / "flexsn-runtime" / "src" / "flexsn_runtime" / "routing.py"
-    routing.write_text(routing.read_text(encoding="utf-8") + "\nfrom . import _planted_layer_break\n", encoding="utf-8")
-    result = run_lint_imports(repo_copy)
+    result = plant_cycle(repo_copy, "def f():\n    from . import routing\n")
     assert result.returncode != 0, f"lint-imports missed a planted import cycle:\n{result.stdout}"
     assert "No cycles are allowed in flexsn_runtime" in result.stdout and "_planted_layer_break" in result.stdout, result.stdout
 
 
 def test_import_linter_ignores_type_checking_imports(repo_copy: Path) -> None:
     # the same cycle for annotations only: never imported at run time, so not a cycle
-    plant(repo_copy, "flexsn-runtime", "src", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import routing\n")
-    routing = repo_copy / "packages" / "flexsn-runtime" / "src" / "flexsn_runtime" / "routing.py"
-    routing.write_text(routing.read_text(encoding="utf-8") + "\nfrom . import _planted_layer_break\n", encoding="utf-8")
-    result = run_lint_imports(repo_copy)
+    result = plant_cycle(repo_copy, "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import routing\n")
     assert result.returncode == 0, f"lint-imports counted an annotation-only import as a cycle:\n{result.stdout}"
 
 
