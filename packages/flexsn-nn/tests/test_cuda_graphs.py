@@ -5,7 +5,9 @@ calls), ``reset()`` runs no tensor op, and, on a GPU, ``torch.compile(mode="redu
 from __future__ import annotations
 
 import functools
+import gc
 import warnings
+from collections.abc import Iterator
 
 import pytest
 import torch
@@ -18,6 +20,23 @@ from flexsn_trace.testing import lif_core
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA graphs need a GPU")
+
+
+@pytest.fixture(autouse=True)
+def _no_graph_garbage() -> Iterator[None]:
+    """Collect the earlier tests' cyclic garbage before each test, outside any capture.
+
+    ``torch.cuda.make_graphed_callables`` leaves its graphs in a reference cycle (the module's
+    patched ``forward`` closes over the module), and ``torch.cuda.graph`` collects before a capture
+    only with ``torch.compiler.config.force_cudagraph_gc`` (off by default; ``torch/cuda/graphs.py``).
+    Python's collector could then run inside a later test's capture and free an old graph there
+    (``CUDAGraph::reset``: "operation not permitted when stream is capturing"), which the default
+    "global" capture mode forbids: that capture failed, and the CUDA generator, left in capture state,
+    failed every later test of the process ("Offset increment outside graph capture").
+    """
+    if torch.cuda.is_available():
+        gc.collect()
+    yield
 
 
 class CountOps(TorchDispatchMode):
