@@ -10,9 +10,11 @@ classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
 (``K.thr``), and the arguments and keywords a ``functools.partial`` held
 there binds (a tensor there is lifted through a new partial binding the substituted value), at most :data:`MAX_DEPTH` steps deep through any item, and
 :data:`MAX_NAMED_DEPTH` steps further along named ones (dict keys the code
-names, short sequences). Attributes are followed
-only where the code can name them (an attribute it loads, or a string
-constant for ``getattr``), so a large object costs nothing it does not read.
+names, every key where the code unpacks a mapping, ``f(**cfg.kw)``, a partial's keywords, short sequences).
+Attributes are followed only where the code can name them (an attribute it loads, or a string
+constant for ``getattr``), so a large object costs nothing it does not read; the numbers a library object names
+(:data:`WATCHED`: a surrogate's ``alpha``, read by the library's code) are followed on it and on an instance of a
+user's subclass of its class.
 
 A place is read again through its root (:func:`reader`: every call sees a
 rebinding or an in-place change); a tensor in it can be *lifted* when
@@ -63,14 +65,24 @@ MAX_ITEMS = 64
 #: (:func:`methods`; ``getattr(type(value), name)`` for an instance, a classmethod's ``__func__``)
 Step = tuple[str, Any]
 
+#: the name :func:`code_names` adds for code that unpacks a mapping (``f(h, **cfg.kw)``, ``{**d}``): its keys are read
+#: without being spelled, so the search follows every key of the dicts it reaches (no identifier is ``**``)
+SPREAD = "**"
+
+
 def code_names(*codes: types.CodeType) -> frozenset[str]:
     """Attribute names ``codes`` (and code nested in them) load, and their string constants (``getattr(o, "thr")``,
-    and those in a tuple or set constant: ``for k in ("thr", "tau")``, ``k in {"a", "b"}``)."""
+    and those in a tuple or set constant: ``for k in ("thr", "tau")``, ``k in {"a", "b"}``); :data:`SPREAD` when
+    the code unpacks a mapping."""
     names: set[str] = set()
     stack = list(codes)
     while stack:
         co = stack.pop()
-        names.update(i.argval for i in dis.get_instructions(co) if i.opname in ("LOAD_ATTR", "LOAD_METHOD"))
+        for i in dis.get_instructions(co):
+            if i.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+                names.add(i.argval)
+            elif i.opname in ("DICT_MERGE", "DICT_UPDATE"):  # f(**d) and {**d} (Python >= 3.9)
+                names.add(SPREAD)
         consts = list(co.co_consts)
         while consts:
             c = consts.pop()
@@ -114,7 +126,8 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         if len(value) > MAX_ITEMS:  # a table or a large config: only what the code names (THRESHOLDS["lif"])
             return [(("item", k), value[k], True) for k in sorted(value.keys() & names)]
         # below MAX_DEPTH only under the keys the code names: a dict there may hold a training loop's counters
-        return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (not named_only or k in names)]
+        every = not named_only or SPREAD in names
+        return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (every or k in names)]
     if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
         # its function too, read again (watched by identity) but never rebuilt: a new partial keeps it
         return [(("attr", "func"), value.func, False), (("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
@@ -143,15 +156,28 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
         every_number = module and _opaque_module(type(value))
         own = own_attributes(value)
         listed = listed_names(own)
-        return [
+        out = [
             (("attr", n), v, not (module and isinstance(v, Tensor))) for n, v in own.items()
             if (n in names or n in listed or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ] + [(("method", key), fn, False) for key, fn in methods(type(value), names | _CALLED, own)]
+        # a user's subclass of a library object naming its own numbers (class MySig(Sigmoid)): its numbers too,
+        # read through the library's names (the code that reads them is the library's, whose names the search
+        # does not see); asked only of classes that define the name, so no user __getattr__ runs
+        if any(WATCHED in vars(k) for k in type(value).__mro__):
+            taken = {step for step, _, _ in out}
+            out += [item for item in _watched(value) or () if item[0] not in taken]
+        return out
+    return _watched(value)
+
+
+def _watched(value: Any) -> list[tuple[Step, Any, bool]] | None:
+    """A library object's own numbers (a surrogate's ``alpha``, :data:`WATCHED`): read again, never rebuilt;
+    ``None`` when ``value`` names none."""
     watched = getattr(value, WATCHED, None)
-    if isinstance(watched, tuple):  # a library object's own numbers (a surrogate's alpha): read again, never rebuilt
-        return [(("attr", n), getattr(value, n), False) for n in watched if isinstance(n, str)]
-    return None
+    if not isinstance(watched, tuple):
+        return None
+    return [(("attr", n), getattr(value, n), False) for n in watched if isinstance(n, str)]
 
 
 def listed_names(own: dict[str, Any]) -> frozenset[str]:
@@ -199,20 +225,23 @@ def nested(
     seen = {id(value)}
     deepest = depth + MAX_NAMED_DEPTH
 
-    def walk(v: Any, path: tuple[Step, ...], liftable: bool) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
+    def walk(v: Any, path: tuple[Step, ...], liftable: bool, names: frozenset[str]) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
         if len(path) >= deepest:
             if cut is not None and _steps(v, names, named_only=True):
                 cut.append(path)
             return
         steps = _steps(v, names, named_only=len(path) >= depth)
+        # a partial's keywords are its function's arguments, named by the partial itself (a helper's parameter
+        # names are no attribute names the code loads): followed below it at any depth, as names the code spells
+        below = names | frozenset(v.keywords) if isinstance(v, functools.partial) else names
         for step, child, ok in steps or ():
             here = (*path, step)
             yield here, child, liftable and ok
             if id(child) not in seen:  # each container searched once (a cycle, a shared config)
                 seen.add(id(child))
-                yield from walk(child, here, liftable and ok)
+                yield from walk(child, here, liftable and ok, below)
 
-    yield from walk(value, (), True)
+    yield from walk(value, (), True, names)
 
 
 def follow(value: Any, path: tuple[Step, ...]) -> Any:
