@@ -131,6 +131,14 @@ class SurrogateFunction:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.family = zlib.crc32(f"{cls.__module__}.{cls.__qualname__}".encode())
+        # Each parameter a property: a read is one lookup, where __getattr__ runs only after a failed one (an
+        # AttributeError raised and caught, ~0.5 us). The constants' watcher reads them on every call of a neuron.
+        # An ancestor's parameter this class does not have reads through __getattr__ (which raises).
+        for klass in cls.__mro__:
+            for name in vars(klass).get("param_names", ()):
+                here = cls.__dict__.get(name)
+                if (here is None or isinstance(here, _Parameter)) and not _defined_above(cls, name):
+                    setattr(cls, name, _Parameter(cls.param_names.index(name)) if name in cls.param_names else _Parameter(None))
 
     def __init__(self, *args: float | None, spiking: bool = True, **kwargs: float | None) -> None:
         name = type(self).__name__
@@ -258,6 +266,28 @@ class SurrogateFunction:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "SurrogateFunction":
         return self
+
+
+class _Parameter:
+    """A surrogate's parameter ``index`` as a read-only attribute (``None``: not a parameter of the class, whose
+    ``__getattr__`` then raises)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int | None) -> None:
+        self.index = index
+
+    def __get__(self, obj: "SurrogateFunction | None", owner: type) -> Any:
+        if obj is None:
+            return self
+        if self.index is None:
+            raise AttributeError  # -> SurrogateFunction.__getattr__, which names the class's parameters
+        return obj._params[self.index]
+
+
+def _defined_above(cls: type, name: str) -> bool:
+    """Whether ``name`` is a method or attribute of ``cls``'s ancestors other than a parameter (never shadowed)."""
+    return any(name in vars(k) and not isinstance(vars(k)[name], _Parameter) for k in cls.__mro__[1:])
 
 
 def _rebuild(cls: type[SurrogateFunction], params: tuple[float, ...], spiking: bool) -> SurrogateFunction:
