@@ -8,6 +8,8 @@ value only where that cannot run the user's code (:func:`shadowable`).
 
 from __future__ import annotations
 
+import argparse
+import collections
 import enum
 import numbers
 import sys
@@ -16,7 +18,18 @@ from typing import Any
 
 from torch import nn
 
-__all__ = ["MODULE_STATE", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes", "shadowable", "slot_names", "stand_in"]
+__all__ = [
+    "MAPPINGS", "MODULE_STATE", "NAMESPACES", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
+    "shadowable", "slot_names", "stand_in",
+]
+
+#: the standard library's attribute holders a configuration lives in (``parse_args()``'s ``argparse.Namespace``,
+#: ``types.SimpleNamespace``): searched as a user object's attributes are, though their classes are a library's
+NAMESPACES = (types.SimpleNamespace, argparse.Namespace)
+#: the standard library's mappings searched as a dict's items are: ``dict`` (and its subclasses: ``OrderedDict``,
+#: ``defaultdict``), ``ChainMap``, ``UserDict``, and ``MappingProxyType`` (read-only: a tensor in it is not lifted).
+#: Other mappings may run code on a read (a lazy config), so they are not searched.
+MAPPINGS = (dict, collections.ChainMap, collections.UserDict, types.MappingProxyType)
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})

@@ -4,8 +4,10 @@ A place starts at a *root* the core's code names directly (:mod:`flexsn_trace.ro
 a global named in its code, a default argument value, an attribute of the
 object it is bound to, an argument or keyword a ``functools.partial`` binds). From a root it may go on through
 containers, as ``torch.compile``'s guards follow a frame's sources (``P["thr"]``, ``cfg.neuron.thr``,
-``params[0]``): items of lists, tuples and dicts (up to :data:`MAX_ITEMS` entries; a larger dict only under the
-keys the code names), the methods a user object's class defines (:func:`methods`), attributes of namespaces, of instances of user
+``params[0]``): items of lists, tuples and the standard library's mappings (:data:`~flexsn_trace.kinds.MAPPINGS`,
+up to :data:`MAX_ITEMS` entries; a larger one only under the keys the code names), the methods a user object's class
+defines (:func:`methods`), attributes of namespaces (:data:`~flexsn_trace.kinds.NAMESPACES`: ``argparse.Namespace``
+from ``parse_args()``), of instances of user
 classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
 (``K.thr``), and the arguments and keywords a ``functools.partial`` held
 there binds (a tensor there is lifted through a new partial binding the substituted value), at most :data:`MAX_DEPTH` steps deep through any item, and
@@ -39,8 +41,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from torch import Tensor, nn
 
 from .kinds import (
-    _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MODULE_STATE,
-    is_number, own_attributes, stand_in,
+    _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MAPPINGS,
+    MODULE_STATE, NAMESPACES, is_number, own_attributes, stand_in,
 )
 from .roots import Root
 
@@ -122,12 +124,13 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
     if isinstance(value, (list, tuple)):
         most = MAX_NAMED_ITEMS if named_only else MAX_ITEMS
         return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= most else []
-    if isinstance(value, dict):
+    if isinstance(value, MAPPINGS):
+        ok = not isinstance(value, types.MappingProxyType)  # replaced() copies a mapping to set an item
         if len(value) > MAX_ITEMS:  # a table or a large config: only what the code names (THRESHOLDS["lif"])
-            return [(("item", k), value[k], True) for k in sorted(value.keys() & names)]
+            return [(("item", k), value[k], ok) for k in sorted(value.keys() & names)]
         # below MAX_DEPTH only under the keys the code names: a dict there may hold a training loop's counters
         every = not named_only or SPREAD in names
-        return [(("item", k), v, True) for k, v in value.items() if _plain_key(k) and (every or k in names)]
+        return [(("item", k), v, ok) for k, v in value.items() if _plain_key(k) and (every or k in names)]
     if isinstance(value, functools.partial):  # a helper bound with its values: rebuilt as a new partial (replaced)
         # its function too, read again (watched by identity) but never rebuilt: a new partial keeps it
         return [(("attr", "func"), value.func, False), (("attr", "args"), value.args, True), (("attr", "keywords"), value.keywords, True)]
@@ -149,7 +152,7 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
                         out.append((("attr", n), getattr(value, n), liftable))
                     break
         return out
-    if isinstance(value, nn.Module) or isinstance(value, types.SimpleNamespace) or _user_instance(value):
+    if isinstance(value, nn.Module) or isinstance(value, NAMESPACES) or _user_instance(value):
         # a module's own tensors are lifted as its parameters, buffers and plain tensors (functional_call swaps
         # them); what its plain attributes hold (self.sub.cfg["w"]) through a copy of it, as any object's
         module = isinstance(value, nn.Module)

@@ -23,7 +23,7 @@ import sys
 import types
 from typing import Iterable, Mapping, Sequence
 
-from .kinds import _library, _user_module, is_array, is_number
+from .kinds import MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
 
 __all__ = ["unfollowed_reads"]
@@ -394,7 +394,7 @@ def _may_hold_numbers(value: object) -> bool:
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
         module = sys.modules.get(getattr(value, "__module__", "") or "")
         return module is not None and _user_module(module)
-    return is_number(value) or is_array(value) or isinstance(value, (list, tuple, dict, types.SimpleNamespace)) or not _library(type(value).__module__)
+    return is_number(value) or is_array(value) or isinstance(value, (list, tuple, *MAPPINGS, *NAMESPACES)) or not _library(type(value).__module__)
 
 
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
