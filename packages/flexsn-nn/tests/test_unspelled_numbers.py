@@ -8,7 +8,9 @@ a warning, until they were followed:
   parameters (its ``__flexsn_watched__`` names were read on the library's own objects only);
 * a ``functools.partial``'s keyword deeper than the search's free depth: the keyword is the function's parameter
   name, which no code loads as an attribute;
-* a mapping unpacked into a call (``sgf(h, **holder.cfg.kw)``): its keys are read, none is spelled.
+* a mapping unpacked into a call (``sgf(h, **holder.cfg.kw)``): its keys are read, none is spelled;
+* a descriptor in the core's class body (``thr = Halved()``): the code reading the number is its ``__get__``, which
+  was not searched as a ``property``'s getter is.
 
 Each test changes the number between two training calls and compares the output and dL/dx with the eager loop
 (``flexsn_trace.reference_scan``) at the new value, and asks for the one warning naming the change.
@@ -101,3 +103,42 @@ def _check(kind: str, core: Any, set_slope: Callable[[float], None], neuron: Fle
         torch.testing.assert_close(xg.grad, xr.grad, rtol=1e-4, atol=1e-5, msg=lambda m: f"{kind} = {slope}: {m}")
         told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
         assert len(told) == (slope != 4.0), told
+
+
+class _Halved:
+    """A descriptor: ``obj.thr`` is half of ``obj._base`` (a user class's ``__get__``, not a ``property``)."""
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        return self if obj is None else obj._base * 0.5
+
+
+class _DescriptorCore:
+    """Reads its threshold through a descriptor of its class body: the code that reads ``_base`` is ``__get__``'s."""
+
+    thr = _Halved()
+
+    def __init__(self) -> None:
+        self._base = 2.0
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = (h >= self.thr).to(x.dtype)
+        return s, h * (1.0 - s)
+
+
+def test_a_number_a_descriptor_computes_traces_again() -> None:
+    """Before, a descriptor's ``__get__`` was not searched as a property's getter is: ``self._base = 0.4`` kept the
+    traced threshold, silently."""
+    core = _DescriptorCore()
+    neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 2).to(pick_device())
+    for base in (2.0, 0.4):
+        core._base = base
+        neuron.reset()
+        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = neuron(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(got, want, msg=lambda m: f"_base = {base}: {m}")
+        told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
+        assert len(told) == (base != 2.0) and all("self._base" in t for t in told), told

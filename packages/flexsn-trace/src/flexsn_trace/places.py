@@ -352,7 +352,8 @@ MAX_HELPERS = 64
 
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
-    """The functions ``klass`` and its bases define (methods, static and class methods, property getters), along its MRO.
+    """The functions ``klass`` and its bases define (methods, static and class methods, property getters, the
+    ``__get__`` of a descriptor object in a class body), along its MRO.
 
     ``users_only``: only user classes' functions (:func:`_user_function`); else
     every class's but ``builtins``' and torch's.
@@ -362,8 +363,14 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
         if _library(k.__module__) if users_only else _builtin_or_torch(k):
             continue
         for value in vars(k).values():
-            # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th)
-            fn = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
+            # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th); a descriptor
+            # object (thr = Scaled("_t")): its class's __get__, which computes what self.thr reads
+            if isinstance(value, property):
+                fn = value.fget
+            elif not isinstance(value, (type, types.FunctionType)) and isinstance(getattr(type(value), "__get__", None), types.FunctionType):
+                fn = type(value).__get__
+            else:
+                fn = getattr(value, "__func__", value)
             if isinstance(fn, types.FunctionType) and (_user_function(fn) or not users_only):
                 out.append(fn)
     return out
