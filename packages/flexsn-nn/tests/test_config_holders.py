@@ -6,13 +6,15 @@ a research script's settings), a ``collections.ChainMap``, a ``collections.UserD
 ``types.MappingProxyType`` was a constant of the kernels that nothing watched: after a change the fused call gave
 the old threshold's spikes without a warning, and a tensor there could not be lifted. They are searched now
 (``flexsn_trace.kinds.NAMESPACES`` and ``MAPPINGS``). Each test compares with the eager loop
-(``flexsn_trace.reference_scan``) at the new value.
+(``flexsn_trace.reference_scan``) at the new value. An installed package's config whose keys its
+``__getattr__`` serves (OmegaConf's ``DictConfig``) cannot be followed; its reads are told at construction.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import sys
 import types
 import warnings
 from typing import Any, Callable
@@ -100,3 +102,50 @@ def test_a_parameter_in_a_library_holder_is_lifted_with_its_gradient(kind: str) 
     want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
     want.sum().backward()
     torch.testing.assert_close(got, w.grad, rtol=1e-4, atol=1e-5)
+
+
+_FAKE_PACKAGE = '''
+class Config:
+    """What an installed package's config looks like to Python (OmegaConf's DictConfig): keys served by __getattr__."""
+
+    def __init__(self, **items):
+        object.__setattr__(self, "_content", dict(items))
+
+    def __getattr__(self, name):
+        try:
+            return self._content[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name, value):
+        self._content[name] = value
+'''
+
+PACKAGED: Any = None
+
+
+def packaged_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return _lif(x, v, PACKAGED.thr)
+
+
+def test_a_config_of_an_installed_package_is_told(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed package's config that serves its keys from ``__getattr__`` (OmegaConf's ``DictConfig``, which
+    Hydra hands a training script) cannot be followed: its code is not searched and its keys are no attributes.
+    Before, its threshold was a constant of the kernels without a word; now construction tells the read."""
+    global PACKAGED
+    package = tmp_path / "site-packages" / "flexsn_fake_config"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(_FAKE_PACKAGE)
+    monkeypatch.syspath_prepend(str(tmp_path / "site-packages"))
+    import flexsn_fake_config
+
+    PACKAGED = flexsn_fake_config.Config(thr=1.0)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            FlexSN(packaged_core, 1, 1, 1, step_mode="m", backend="triton")
+        told = [str(w.message) for w in caught if "cannot follow" in str(w.message)]
+        assert len(told) == 1 and "PACKAGED.thr in packaged_core" in told[0] and "OmegaConf" in told[0], told
+    finally:
+        PACKAGED = None
+        sys.modules.pop("flexsn_fake_config", None)

@@ -135,7 +135,8 @@ class FlexSNKernel:
             self.tell(
                 f"FlexSN: the core reads values where FlexSN cannot follow them ({unwatched}): "
                 "a number read that way is a constant of the kernels that is not watched, so a later change to it is "
-                "not followed; read it by name (cfg.thr, a module-level import), or pass the value as a static input"
+                "not followed; read it by name (cfg.thr, a module-level import; an installed package's config, such as "
+                "OmegaConf's, converted to plain dicts first), or pass the value as a static input"
             )
         arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))

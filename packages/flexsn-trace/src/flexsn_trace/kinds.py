@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import collections
 import enum
+import inspect
 import numbers
 import sys
 import types
@@ -20,7 +21,7 @@ from torch import nn
 
 __all__ = [
     "MAPPINGS", "MODULE_STATE", "NAMESPACES", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
-    "shadowable", "slot_names", "stand_in",
+    "served_dynamically", "shadowable", "slot_names", "stand_in",
 ]
 
 #: the standard library's attribute holders a configuration lives in (``parse_args()``'s ``argparse.Namespace``,
@@ -169,3 +170,25 @@ def _builtin_or_torch(klass: type) -> bool:
 
 def _user_function(value: Any) -> bool:
     return isinstance(value, types.FunctionType) and _user_code(value.__module__, value.__code__.co_filename)
+
+
+def served_dynamically(value: Any, name: str) -> bool:
+    """Whether ``value.name`` is computed by an installed package's ``__getattr__``: an OmegaConf ``DictConfig``'s
+    keys (Hydra's configurations), an ``ml_collections.ConfigDict``'s fields.
+
+    ``True`` for an attribute neither the instance nor its class holds (``inspect.getattr_static`` does not find
+    it) on an object of an installed package's class: neither the user's (whose ``__getattr__`` the search reads),
+    nor ours, torch's, NumPy's or the standard library's, nor a module, class, ``nn.Module`` (whose ``__getattr__``
+    serves the parameters and submodules the search follows) or dict (``AttrDict``: items under the name). The
+    place search cannot follow such a read; :mod:`flexsn_trace.unfollowed` tells it.
+    """
+    cls = type(value)
+    if name.startswith("__") or isinstance(value, (types.ModuleType, type, nn.Module, dict)):
+        return False
+    if _library(cls.__module__) or _user_code(cls.__module__, getattr(sys.modules.get(cls.__module__), "__file__", None)):
+        return False
+    try:
+        inspect.getattr_static(value, name)
+    except AttributeError:
+        return True
+    return False

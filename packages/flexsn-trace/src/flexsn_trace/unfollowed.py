@@ -23,7 +23,7 @@ import sys
 import types
 from typing import Iterable, Mapping, Sequence
 
-from .kinds import MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number
+from .kinds import MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
 
 __all__ = ["unfollowed_reads"]
@@ -107,6 +107,11 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             (a.asname or a.name.split(".")[0]) not in func.__globals__ and _may_hold_numbers(_module(a.name, 0, func))
             for a in node.names
         )
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # CFG.model of an OmegaConf config
+        try:
+            return served_dynamically(_resolve(node.value, scope), node.attr)
+        except _Unknown:
+            return False
     return False
 
 
