@@ -137,6 +137,12 @@ def runtime_fused_impl(call: FusedScanCall) -> Sequence[torch.Tensor] | None:
     kernel = fused_kernel_for(call.core_fn, call.num_inputs, call.num_states, call.num_outputs, len(contract.lifted_args))
     if kernel is None:
         return None
+    if not call.tracing and not torch.compiler.is_compiling():
+        # a number the body reads changed since its kernels were traced (a global threshold): traced again, told
+        # once, as FlexSNKernel.run does; a traced graph keeps its kernels (Dynamo guards the numbers it read)
+        kernel.settle()
+        if kernel.handle is None:
+            return None
     contract = kernel.with_captures(contract)  # tensors the body reads from outside (e.g. a GraphModule's buffers)
     contract, reason = fit_shapes(kernel, contract)
     if reason is not None:
