@@ -105,6 +105,20 @@ def test_a_lambda_core_reading_under_a_computed_name_is_told() -> None:
     assert unfollowed_reads([plain]) == []  # the other lambda on the line reads by name: told apart by positions
 
 
+def _lif_of(x: torch.Tensor, v: torch.Tensor, v_th: float, names: Any = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """``_lif`` taking every attribute of ``CFG`` as keywords (``names`` is ``CFG.names``, unused)."""
+    return _lif(x, v, v_th)
+
+
+@pytest.mark.parametrize("spread", ["vars", "__dict__"])
+def test_an_objects_attributes_spread_as_keywords_are_told(spread: str) -> None:
+    """``step(x, v, **vars(cfg))`` reads every attribute of ``cfg`` and spells none: before, silently stale."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(7)) * 3).to(pick_device())
+    core = (lambda x, v: _lif_of(x, v, **vars(CFG))) if spread == "vars" else (lambda x, v: _lif_of(x, v, **CFG.__dict__))
+    told = _told(core, x)
+    assert len(told) == 1 and ("**vars(CFG)" if spread == "vars" else "**CFG.__dict__") in told[0], told
+
+
 DEEP = {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"v_th": 1.0}}}}}}}}}
 BIG = np.ones(MAX_ARRAY_ELEMENTS + 1)
 

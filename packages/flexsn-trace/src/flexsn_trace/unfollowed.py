@@ -34,15 +34,16 @@ _BY_NAME = {"getattr": 1, "hasattr": 1, "attrgetter": 0}
 
 def _name_of(node: ast.expr) -> str | None:
     """``getattr`` for ``getattr(...)``, ``attrgetter`` for ``operator.attrgetter(...)``; else ``None``."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return None
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 def _literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _namespace(node: ast.expr) -> bool:
+    """Whether ``node`` is an object's attributes as a dict: ``vars(obj)`` or ``obj.__dict__``."""
+    return isinstance(node, ast.Call) and _name_of(node.func) == "vars" or isinstance(node, ast.Attribute) and node.attr == "__dict__"
 
 
 def _environment(node: ast.expr) -> bool:
@@ -76,6 +77,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         item = _as_item(node)
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
+        if any(k.arg is None and _namespace(k.value) for k in node.keywords):  # f(**vars(cfg)): every attribute
+            return True
         at = _BY_NAME.get(_name_of(node.func) or "")
         if id(node) in scope.listed:
             return False  # getattr(self, k) for k in self.names: the search follows the attributes a list names
@@ -94,9 +97,7 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if _literal(node.slice):
             return False
-        if isinstance(target, ast.Attribute) and target.attr == "__dict__":  # obj.__dict__[key]
-            return True
-        if isinstance(target, ast.Call) and _name_of(target.func) == "vars":  # vars(obj)[key]
+        if _namespace(target):  # vars(obj)[key], obj.__dict__[key]
             return True
         return _unsearched_item(node, scope)
     if isinstance(node, ast.ImportFrom):  # from config import THR: a local bound at every call
