@@ -294,7 +294,8 @@ def used_captures(
         return found
     examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
     x = examples[0]
-    lifted = (*examples, *(torch.zeros(x.shape, dtype=w.dtype) for w in found.values()))
+    # on the examples' device: a user's CUDA example_inputs beside CPU stand-ins failed this trace, and lifted nothing
+    lifted = (*examples, *(torch.zeros(x.shape, dtype=w.dtype, device=x.device) for w in found.values()))
     try:
         graph = generate_inference_graph(found.lifted(), lifted)
     except Exception:  # noqa: BLE001 - a core that does not trace this way: build it as it is
