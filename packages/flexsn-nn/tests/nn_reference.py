@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Callable, Sequence
 
 import torch
@@ -109,3 +110,28 @@ def loop_loss_and_grad(core: Callable[..., Any], x: torch.Tensor, params: Sequen
     """:func:`loss_and_grad` of the eager loop of a one-input, one-state, one-output ``core`` (:func:`loop_output`,
     autograd through it): the reference a fused call is checked against."""
     return loss_and_grad(lambda xg: loop_output(core, xg), x, params)
+
+
+def assert_changes_followed(
+    run: Callable[[torch.Tensor], torch.Tensor], neuron: Any, core: Any, x: torch.Tensor, values: Sequence[Any],
+    set_value: Callable[[Any], None], what: str = "value",
+) -> list[str]:
+    """For each of ``values`` in turn: set it, reset ``neuron`` and call ``run`` (the neuron, maybe compiled) on ``x``
+    without gradients; the output must be the eager loop's (:func:`flexsn_trace.reference_scan` of the 1-in / 1-state
+    / 1-out ``core``) at that value, and only a call after a change may say, once, that the kernels are traced again.
+
+    Returns:
+        The last call's "traced again" warnings (for the caller to check what they name).
+    """
+    told: list[str] = []
+    for value in values:
+        set_value(value)
+        neuron.reset()
+        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = run(x)
+        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
+        torch.testing.assert_close(got, want, msg=lambda m: f"{what} = {value}: {m}")
+        told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
+        assert len(told) == (value != values[0]), told
+    return told

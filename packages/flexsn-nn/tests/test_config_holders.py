@@ -24,7 +24,7 @@ import torch
 
 from flexsn_nn import FlexSN
 from flexsn_trace import ScanContract, reference_scan
-from nn_reference import pick_device
+from nn_reference import assert_changes_followed, pick_device
 
 HOLDERS = ["argparse.Namespace", "ChainMap", "UserDict", "MappingProxyType"]
 
@@ -65,16 +65,7 @@ def test_a_changed_threshold_in_a_library_holder_traces_again(kind: str, compile
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5)) * 3).to(pick_device())
     torch._dynamo.reset()
     try:
-        for value in (1.0, 0.2):
-            write(value)
-            neuron.reset()
-            with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                got = run(x)
-            want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
-            torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
-            told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
-            assert len(told) == (value != 1.0), told
+        assert_changes_followed(run, neuron, core, x, (1.0, 0.2), write, kind)
     finally:
         torch._dynamo.reset()
 

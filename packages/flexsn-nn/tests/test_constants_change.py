@@ -16,7 +16,7 @@ from flexsn_nn import FlexSN
 from flexsn_runtime import compile_time
 from flexsn_runtime.compile_time import guarded_by_dynamo
 from flexsn_trace import ScanContract, reference_scan
-from nn_reference import loss_and_grad, pick_device, traced_numbers
+from nn_reference import assert_changes_followed, loss_and_grad, pick_device, traced_numbers
 
 V_TH = 1.0
 
@@ -384,16 +384,7 @@ def test_every_kind_of_watched_place_is_followed_eagerly(kind: str) -> None:
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(14)) * 3).to(pick_device())
     neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
     try:
-        for value in (1.0, 0.2):
-            set_threshold(value)
-            neuron.reset()
-            with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                got = neuron(x)
-            want, _ = reference_scan(step, ScanContract(1, 1, 1, (x,), ()))
-            torch.testing.assert_close(got, want, msg=lambda m: f"{kind} = {value}: {m}")
-            told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
-            assert len(told) == (value != 1.0), told
+        assert_changes_followed(neuron, neuron, step, x, (1.0, 0.2), set_threshold, kind)
     finally:
         set_threshold(1.0)
 

@@ -28,7 +28,7 @@ import torch
 
 from flexsn_nn import FlexSN, surrogate
 from flexsn_trace import ScanContract, reference_scan
-from nn_reference import pick_device
+from nn_reference import assert_changes_followed, pick_device
 
 
 class _UserSigmoid(surrogate.Sigmoid):
@@ -132,13 +132,5 @@ def test_a_number_a_descriptor_computes_traces_again() -> None:
     core = _DescriptorCore()
     neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 2).to(pick_device())
-    for base in (2.0, 0.4):
-        core._base = base
-        neuron.reset()
-        with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            got = neuron(x)
-        want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
-        torch.testing.assert_close(got, want, msg=lambda m: f"_base = {base}: {m}")
-        told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
-        assert len(told) == (base != 2.0) and all("self._base" in t for t in told), told
+    told = assert_changes_followed(neuron, neuron, core, x, (2.0, 0.4), lambda base: setattr(core, "_base", base), "_base")
+    assert "self._base" in told[0], told
