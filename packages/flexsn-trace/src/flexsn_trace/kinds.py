@@ -191,4 +191,6 @@ def served_dynamically(value: Any, name: str) -> bool:
         inspect.getattr_static(value, name)
     except AttributeError:
         return True
+    except Exception:  # noqa: BLE001 - an object getattr_static cannot look into: nothing to say about it
+        return False
     return False
