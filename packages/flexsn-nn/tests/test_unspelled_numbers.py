@@ -9,8 +9,8 @@ a warning, until they were followed:
 * a ``functools.partial``'s keyword deeper than the search's free depth: the keyword is the function's parameter
   name, which no code loads as an attribute;
 * a mapping unpacked into a call (``sgf(h, **holder.cfg.kw)``): its keys are read, none is spelled;
-* a descriptor in the core's class body (``thr = Halved()``): the code reading the number is its ``__get__``, which
-  was not searched as a ``property``'s getter is.
+* a descriptor in the core's class body (``thr = Halved()``) or a ``functools.cached_property``: the code reading
+  the number is its ``__get__`` or its function, which was not searched as a ``property``'s getter is.
 
 Each test changes the number between two training calls and compares the output and dL/dx with the eager loop
 (``flexsn_trace.reference_scan``) at the new value, and asks for the one warning naming the change.
@@ -133,4 +133,35 @@ def test_a_number_a_descriptor_computes_traces_again() -> None:
     neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(22)) * 2).to(pick_device())
     told = assert_changes_followed(neuron, neuron, core, x, (2.0, 0.4), lambda base: setattr(core, "_base", base), "_base")
+    assert "self._base" in told[0], told
+
+
+class _CachedCore:
+    """Reads its threshold through a ``functools.cached_property`` computed from ``self._base``."""
+
+    def __init__(self) -> None:
+        self._base = 2.0
+
+    @functools.cached_property
+    def thr(self) -> float:
+        return self._base * 0.5
+
+    def __call__(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        s = (h >= self.thr).to(x.dtype)
+        return s, h * (1.0 - s)
+
+
+def test_a_number_a_cached_property_computes_traces_again() -> None:
+    """Before, a ``cached_property``'s function was not searched as a ``property``'s getter is, and the neuron is
+    built before its first read fills the cache: ``_base`` changed and the cache cleared kept the traced threshold."""
+    core = _CachedCore()
+    neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(23)) * 2).to(pick_device())
+
+    def set_base(base: float) -> None:
+        core._base = base
+        core.__dict__.pop("thr", None)  # functools' way to recompute a cached property
+
+    told = assert_changes_followed(neuron, neuron, core, x, (2.0, 0.4), set_base, "_base")
     assert "self._base" in told[0], told

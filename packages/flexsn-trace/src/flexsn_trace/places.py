@@ -352,8 +352,8 @@ MAX_HELPERS = 64
 
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
-    """The functions ``klass`` and its bases define (methods, static and class methods, property getters, the
-    ``__get__`` of a descriptor object in a class body), along its MRO.
+    """The functions ``klass`` and its bases define (methods, static and class methods, property getters, a
+    ``functools.cached_property``'s function, the ``__get__`` of a descriptor object in a class body), along its MRO.
 
     ``users_only``: only user classes' functions (:func:`_user_function`); else
     every class's but ``builtins``' and torch's.
@@ -363,10 +363,12 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
         if _library(k.__module__) if users_only else _builtin_or_torch(k):
             continue
         for value in vars(k).values():
-            # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th); a descriptor
-            # object (thr = Scaled("_t")): its class's __get__, which computes what self.thr reads
+            # staticmethod / classmethod: __func__; a property: its getter (cfg.th reading self._th), a cached one
+            # its function; a descriptor object (thr = Scaled("_t")): its class's __get__, which computes self.thr
             if isinstance(value, property):
                 fn = value.fget
+            elif isinstance(value, functools.cached_property):
+                fn = value.func
             elif not isinstance(value, (type, types.FunctionType)) and isinstance(getattr(type(value), "__get__", None), types.FunctionType):
                 fn = type(value).__get__
             else:
