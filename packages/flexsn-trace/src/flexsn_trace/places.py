@@ -164,6 +164,10 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
             if (n in names or n in listed or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ] + [(("method", key), fn, False) for key, fn in methods(type(value), names | _CALLED, own)]
+        if module:  # its submodules (self.block.fire; every one of a container the code iterates or indexes), whose
+            # numbers are read again through them; not rebuilt (their tensors are lifted as the module's, capture.py)
+            every = isinstance(value, _CONTAINERS)
+            out += [(("attr", n), m, False) for n, m in value._modules.items() if m is not None and (every or n in names)]
         # a user's subclass of a library object naming its own numbers (class MySig(Sigmoid)): its numbers too,
         # read through the library's names (the code that reads them is the library's, whose names the search
         # does not see); asked only of classes that define the name, so no user __getattr__ runs
@@ -315,6 +319,9 @@ def replaced(value: Any, path: tuple[Step, ...], new: Any) -> Any:
         object.__setattr__(out, key, child)
     return out
 
+
+#: the modules that hold submodules for code to iterate or index (for m in self.blocks, self.heads[k]): every one followed
+_CONTAINERS = (nn.ModuleList, nn.ModuleDict, nn.Sequential)
 
 #: what calling an object runs, whatever names its caller's code spells (``self.fire(h)`` runs ``Fire.forward``)
 _CALLED = frozenset(["__call__", "forward"])
