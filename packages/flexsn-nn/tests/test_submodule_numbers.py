@@ -10,6 +10,7 @@ the new value, eagerly and compiled.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -17,6 +18,7 @@ import torch
 from torch import nn
 
 from flexsn_nn import FlexSN
+from flexsn_trace import ScanContract, reference_scan
 from nn_reference import assert_changes_followed, pick_device
 
 
@@ -92,3 +94,54 @@ def test_a_changed_number_of_a_nested_submodule_traces_again(kind: str, compiled
             assert ".g (1.0 -> 2.0)" in told[0], told
     finally:
         torch._dynamo.reset()
+
+
+class _Scale(nn.Module):
+    """``h * w * p``: a plain tensor attribute ``w`` and a parameter ``p`` of a submodule in a list."""
+
+    def __init__(self, dev: torch.device) -> None:
+        super().__init__()
+        self.w = torch.linspace(0.8, 1.2, 8, device=dev)
+        self.p = nn.Parameter(torch.linspace(1.2, 0.8, 8, device=dev))
+
+    def forward(self, h: torch.Tensor) -> torch.Tensor:
+        return h * self.w * self.p
+
+
+class _ListCore(nn.Module):
+    def __init__(self, dev: torch.device) -> None:
+        super().__init__()
+        self.subs = nn.ModuleList([_Scale(dev), _Scale(dev)])
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        for m in self.subs:
+            h = m(h)
+        s = torch.sigmoid(4.0 * (h - 1.0))
+        return s, h * (1.0 - s)
+
+
+def test_tensors_of_modules_in_a_list_are_lifted_with_their_gradients() -> None:
+    """The tensors of the list's modules are lifted (run fused, no warning), the plain one read at every call: the
+    output and dL/dp equal the eager loop's after ``w`` changes in place. (Following submodules in the number
+    search must not add them to the tensors the capture search lifts a second time: a first try did, and the
+    neuron then fell back with a wrong shape.)"""
+    dev = pick_device()
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(10)) * 3).to(dev)
+    got_core, want_core = _ListCore(dev), _ListCore(dev)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # lifted: no fallback
+        neuron = FlexSN(got_core, 1, 1, 1, step_mode="m", backend="triton")
+        assert neuron.uses_kernels(x)
+        neuron(x)
+    for core in (got_core, want_core):
+        with torch.no_grad():
+            core.subs[1].w.mul_(0.5)
+    neuron.reset()
+    got = neuron(x)
+    got.sum().backward()
+    want, _ = reference_scan(want_core, ScanContract(1, 1, 1, (x,), ()))
+    want.sum().backward()
+    torch.testing.assert_close(got, want)
+    for a, b in zip(got_core.parameters(), want_core.parameters()):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-5)

@@ -300,7 +300,7 @@ def find_captures(core: Callable[..., Any]) -> Captures:
     def add_nested(root: Root, by: str, value: Any, below: tuple[Step, ...] = ()) -> None:
         """The tensors in containers below ``value`` (``root``'s value, or what ``below`` reaches from it)."""
         bare = root.name.rsplit(" ", 1)[-1]
-        for path, leaf, liftable in nested(value, names):
+        for path, leaf, liftable in nested(value, names, submodules=False):  # submodules: add_module's, below
             path = (*below, *path)
             if _floating(leaf) and liftable:
                 name, read = f"{root.name}{describe(path)}{by}", reader(root.read, path)

@@ -115,11 +115,12 @@ def held_names(found: Iterable[Root]) -> frozenset[str]:
     return frozenset([r.value for r in found if type(r.value) is str])
 
 
-def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[tuple[Step, Any, bool]] | None:
+def _steps(value: Any, names: frozenset[str], named_only: bool = False, submodules: bool = True) -> list[tuple[Step, Any, bool]] | None:
     """``(step, child, liftable)`` for what the search follows below ``value``; ``None`` for a leaf.
 
     ``named_only``: below :data:`MAX_DEPTH`, a dict's items only under string keys in ``names``, and a
-    sequence's only when it holds at most :data:`MAX_NAMED_ITEMS`.
+    sequence's only when it holds at most :data:`MAX_NAMED_ITEMS`. ``submodules``: follow an ``nn.Module``'s
+    submodules (the capture search, :mod:`flexsn_trace.capture`, takes them through ``named_modules`` instead).
     """
     if isinstance(value, (list, tuple)):
         most = MAX_NAMED_ITEMS if named_only else MAX_ITEMS
@@ -164,7 +165,7 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False) -> list[
             if (n in names or n in listed or (every_number and is_number(v) and n not in MODULE_STATE))
             and not n.startswith("__")
         ] + [(("method", key), fn, False) for key, fn in methods(type(value), names | _CALLED, own)]
-        if module:  # its submodules (self.block.fire; every one of a container the code iterates or indexes), whose
+        if module and submodules:  # its submodules (self.block.fire; every one of a container the code iterates or indexes), whose
             # numbers are read again through them; not rebuilt (their tensors are lifted as the module's, capture.py)
             every = isinstance(value, _CONTAINERS)
             out += [(("attr", n), m, False) for n, m in value._modules.items() if m is not None and (every or n in names)]
@@ -222,22 +223,24 @@ WATCHED = "__flexsn_watched__"
 
 def nested(
     value: Any, names: frozenset[str], depth: int = MAX_DEPTH, cut: list[tuple[Step, ...]] | None = None,
+    submodules: bool = True,
 ) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
     """``(path, leaf, liftable)`` for each value reachable from ``value`` through containers (``value`` excluded).
 
     Leaves are what the search does not go into (tensors, numbers, ``nn.Module``\\ s,
     functions); containers on the way are yielded too (a module in a list is one).
     ``cut``: receives the path of each container the search's depth stops at with more below it.
+    ``submodules``: go into an ``nn.Module``'s submodules (:func:`_steps`).
     """
     seen = {id(value)}
     deepest = depth + MAX_NAMED_DEPTH
 
     def walk(v: Any, path: tuple[Step, ...], liftable: bool, names: frozenset[str]) -> Iterator[tuple[tuple[Step, ...], Any, bool]]:
         if len(path) >= deepest:
-            if cut is not None and _steps(v, names, named_only=True):
+            if cut is not None and _steps(v, names, True, submodules):
                 cut.append(path)
             return
-        steps = _steps(v, names, named_only=len(path) >= depth)
+        steps = _steps(v, names, len(path) >= depth, submodules)
         # a partial's keywords are its function's arguments, named by the partial itself (a helper's parameter
         # names are no attribute names the code loads): followed below it at any depth, as names the code spells
         below = names | frozenset(v.keywords) if isinstance(v, functools.partial) else names
