@@ -13,6 +13,7 @@ import collections
 import enum
 import inspect
 import numbers
+import operator
 import sys
 import types
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from torch import nn
 
 __all__ = [
-    "MAPPINGS", "MODULE_STATE", "NAMESPACES", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
+    "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
     "served_dynamically", "shadowable", "slot_names", "stand_in",
 ]
 
@@ -31,6 +32,9 @@ NAMESPACES = (types.SimpleNamespace, argparse.Namespace)
 #: ``defaultdict``), ``ChainMap``, ``UserDict``, and ``MappingProxyType`` (read-only: a tensor in it is not lifted).
 #: Other mappings may run code on a read (a lazy config), so they are not searched.
 MAPPINGS = (dict, collections.ChainMap, collections.UserDict, types.MappingProxyType)
+#: the standard library's callables that hold the names they read (``operator.attrgetter("a.thr")``): code the core
+#: calls (:func:`is_code`), whose names the search follows as if the core's code spelled them (:func:`getter_names`)
+GETTERS = (operator.attrgetter, operator.itemgetter, operator.methodcaller)
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -67,7 +71,30 @@ def is_code(value: Any) -> bool:
     ``lambda`` in a config), a builtin (``ACT = torch.sigmoid``), a bound method, or a class. A place holding one
     is watched by identity (a bound method: its function and its object, as ``==`` compares them), so that
     ``ACT = torch.tanh`` traces the kernels again as a changed number does."""
-    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type))
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, *GETTERS))
+
+
+def getter_names(value: Any) -> frozenset[str]:
+    """The strings a :data:`GETTERS` object reads by (``attrgetter("a.thr")``: ``a.thr``, ``a`` and ``thr``;
+    ``itemgetter("thr")``; ``methodcaller("get", "thr")``: ``get`` and ``thr``); empty for anything else.
+
+    They are read from the arguments the object pickles with (``object.__reduce__``, the one public way to see
+    them; a ``methodcaller`` with keywords reduces to a ``functools.partial`` holding its name).
+    """
+    if not isinstance(value, GETTERS):
+        return frozenset()
+    reduced = value.__reduce__()
+    if not isinstance(reduced, tuple):
+        return frozenset()
+    make, args = reduced[0], tuple(reduced[1])
+    if hasattr(make, "args"):  # methodcaller("f", k=1) -> (partial(methodcaller, "f", k=1), ())
+        args = (*make.args, *args)
+    out: set[str] = set()
+    for a in args:
+        if isinstance(a, str):
+            out.add(a)
+            out.update(a.split("."))
+    return frozenset(out)
 
 
 def is_array(value: Any) -> bool:

@@ -13,8 +13,9 @@ classes, of user modules (``import cfg; cfg.THRESH``) and of user classes
 there binds (a tensor there is lifted through a new partial binding the substituted value), at most :data:`MAX_DEPTH` steps deep through any item, and
 :data:`MAX_NAMED_DEPTH` steps further along named ones (dict keys the code
 names, every key where the code unpacks a mapping, ``f(**cfg.kw)``, a partial's keywords, short sequences).
-Attributes are followed only where the code can name them (an attribute it loads, or a string
-constant for ``getattr``), so a large object costs nothing it does not read; the numbers a library object names
+Attributes are followed only where the code can name them (an attribute it loads, a string
+constant for ``getattr``, each part of a dotted one for ``operator.attrgetter``, or a name a getter at a root
+holds: :func:`held_names`), so a large object costs nothing it does not read; the numbers a library object names
 (:data:`WATCHED`: a surrogate's ``alpha``, read by the library's code) are followed on it and on an instance of a
 user's subclass of its class.
 
@@ -42,7 +43,7 @@ from torch import Tensor, nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MAPPINGS,
-    MODULE_STATE, NAMESPACES, is_number, own_attributes, stand_in,
+    MODULE_STATE, NAMESPACES, getter_names, is_number, own_attributes, stand_in,
 )
 from .roots import Root
 
@@ -92,6 +93,7 @@ def code_names(*codes: types.CodeType) -> frozenset[str]:
                 stack.append(c)
             elif isinstance(c, str):
                 names.add(c)
+                names.update(c.split(".") if "." in c else ())  # operator.attrgetter("a.thr")(cfg) reads a, then thr
             elif isinstance(c, (tuple, frozenset)):  # for k in ("thr", "tau"): Python folds the literal into one constant
                 consts.extend(c)
     return frozenset(names)
@@ -111,8 +113,17 @@ def held_names(found: Iterable[Root]) -> frozenset[str]:
     """The strings ``found``'s roots hold: names a core may compute a key or an attribute from (``KEY = "thr"``
     read as ``CFG["a"]["b"][KEY]``, ``getattr(cfg, NAME)``). The search follows them below :data:`MAX_DEPTH` as it
     follows the names the code spells (:func:`code_names` sees only literals); the roots themselves are watched
-    (:func:`flexsn_trace.kinds.is_flag`), so a new key traces again and is followed then."""
-    return frozenset([r.value for r in found if type(r.value) is str])
+    (:func:`flexsn_trace.kinds.is_flag`), so a new key traces again and is followed then.
+
+    With them the names a getter reads (:func:`flexsn_trace.kinds.getter_names`: ``GET = attrgetter("a.thr")``
+    called as ``GET(CFG)``, or one in a list, tuple or dict at a root), watched by identity as code is."""
+    found = list(found)  # callers pass a generator
+    out = {part for r in found if type(r.value) is str for part in (r.value, *r.value.split("."))}
+    for r in found:
+        held = r.value.values() if isinstance(r.value, dict) else r.value if isinstance(r.value, (list, tuple)) else ()
+        for v in [r.value, *held] if len(held) <= MAX_ITEMS else [r.value]:
+            out |= getter_names(v)
+    return frozenset(out)
 
 
 def _steps(value: Any, names: frozenset[str], named_only: bool = False, submodules: bool = True) -> list[tuple[Step, Any, bool]] | None:
