@@ -142,6 +142,32 @@ def test_tracing_failures_are_value_errors_with_the_cause() -> None:
         trace_training_graphs(bad, (torch.zeros(2),))
 
 
+HELD = torch.tensor([0.5, 2.0])
+
+
+@pytest.mark.parametrize("read", ["tolist", "numpy", "asarray", "item"])
+@pytest.mark.parametrize("whose", ["an input's", "a held tensor's"])
+def test_a_host_read_of_tensor_values_fails_the_trace(read: str, whose: str) -> None:
+    """A trace keeps what a host read returned as a constant, whatever the tensor holds at the next call: ``.tolist()``,
+    ``.numpy()`` and ``numpy.asarray`` of a CPU tensor never reach the dispatcher, so they went unnoticed (a buffer
+    read as ``self.th.tolist()[0]`` kept its traced value, silently); ``.item()`` reaches it as
+    ``aten._local_scalar_dense``. Each fails the trace, whose callers fall back with its message."""
+    np = pytest.importorskip("numpy")
+    reads = {
+        "tolist": lambda t: t.tolist()[0], "numpy": lambda t: float(t.numpy()[0]),
+        "asarray": lambda t: float(np.asarray(t)[0]), "item": lambda t: t[0].item(),
+    }
+
+    def core(x: torch.Tensor) -> torch.Tensor:
+        return x * reads[read](x if whose == "an input's" else HELD)
+
+    with pytest.raises(ValueError, match="reads a tensor's value on the host"):
+        generate_inference_graph(core, (torch.ones(2),))
+    # an input that requires grad: torch's own numpy() refusal may come first
+    with pytest.raises(ValueError, match=r"reads a tensor's value on the host|Can't call numpy\(\)"):
+        trace_training_graphs(core, (torch.ones(2),))
+
+
 def _check_training_pair(core: Callable[..., Any], graphs: TrainingGraphs, args: Sequence[torch.Tensor],
                          requires_grad: Sequence[bool]) -> None:
     fwd_out = run(graphs.fwd, *args)

@@ -309,7 +309,8 @@ def _plain(exc: BaseException) -> str:
     if "FakeTensor" in text:
         return "the core uses a tensor it captures from outside (a closure or global); pass it as an input or state"
     if "data-dependent" in text or "_local_scalar_dense" in text:
-        return ("the core branches on tensor values (a Python `if`, `bool()` or `.item()` on a tensor); "
+        return ("the core reads tensor values on the host (a Python `if`, `bool()`, `.item()`, `.tolist()` or "
+                "`.numpy()` on a tensor); "
                 "write the branch with torch.where so every element takes both paths")
     return text
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import collections
 import enum
+import functools
 import inspect
 import numbers
 import operator
@@ -21,7 +22,7 @@ from typing import Any
 from torch import nn
 
 __all__ = [
-    "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
+    "CACHED", "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
     "served_dynamically", "shadowable", "slot_names", "stand_in",
 ]
 
@@ -35,6 +36,9 @@ MAPPINGS = (dict, collections.ChainMap, collections.UserDict, types.MappingProxy
 #: the standard library's callables that hold the names they read (``operator.attrgetter("a.thr")``): code the core
 #: calls (:func:`is_code`), whose names the search follows as if the core's code spelled them (:func:`getter_names`)
 GETTERS = (operator.attrgetter, operator.itemgetter, operator.methodcaller)
+#: what ``functools.cache`` and ``functools.lru_cache`` make of a function (``@functools.cache def decay(): ...``):
+#: code the core calls (:func:`is_code`); the search follows the function it wraps (``__wrapped__``)
+CACHED = type(functools.lru_cache(maxsize=None)(len))
 
 #: packages whose modules and classes are not searched: their state is not a neuron's parameter
 _LIBRARIES = frozenset({"torch", "triton", "numpy", "flexsn_trace", "flexsn_codegen", "flexsn_runtime", "flexsn_hop", "flexsn_nn"})
@@ -68,10 +72,11 @@ def is_constant(value: Any) -> bool:
 
 def is_code(value: Any) -> bool:
     """Whether ``value`` is code a core may call, which its trace inlines: a function (``FIRE = fire_hard``, a
-    ``lambda`` in a config), a builtin (``ACT = torch.sigmoid``), a bound method, or a class. A place holding one
+    ``lambda`` in a config), a builtin (``ACT = torch.sigmoid``), a bound method, a class, a ``functools.cache``
+    wrapper (:data:`CACHED`) or a getter (:data:`GETTERS`). A place holding one
     is watched by identity (a bound method: its function and its object, as ``==`` compares them), so that
     ``ACT = torch.tanh`` traces the kernels again as a changed number does."""
-    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, *GETTERS))
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, CACHED, *GETTERS))
 
 
 def getter_names(value: Any) -> frozenset[str]:

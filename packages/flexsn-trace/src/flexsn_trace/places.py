@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from torch import Tensor, nn
 
 from .kinds import (
-    _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, MAPPINGS,
+    _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, CACHED, MAPPINGS,
     MODULE_STATE, NAMESPACES, getter_names, is_number, own_attributes, stand_in,
 )
 from .roots import Root
@@ -374,7 +374,7 @@ MAX_HELPERS = 64
 
 def _class_functions(klass: type, users_only: bool = True) -> list[types.FunctionType]:
     """The functions ``klass`` and its bases define (methods, static and class methods, property getters, a
-    ``functools.cached_property``'s function, the ``__get__`` of a descriptor object in a class body), along its MRO.
+    ``functools.cached_property``'s or ``lru_cache``'s function, the ``__get__`` of a descriptor object in a class body), along its MRO.
 
     ``users_only``: only user classes' functions (:func:`_user_function`); else
     every class's but ``builtins``' and torch's.
@@ -390,6 +390,8 @@ def _class_functions(klass: type, users_only: bool = True) -> list[types.Functio
                 fn = value.fget
             elif isinstance(value, functools.cached_property):
                 fn = value.func
+            elif isinstance(value, CACHED):  # @functools.lru_cache on a method
+                fn = value.__wrapped__
             elif not isinstance(value, (type, types.FunctionType)) and isinstance(getattr(type(value), "__get__", None), types.FunctionType):
                 fn = type(value).__get__
             else:
@@ -405,8 +407,8 @@ def _functions_in(value: Any, names: frozenset[str]) -> list[types.FunctionType]
     ``value`` holds under ``names`` (:func:`nested`: ``cfg.spike_fn``, ``P["fire"]``); a ``functools.partial``'s function."""
     out: list[types.FunctionType] = []
     for v in [value, *(leaf for _, leaf, _ in nested(value, names))]:
-        while isinstance(v, functools.partial):  # FP = partial(fire, gain=2.0): fire is what runs
-            v = v.func
+        while isinstance(v, (functools.partial, CACHED)):  # FP = partial(fire, gain=2.0): fire is what runs
+            v = v.func if isinstance(v, functools.partial) else v.__wrapped__  # @functools.cache: the function
         if isinstance(v, types.MethodType):
             fn = v.__func__
             out += [fn] if isinstance(fn, types.FunctionType) and _user_function(fn) else []
@@ -427,7 +429,7 @@ def helpers(func: types.FunctionType, owner: Any, beyond: list[str] | None = Non
     functions reached through the globals, closure cells and defaults of ``func``
     and of each helper found (:func:`_functions_in`: a function, the functions of
     a user class such as an ``autograd.Function``'s ``backward``, the methods of a
-    user object such as ``HOLDER.fire``, and what their containers hold under the
+    user object such as ``HOLDER.fire``, the function a ``functools.cache`` / ``lru_cache`` wraps, and what their containers hold under the
     names the code loads), up to :data:`HELPER_DEPTH` calls deep and
     :data:`MAX_HELPERS` functions (library code is not followed).
 

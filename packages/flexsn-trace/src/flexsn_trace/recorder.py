@@ -27,6 +27,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import torch
 import torch.utils._pytree as pytree
 from torch import fx
+from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
 
 __all__ = ["FOREIGN_PREFIX", "VIEW_OPS", "functional_in_place", "is_view", "op_name", "record"]
@@ -35,6 +36,28 @@ __all__ = ["FOREIGN_PREFIX", "VIEW_OPS", "functional_in_place", "is_view", "op_n
 #: (a tensor in a list, a dict, a class attribute, a ``functools.partial`` argument): a constant of
 #: the graph whose value may change after the trace, which codegen must not inline
 FOREIGN_PREFIX = "_foreign_tensor"
+
+
+#: the message of a refused host read: the callers turn a failed trace into their fallback and its message
+_HOST_READ = (
+    "data-dependent operation {}: the core reads a tensor's value on the host (.item(), .tolist(), .numpy(), "
+    "float(), bool(), a Python `if` on a tensor); a fused kernel computes every element alike, so the step must "
+    "stay in tensor ops (torch.where instead of if)"
+)
+
+
+class _HostReads(TorchFunctionMode):
+    """Refuses the reads of a tensor's values that never reach the dispatcher (a CPU tensor's ``tolist`` and
+    ``numpy``, ``numpy.asarray(t)``): a trace would keep the values they returned as constants of the kernels,
+    silently (a buffer read as ``self.th.tolist()[0]`` would keep its traced value). ``.item()`` and ``float()``
+    reach the dispatcher as ``aten._local_scalar_dense``, which :class:`_Recorder` refuses."""
+
+    _READS = frozenset({torch.Tensor.tolist, torch.Tensor.numpy, torch.Tensor.__array__})
+
+    def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        if func in self._READS:
+            raise RuntimeError(_HOST_READ.format(f"Tensor.{func.__name__}"))
+        return func(*args, **(kwargs or {}))
 
 
 def _meta_like(t: torch.Tensor) -> torch.Tensor:
@@ -110,12 +133,7 @@ class _Recorder(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
         if func is torch.ops.aten._local_scalar_dense.default:
-            # a RuntimeError, as make_fx's: the callers turn a failed trace into their fallback and its message
-            raise RuntimeError(
-                "data-dependent operation aten._local_scalar_dense: the core reads a tensor's value on the host "
-                "(.item(), float(), bool(), a Python `if` on a tensor); a fused kernel computes every element "
-                "alike, so the step must stay in tensor ops (torch.where instead of if)"
-            )
+            raise RuntimeError(_HOST_READ.format("aten._local_scalar_dense"))  # a RuntimeError, as make_fx's
         if func is torch.ops.aten.lift_fresh.default or func is torch.ops.aten.lift_fresh_copy.default:
             func = torch.ops.aten.lift_fresh_copy.default  # as make_fx: a constant is copied, never aliased
             if args and isinstance(args[0], torch.Tensor) and _kept(self.nodes, args[0]) is None:
@@ -157,7 +175,7 @@ def record(
         its placeholder).
 
     Raises:
-        RuntimeError: ``fn`` reads a tensor's value on the host (``.item()``).
+        RuntimeError: ``fn`` reads a tensor's value on the host (``.item()``, ``.tolist()``, ``.numpy()``).
         Whatever ``fn`` raises.
     """
     graph = fx.Graph()
@@ -166,7 +184,7 @@ def record(
     names = [f"arg{i}" for i in range(len(examples))] if names is None else list(names)
     for name, e in zip(names, examples):
         mode.bind(e, graph.placeholder(name))
-    with mode:
+    with _HostReads(), mode:
         result = fn(*examples)
     graph.output(pytree.tree_map_only(torch.Tensor, mode.node_of, result))
     return fx.GraphModule(root, graph)
