@@ -34,10 +34,11 @@ import torch
 from torch.torch_version import TorchVersion
 
 from flexsn_trace import Constant, autograd_function, is_contents, run_isolated
+from flexsn_trace.kinds import CACHED
 
 __all__ = [
     "GUARDS_CLASS_ATTRIBUTES", "constant_under_compile", "enrol", "enrolled", "guarded_by_dynamo", "settle_while_compiling",
-    "tell_while_compiling", "unguarded_warnings",
+    "tell_while_compiling", "uncomparable", "unguarded_warnings",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -61,13 +62,19 @@ def guarded_by_dynamo(value: object, in_class: bool) -> bool:
     it specialises and guards on an ``np.float64`` (a ``float`` subclass) and on NumPy integers
     (``tools/results/gpu-2026-12-08/``'s probe, torch 2.13 CPU). Nor a NumPy array's contents
     (:func:`flexsn_trace.is_contents`; Dynamo would trace the read of its bytes, not guard it), nor a set's or a
-    long list's; nor a user's ``autograd.Function`` class, which no Dynamo we run can compare
-    (:func:`flexsn_trace.autograd_function`).
+    long list's; nor code no Dynamo we run can compare (:func:`uncomparable`).
     """
-    if in_class and not GUARDS_CLASS_ATTRIBUTES or is_contents(value) or autograd_function(value):
+    if in_class and not GUARDS_CLASS_ATTRIBUTES or is_contents(value) or uncomparable(value):
         return False  # compared outside the graph instead, by the forward op (check_traced_constants)
     numpy_float = type(value).__module__ == "numpy" and "float" in type(value).__name__
     return not numpy_float or isinstance(value, float)
+
+
+def uncomparable(value: object) -> bool:
+    """Whether ``value`` is code Dynamo cannot compare in traced code: a user's ``autograd.Function`` class
+    (:func:`flexsn_trace.autograd_function`) or a ``functools.cache`` / ``lru_cache`` wrapper (torch 2.11's Dynamo
+    fails ``is not`` on two of them, an error under ``fullgraph=True``: ``tools/results/gpu-2026-11-29h/`` run1)."""
+    return autograd_function(value) or isinstance(value, CACHED)
 
 
 def unguarded_warnings(items: Sequence[Constant], guarded: Sequence[bool]) -> tuple[str, ...]:
@@ -75,8 +82,8 @@ def unguarded_warnings(items: Sequence[Constant], guarded: Sequence[bool]) -> tu
     a change to one after compiling is not a recompile but an error of the next compiled call (the forward op
     compares them before its kernels run: ``check_traced_constants``), and a CUDA-graph replay does not see it."""
     unguarded = [c for c, g in zip(items, guarded) if not g]
-    numbers = ", ".join(c.name for c in unguarded if not autograd_function(c.value))
-    classes = ", ".join(c.name for c in unguarded if autograd_function(c.value))
+    numbers = ", ".join(c.name for c in unguarded if not uncomparable(c.value))
+    classes = ", ".join(c.name for c in unguarded if uncomparable(c.value))
     out = []
     if numbers:
         out.append(
@@ -87,7 +94,8 @@ def unguarded_warnings(items: Sequence[Constant], guarded: Sequence[bool]) -> tu
         )
     if classes:
         out.append(
-            f"FlexSN: Dynamo cannot compare {classes} (an autograd.Function class): rebinding it after compiling makes "
+            f"FlexSN: Dynamo cannot compare {classes} (an autograd.Function class or a functools.cache wrapper): "
+            "rebinding it after compiling makes "
             "the next compiled call raise (a CUDA-graph replay does not see it)"
         )
     return tuple(out)
