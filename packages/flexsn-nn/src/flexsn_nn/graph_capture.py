@@ -28,14 +28,18 @@ from __future__ import annotations
 
 import warnings
 import weakref
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import torch
 
-if TYPE_CHECKING:
-    from .module import FlexSN
+__all__ = ["CAPTURE_WARNING", "Capturable", "note_capture", "note_detach"]
 
-__all__ = ["CAPTURE_WARNING", "note_capture", "note_detach"]
+
+class Capturable(Protocol):
+    """What this module reads of a neuron (:class:`flexsn_nn.FlexSN`): its states (it keeps its own note in the
+    neuron's ``__dict__``). A protocol, so that ``module`` imports this module and nothing here imports ``module``."""
+
+    _states: list[Any]
 
 #: whether the current CUDA stream is capturing (a CPU-only build has no CUDA stream to capture)
 _capturing: Callable[[], bool] = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None) or (lambda: False)
@@ -51,7 +55,7 @@ CAPTURE_WARNING = (
 )
 
 
-def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[torch.Tensor]) -> None:
+def note_capture(neuron: Capturable, started: Sequence[object], outputs: Sequence[torch.Tensor]) -> None:
     """After a call of ``neuron``: warn if the call was captured from states an uncaptured call left.
 
     Args:
@@ -81,7 +85,7 @@ def note_capture(neuron: "FlexSN", started: Sequence[object], outputs: Sequence[
             warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
-def note_detach(neuron: "FlexSN", before: Sequence[object], after: Sequence[object]) -> None:
+def note_detach(neuron: Capturable, before: Sequence[object], after: Sequence[object]) -> None:
     """After :meth:`~flexsn_nn.FlexSN.detach` replaced the states ``before`` by ``after``: keep what is told.
 
     ``detach()`` (and :func:`flexsn_nn.functional.detach_net`) makes new state tensors on the
@@ -91,13 +95,13 @@ def note_detach(neuron: "FlexSN", before: Sequence[object], after: Sequence[obje
         _remember(neuron, after)
 
 
-def _remember(neuron: "FlexSN", states: Sequence[object]) -> None:
+def _remember(neuron: Capturable, states: Sequence[object]) -> None:
     """Record ``states`` as what an uncaptured call left: by identity (a tensor set by the user is another object), weakly."""
     first = _first_tensor(states)
     object.__setattr__(neuron, "_left_uncaptured", None if first is None else weakref.ref(first))
 
 
-def _left_uncaptured(neuron: "FlexSN", states: Sequence[object]) -> bool:
+def _left_uncaptured(neuron: Capturable, states: Sequence[object]) -> bool:
     """Whether ``states`` are the ones :func:`_remember` recorded for ``neuron``."""
     left = neuron.__dict__.get("_left_uncaptured")
     first = _first_tensor(states)

@@ -23,14 +23,21 @@ inputs, the states the original call read.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 import torch
 
-if TYPE_CHECKING:
-    from .module import FlexSN
+__all__ = ["Replayable", "in_backward", "note_call", "note_reset", "recompute", "replayed"]
 
-__all__ = ["in_backward", "note_call", "note_reset", "recompute", "replayed"]
+
+class Replayable(Protocol):
+    """What this module reads and sets on a neuron (:class:`flexsn_nn.FlexSN`): its states, its stored state
+    sequences and the memo of what a recomputation starts from. A protocol, so that ``module`` imports this
+    module and nothing here imports ``module``."""
+
+    _states: list[Any]
+    _state_seqs: Any
+    _replay: tuple[list[Any], int, int] | None
 
 _graph_task_id: Callable[[], int] = torch._C._current_graph_task_id
 _compiling = torch.compiler.is_compiling
@@ -45,7 +52,7 @@ def in_backward() -> bool:
     return _graph_task_id() != -1
 
 
-def replayed(neuron: "FlexSN", inputs: tuple[Any, ...], run: Callable[[tuple[Any, ...]], Any]) -> Any:
+def replayed(neuron: Replayable, inputs: tuple[Any, ...], run: Callable[[tuple[Any, ...]], Any]) -> Any:
     """``run(inputs)``, one call of ``neuron``: noted outside a backward pass, recomputed (:func:`recompute`) inside
     one; under ``torch.compile`` run as it is. Every way of calling a neuron goes through here."""
     if not _compiling() and not note_call(neuron):
@@ -53,7 +60,7 @@ def replayed(neuron: "FlexSN", inputs: tuple[Any, ...], run: Callable[[tuple[Any
     return run(inputs)
 
 
-def note_call(neuron: "FlexSN") -> bool:
+def note_call(neuron: Replayable) -> bool:
     """Note the states a call starts from; ``False`` (nothing noted) for a call inside a backward pass."""
     if _graph_task_id() != -1:  # in_backward(), inline: every call of every neuron passes here
         return False
@@ -62,7 +69,7 @@ def note_call(neuron: "FlexSN") -> bool:
     return True
 
 
-def note_reset(neuron: "FlexSN") -> None:
+def note_reset(neuron: Replayable) -> None:
     """A ``reset()`` inside a backward pass (:func:`in_backward`): the checkpointed function resets the neuron, so its
     calls run as they come."""
     memo = neuron._replay
@@ -70,7 +77,7 @@ def note_reset(neuron: "FlexSN") -> None:
         _set(neuron, "_replay", (memo[0], memo[1], _RESET_IN_BACKWARD))
 
 
-def recompute(neuron: "FlexSN", inputs: tuple[Any, ...], run: Callable[[tuple[Any, ...]], Any]) -> Any:
+def recompute(neuron: Replayable, inputs: tuple[Any, ...], run: Callable[[tuple[Any, ...]], Any]) -> Any:
     """Run ``run(inputs)``, a call inside a backward pass, from the states the recomputed call started from.
 
     Raises:

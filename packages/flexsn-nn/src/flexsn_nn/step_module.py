@@ -9,17 +9,21 @@ a block that feeds its neuron a sequence whatever the network's mode), so ours h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Union, cast
+from typing import Any, Protocol, Union, cast
 
 import torch
 
-from .replay import replayed
-
-if TYPE_CHECKING:
-    from .module import FlexSN
+from .replay import Replayable, replayed
 
 Outputs = Union[torch.Tensor, tuple[torch.Tensor, ...]]
 __all__ = ["StepModule"]
+
+
+class _Steppable(Replayable, Protocol):
+    """What the mixin calls on the neuron it is part of (:class:`flexsn_nn.FlexSN`): one checked call in a given
+    step mode. A protocol, so that ``module`` imports this module and nothing here imports ``module``."""
+
+    def _run(self, inputs: tuple[Any, ...], mode: str | None = None) -> Outputs: ...
 
 
 class StepModule:
@@ -33,7 +37,7 @@ class StepModule:
         Raises:
             As ``forward`` in ``step_mode="s"`` (``TypeError`` / ``ValueError`` for bad inputs).
         """
-        return _call_in(cast("FlexSN", self), "s", x)
+        return _call_in(cast(_Steppable, self), "s", x)
 
     def multi_step_forward(self, *x_seq: torch.Tensor) -> Outputs:
         """A sequence, whatever :attr:`step_mode` says: ``num_inputs`` sequences ``[T, *shape]`` in, the output
@@ -42,9 +46,9 @@ class StepModule:
         Raises:
             As ``forward`` in ``step_mode="m"`` (``TypeError`` / ``ValueError`` for bad inputs).
         """
-        return _call_in(cast("FlexSN", self), "m", x_seq)
+        return _call_in(cast(_Steppable, self), "m", x_seq)
 
 
-def _call_in(neuron: FlexSN, mode: str, inputs: tuple[Any, ...]) -> Outputs:
+def _call_in(neuron: _Steppable, mode: str, inputs: tuple[Any, ...]) -> Outputs:
     """``forward`` in ``mode``: a call inside a backward pass (activation checkpointing) is replayed."""
     return cast(Outputs, replayed(neuron, inputs, lambda i: neuron._run(i, mode)))

@@ -19,7 +19,7 @@ where every fallback warning is issued, once per reason and owner.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Callable, Literal, NamedTuple, Sequence
+from typing import Any, Callable, Literal, NamedTuple, Protocol, Sequence
 
 import torch
 from torch.autograd import forward_ad
@@ -37,7 +37,7 @@ from .ops import run_inference, run_training
 from .registry import lookup_flexsn_kernel_handle
 from .scan_kernel import KERNEL_DTYPES, tensor_problem
 from .statics import kept_as_is, prepare_static, static_problem
-from .training_plan import TrainingCall
+from .training_plan import TrainingCall, TrainingPlan
 
 #: why a call under ``torch.func`` transforms runs the eager loop (their wrapped tensors have no storage a kernel can read)
 FUNCTORCH_REASON = (
@@ -64,10 +64,47 @@ def has_tangent(contract: ScanContract) -> bool:
     return any(unpack(t).tangent is not None for t in tensors if isinstance(t, torch.Tensor))
 
 
-if TYPE_CHECKING:
-    from .flexsn_kernel import FlexSNKernel
+class RoutedKernel(Protocol):
+    """What routing reads of a kernel (:class:`flexsn_runtime.FlexSNKernel`, which has each member under the same
+    name and meaning) and the memo dicts it fills. A protocol, so that ``flexsn_kernel`` imports this module and
+    nothing here imports ``flexsn_kernel``."""
 
-__all__ = ["DUAL_REASON", "FUNCTORCH_REASON", "KERNEL_DTYPES", "Route", "call_reason", "fit_shapes", "fused_runner", "gradient_left_out", "route", "run_route", "signature_runner",
+    @property
+    def _serial(self) -> str: ...
+    @property
+    def handle(self) -> int | None: ...
+    @property
+    def fallback_reason(self) -> str | None: ...
+    @property
+    def training_fallback_reason(self) -> str | None: ...
+    @property
+    def has_training_kernels(self) -> bool: ...
+    @property
+    def num_inputs(self) -> int: ...
+    @property
+    def num_states(self) -> int: ...
+    @property
+    def num_outputs(self) -> int: ...
+    @property
+    def num_kernel_statics(self) -> int: ...
+    @property
+    def requires_grad_flags(self) -> tuple[bool, ...] | None: ...
+    @property
+    def results_keep_step(self) -> bool: ...
+    @property
+    def step_fn(self) -> Callable[..., Any]: ...
+    @property
+    def trace_examples(self) -> Sequence[torch.Tensor] | None: ...
+    @property
+    def dtype_reasons(self) -> dict[tuple[torch.dtype, bool], str | None]: ...
+    @property
+    def shape_fits(self) -> dict[tuple[tuple[int, ...], ...], tuple[int, ...] | str]: ...
+    @property
+    def runners(self) -> dict[tuple[str, bool, torch.dtype], Runner]: ...
+    def plan(self, final_state: bool, dtype: torch.dtype = torch.float32) -> TrainingPlan: ...
+
+
+__all__ = ["DUAL_REASON", "FUNCTORCH_REASON", "KERNEL_DTYPES", "Route", "RoutedKernel", "call_reason", "fit_shapes", "fused_runner", "gradient_left_out", "route", "run_route", "signature_runner",
     "warn_fallback"]
 
 
@@ -107,7 +144,7 @@ def call_reason(contract: ScanContract) -> str | None:
     return static_problem(contract.lifted_args, contract.input_seqs[0]) if contract.lifted_args else None
 
 
-def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[ScanContract, str | None]:
+def fit_shapes(kernel: RoutedKernel | None, contract: ScanContract) -> tuple[ScanContract, str | None]:
     """A call whose per-step shapes differ, made one the fused kernels can take, or the reason it cannot be.
 
     The fused kernels write every output and state in one per-step shape
@@ -171,7 +208,7 @@ def fit_shapes(kernel: "FlexSNKernel | None", contract: ScanContract) -> tuple[S
 
 
 def _fit(
-    kernel: "FlexSNKernel", shapes: tuple[tuple[int, ...], ...], dtype: torch.dtype,
+    kernel: RoutedKernel, shapes: tuple[tuple[int, ...], ...], dtype: torch.dtype,
     static_shapes: tuple[tuple[int, ...], ...] = (),
 ) -> tuple[int, ...] | str:
     """The one shape ``S`` a core keeps for these per-step shapes, or why there is none (see :func:`fit_shapes`).
@@ -198,7 +235,7 @@ def _fit(
     return S
 
 
-def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: bool | None = None) -> Route:
+def route(kernel: RoutedKernel | None, contract: ScanContract, needs_grad: bool | None = None) -> Route:
     """Decide how ``contract`` runs with ``kernel``'s fused kernels.
 
     Args:
@@ -249,7 +286,7 @@ def route(kernel: "FlexSNKernel | None", contract: ScanContract, needs_grad: boo
     return Route("training" if grad and kernel.has_training_kernels else "inference", None, fs)
 
 
-def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype, training: bool = False) -> str | None:
+def dtype_reason(kernel: RoutedKernel, dtype: torch.dtype, training: bool = False) -> str | None:
     """Why ``kernel``'s kernels, traced at one dtype, cannot run sequences of ``dtype`` (the core, or with
     ``training`` its gradient, reads the dtype: :func:`flexsn_runtime.builders.dtype_dependence`), or ``None``;
     worked out once per dtype and mode, while Dynamo compiles a call as a constant to it (the trace cannot be
@@ -259,7 +296,7 @@ def dtype_reason(kernel: "FlexSNKernel", dtype: torch.dtype, training: bool = Fa
     return _memoised(kernel, dtype, training)
 
 
-def _memoised(kernel: "FlexSNKernel", dtype: torch.dtype, training: bool) -> str | None:
+def _memoised(kernel: RoutedKernel, dtype: torch.dtype, training: bool) -> str | None:
     """:func:`dtype_reason` from ``kernel.dtype_reasons``, worked out (on a thread of its own) the first time."""
     reasons = kernel.dtype_reasons
     key = (dtype, training)
@@ -297,7 +334,7 @@ def gradient_left_out(flags: Sequence[bool], input_seqs: Sequence[torch.Tensor])
 
 
 def run_route(
-    kernel: "FlexSNKernel", r: Route, contract: ScanContract, tracing: bool | None = None
+    kernel: RoutedKernel, r: Route, contract: ScanContract, tracing: bool | None = None
 ) -> tuple[torch.Tensor, ...]:
     """Run a fused route (``"inference"`` / ``"training"``) of :func:`route`.
 
@@ -331,7 +368,7 @@ def run_route(
 Runner = Callable[[Sequence[torch.Tensor], Sequence[torch.Tensor], Sequence[torch.Tensor]], tuple[torch.Tensor, ...]]
 
 
-def fused_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner:
+def fused_runner(kernel: RoutedKernel, r: Route, dtype: torch.dtype) -> Runner:
     """The eager (untraced) fused call of route ``r`` on sequences of ``dtype``, its kernels looked up once (cached on ``kernel``).
 
     What :func:`run_route` runs outside tracers, and what the call cache
@@ -363,7 +400,7 @@ def fused_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner
     return runner
 
 
-def signature_runner(kernel: "FlexSNKernel", r: Route, dtype: torch.dtype) -> Runner:
+def signature_runner(kernel: RoutedKernel, r: Route, dtype: torch.dtype) -> Runner:
     """:func:`fused_runner` for the calls of one call signature (what the call cache records).
 
     From its second call on, a :class:`~flexsn_runtime.launch_plan.LaunchPlan`
