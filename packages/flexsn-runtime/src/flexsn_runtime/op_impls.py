@@ -27,6 +27,12 @@ __all__ = [
 
 
 def op_info(bundle: FlexSNKernelHandle, which: str) -> FlexSNInfo:
+    """The :class:`flexsn_trace.FlexSNInfo` of ``bundle``'s kernel ``which`` (``"inference"``,
+    ``"inference_final_state"`` or ``"training"``).
+
+    Raises:
+        RuntimeError: that kernel was not built for this bundle (the message says which).
+    """
     info = {
         "inference": bundle.inference_info,
         "inference_final_state": bundle.inference_final_state_info,

@@ -50,6 +50,7 @@ def tanh(x: str, ctx: Ctx | None = None) -> str:
 
 
 def trunc(x: str, ctx: Ctx | None = None) -> str:
+    """``torch.trunc``: round toward zero (the Triton expression for value ``x``, named once in ``ctx``)."""
     x = _let(ctx, x)
     return f"tl.where({x} >= 0, tl.floor({x}), tl.ceil({x}))"
 
