@@ -210,7 +210,7 @@ class Captures:
         rebuilt: dict[int, types.FunctionType] = {}
         reach = self._reach
         if reach is not None and (g is not func.__globals__ or subs.globals or subs.defaults or _in_helpers(subs.cells, reach)):
-            g, cells, rebuilt = rebind_helpers(reach, g if g is not func.__globals__ else dict(g), subs, closure)
+            g, cells, rebuilt = rebind_helpers(reach, g if g is not func.__globals__ else dict(g), subs, closure, defaults, kwdefaults)
             for i, cell in cells.items():
                 closure[i] = cell
         fn = types.FunctionType(func.__code__, g, func.__name__, tuple(defaults) or None, tuple(closure) or None)

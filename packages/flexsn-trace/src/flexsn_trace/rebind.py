@@ -16,6 +16,7 @@ Where a core looks a helper up:
 * a global name of the core's or of a reached helper's module (``links``),
   holding the helper or a ``functools.partial`` of it (rebound to the rebuilt one);
 * a closure cell of the core (``cells``);
+* a default argument of the core (``defaults``: ``def core(x, v, act=fire)``, or a ``lambda`` there);
 * an attribute of the core's object naming a method, static or class method
   of its class (``methods``): the rebuilt one is set on the object's copy;
 * a global naming a user object (not an ``nn.Module``) whose class defines a
@@ -44,7 +45,7 @@ from torch import nn
 from .kinds import (
     _library, _subclassable, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in,
 )
-from .roots import Root
+from .roots import Root, default_arguments
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
 
@@ -70,6 +71,8 @@ class HelperReach(NamedTuple):
             class whose body defines helpers reached; binding hands the global a subclass stand-in.
         attr_objects: ``(attribute name, methods as above)``: the same for an object or user module an
             attribute of the core's object holds; binding sets a copy of it on the object's copy.
+        defaults: ``("default", index)`` / ``("kwdefault", name)``: the core's default arguments that hold a
+            helper reached (or a ``functools.partial`` of one); binding gives the core the rebuilt one there.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -81,6 +84,7 @@ class HelperReach(NamedTuple):
     cell_objects: tuple[tuple[int, tuple[tuple[str, str, int], ...]], ...] = ()
     classes: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
     attr_objects: tuple[tuple[str, tuple[tuple[str, str, int], ...]], ...] = ()
+    defaults: tuple[tuple[str, Any], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -168,6 +172,13 @@ def helper_reach(
             cell_objects.append((i, held))
             for _, _, f in held:
                 reached.setdefault(id(f), f)
+    defaults: list[tuple[str, Any]] = []
+    for kind, key, _, value in default_arguments(func):
+        while isinstance(value, functools.partial):  # act=partial(fire, alpha=2.0): fire is rebuilt
+            value = value.func
+        if id(value) in wanted and value is not func:
+            defaults.append((kind, key))
+            reached.setdefault(id(value), value)
     methods = sought(_class_methods(owner))
     for _, _, fn in methods:
         reached.setdefault(id(fn), fn)
@@ -216,7 +227,7 @@ def helper_reach(
         tuple((i, name, indexed(held)) for (i, name), held in objects.items()),
         tuple((i, indexed(held)) for i, held in cell_objects),
         tuple((i, name, indexed(held)) for (i, name), held in classes.items()),
-        tuple((name, indexed(held)) for name, held in attr_objects),
+        tuple((name, indexed(held)) for name, held in attr_objects), tuple(defaults),
     ), order
 
 
@@ -268,7 +279,8 @@ def helper_root(root: Root, h: types.FunctionType, func: types.FunctionType, rea
 
 
 def rebind_helpers(
-    reach: HelperReach, g: dict[str, Any], subs: Substitutes, closure: Sequence[types.CellType]
+    reach: HelperReach, g: dict[str, Any], subs: Substitutes, closure: Sequence[types.CellType],
+    defaults: list[Any] | None = None, kwdefaults: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[int, types.CellType], dict[int, types.FunctionType]]:
     """The core's rebound globals ``g`` and closure cells with every helper it reaches rebuilt on ``subs``.
 
@@ -276,7 +288,8 @@ def rebind_helpers(
     was substituted), so that a helper reached through it reads the rebuilt helpers; every
     rebuilt helper takes the substituted cells and defaults. Returns ``(g, {cell index: new
     cell}, {helpers index: rebuilt helper})``; the core's own substituted cells are the
-    caller's.
+    caller's. The core's ``defaults`` / ``kwdefaults`` (the caller's copies) get the rebuilt
+    helpers at :attr:`HelperReach.defaults`, in place.
     """
     copies = {0: g, **subs.globals}
     for i, d in enumerate(reach.dicts):
@@ -309,6 +322,11 @@ def rebind_helpers(
         if name in copies[i]:  # deleted since the search: nothing to hand over
             copies[i][name] = rebuild(copies[i][name])
     cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
+    for kind, key in reach.defaults:  # def core(x, v, act=fire): the rebuilt core's default is the rebuilt fire
+        if kind == "default" and defaults is not None and key < len(defaults):
+            defaults[key] = rebuild(defaults[key])
+        elif kind == "kwdefault" and kwdefaults is not None and key in kwdefaults:
+            kwdefaults[key] = rebuild(kwdefaults[key])
     for i, name, held in reach.objects:  # a global's object: a copy holding its rebuilt methods
         if name in copies[i]:
             copies[i][name] = shadowed(copies[i][name], {}, [(n, w, rebuild(reach.helpers[k])) for n, w, k in held])
