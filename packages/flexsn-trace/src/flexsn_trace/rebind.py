@@ -17,6 +17,9 @@ Where a core looks a helper up:
   holding the helper or a ``functools.partial`` of it (rebound to the rebuilt one);
 * a closure cell of the core (``cells``);
 * a default argument of the core (``defaults``: ``def core(x, v, act=fire)``, or a ``lambda`` there);
+* an item of a list, tuple or mapping, or an attribute of a namespace, that a global holds (``held``:
+  ``CFG["act"](h)``, ``ACTS[0](h)``): the global is handed a copy of the container holding the rebuilt one
+  (:func:`flexsn_trace.places.replaced`);
 * an attribute of the core's object naming a method, static or class method
   of its class (``methods``): the rebuilt one is set on the object's copy;
 * a global naming a user object (not an ``nn.Module``) whose class defines a
@@ -43,8 +46,9 @@ from typing import Any, NamedTuple, Sequence
 from torch import nn
 
 from .kinds import (
-    _library, _subclassable, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in,
+    MAPPINGS, NAMESPACES, _library, _subclassable, _user_function, _user_instance, own_attributes, shadowable, slot_names, stand_in,
 )
+from .places import Step, code_names, follow, nested, replaced
 from .roots import Root, default_arguments
 
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
@@ -73,6 +77,8 @@ class HelperReach(NamedTuple):
             attribute of the core's object holds; binding sets a copy of it on the object's copy.
         defaults: ``("default", index)`` / ``("kwdefault", name)``: the core's default arguments that hold a
             helper reached (or a ``functools.partial`` of one); binding gives the core the rebuilt one there.
+        held: ``(index into dicts, global name, path)``: a helper reached inside a container a global holds
+            (:func:`flexsn_trace.places.nested`'s path); binding hands the global a copy holding the rebuilt one.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -85,6 +91,7 @@ class HelperReach(NamedTuple):
     classes: tuple[tuple[int, str, tuple[tuple[str, str, int], ...]], ...] = ()
     attr_objects: tuple[tuple[str, tuple[tuple[str, str, int], ...]], ...] = ()
     defaults: tuple[tuple[str, Any], ...] = ()
+    held: tuple[tuple[int, str, tuple[Step, ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -148,6 +155,7 @@ def helper_reach(
     objects: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
     cell_objects: list[tuple[int, list[tuple[str, str, types.FunctionType]]]] = []
     classes: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
+    held_links: list[tuple[int, str, tuple[Step, ...]]] = []
 
     def index_of(d: dict[str, Any]) -> int:
         for i, known in enumerate(dicts):
@@ -205,6 +213,13 @@ def helper_reach(
                     if held:
                         (classes if isinstance(value, type) else objects).setdefault((index_of(g), name), held)
                     found_here = [f for _, _, f in held]
+                elif isinstance(value, (list, tuple, *MAPPINGS, *NAMESPACES)):  # CFG["act"](h): a copy holds it rebuilt
+                    found_here = []
+                    for path, leaf, liftable in nested(value, code_names(fn.__code__)):
+                        if liftable and id(leaf) in wanted and leaf is not func:
+                            if (index_of(g), name, path) not in held_links:
+                                held_links.append((index_of(g), name, path))
+                            found_here.append(wanted[id(leaf)])
                 else:
                     continue
                 for h in found_here:
@@ -227,7 +242,7 @@ def helper_reach(
         tuple((i, name, indexed(held)) for (i, name), held in objects.items()),
         tuple((i, indexed(held)) for i, held in cell_objects),
         tuple((i, name, indexed(held)) for (i, name), held in classes.items()),
-        tuple((name, indexed(held)) for name, held in attr_objects), tuple(defaults),
+        tuple((name, indexed(held)) for name, held in attr_objects), tuple(defaults), tuple(held_links),
     ), order
 
 
@@ -322,6 +337,12 @@ def rebind_helpers(
         if name in copies[i]:  # deleted since the search: nothing to hand over
             copies[i][name] = rebuild(copies[i][name])
     cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
+    for i, name, path in reach.held:  # CFG["act"]: a copy of the container (of its copy, if a tensor there was lifted)
+        if name in copies[i]:
+            try:
+                copies[i][name] = replaced(copies[i][name], path, rebuild(follow(copies[i][name], path)))
+            except (LookupError, AttributeError, TypeError):  # changed since the search: left to read where it reads
+                pass
     for kind, key in reach.defaults:  # def core(x, v, act=fire): the rebuilt core's default is the rebuilt fire
         if kind == "default" and defaults is not None and key < len(defaults):
             defaults[key] = rebuild(defaults[key])

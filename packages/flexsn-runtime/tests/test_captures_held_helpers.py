@@ -1,16 +1,18 @@
-"""Captured tensors read by a helper the core holds in a default argument: ``def core(x, v, fire=fire)``, a
-``lambda`` there, or a ``functools.partial`` of a helper as a keyword-only default.
+"""Captured tensors read by a helper the core holds in a default argument (``def core(x, v, fire=fire)``, a
+``lambda`` there, a ``functools.partial`` of a helper as a keyword-only default) or in a container a global holds
+(``CFG["act"](h)``, ``ACTS[0](h)``, ``NS.act(h)``: a config of functions).
 
 The helper search found such helpers (their numbers were watched), but binding could not hand the core a helper
 rebuilt on the lifted tensors, so the kernel refused them and the neuron ran the eager loop with a warning. Binding
-now gives the rebuilt core the rebuilt helper in that default (``flexsn_trace.rebind.HelperReach.defaults``). Each
-case runs fused with no warning, gives the loop's outputs and gradients, and follows a change between calls; each
-fell back before.
+now gives the rebuilt core the rebuilt helper in that default, or a copy of the container holding it
+(``flexsn_trace.rebind.HelperReach.defaults`` and ``.held``). Each case runs fused with no warning, gives the loop's
+outputs and gradients, and follows a change between calls; each fell back before.
 """
 
 from __future__ import annotations
 
 import functools
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -50,9 +52,31 @@ def partial_core(
     return act(h), h * 0.5
 
 
+CFG = {"act": fire, "tau": 2.0}
+ACTS = [fire]
+NS = SimpleNamespace(act=fire)
+
+
+def dict_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / CFG["tau"]
+    return CFG["act"](h), h * 0.5
+
+
+def list_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return ACTS[0](h), h * 0.5
+
+
+def namespace_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) * 0.5
+    return NS.act(h), h * 0.5
+
+
 CORES: dict[str, Callable[..., Any]] = {
     "a helper as a default": default_core, "a lambda as a default": lambda_core,
     "a partial of a helper as a keyword-only default": partial_core,
+    "a helper in a global dict": dict_core, "a helper in a global list": list_core,
+    "a helper in a global namespace": namespace_core,
 }
 
 
