@@ -49,6 +49,7 @@ from torch import nn
 
 from .unfollowed import unfollowed_reads
 from .kinds import _library, is_array, is_code, is_constant, is_number, own_attributes
+from .side_effects import run_by_step, side_effects
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_DEPTH, MAX_NAMED_ITEMS, Step, describe, follow, held_names, helpers, methods, names_of, nested, reader
 from .roots import Root, core_function, read_default, roots
 
@@ -178,16 +179,19 @@ class Constants:
     comparison; only a difference takes the slow path that names it.
     """
 
-    __slots__ = ("items", "unwatched", "code", "_reads", "_values")
+    __slots__ = ("items", "unwatched", "side_effects", "code", "_reads", "_values")
 
     def __init__(
         self, items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]] = (),  # type: ignore[assignment]
-        unwatched: Sequence[str] = (),
+        unwatched: Sequence[str] = (), side_effects: Sequence[str] = (),
     ) -> None:
         self.items = tuple(items)
         #: reads the place search cannot follow (:func:`flexsn_trace.unfollowed.unfollowed_reads`):
         #: a number read there is in the kernels but not watched, which the caller says once
         self.unwatched = tuple(unwatched)
+        #: statements changing state outside the core's arguments (:func:`flexsn_trace.side_effects.side_effects`):
+        #: the eager loop runs them at every step, fused kernels only while tracing, which the caller says once
+        self.side_effects = tuple(side_effects)
         #: (getter, what it reads from, whether it returns a tuple), in the order of ``items``
         self._reads = tuple(reads)
         self._values = tuple([_plain(c.value) for c in items])
@@ -208,7 +212,10 @@ class Constants:
         """
         if [c.name for c in found.items] != [c.name for c in self.items]:
             return None
-        return Constants([c._replace(value=v) for c, v in zip(found.items, self._values)], list(found._reads), found.unwatched)
+        return Constants(
+            [c._replace(value=v) for c, v in zip(found.items, self._values)], list(found._reads), found.unwatched,
+            found.side_effects,
+        )
 
     def _snapshot(self) -> tuple[object, ...] | None:
         out: list[object] = []
@@ -385,7 +392,9 @@ def find_constants(core: Callable[..., Any]) -> Constants:
         reads.append((operator.attrgetter(*keys), owner, len(keys) > 1))
     if owner is not None and not isinstance(owner, type):
         _add_methods(items, reads, type(owner), methods(type(owner), names | {func.__name__}, own_attributes(owner)))
-    return Constants(items, reads, [*unfollowed_reads([func, *called], owner), *beyond, *unwatched])
+    return Constants(
+        items, reads, [*unfollowed_reads([func, *called], owner), *beyond, *unwatched], side_effects(run_by_step(func, called, owner)),
+    )
 
 
 def _add_methods(

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import functools
 import importlib
 import importlib.util
-import linecache
 import sys
 import types
 from typing import Iterable, Mapping, Sequence
 
 from .kinds import MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
+from .source import Function, own_node
 
 __all__ = ["unfollowed_reads"]
 
@@ -294,7 +293,7 @@ def _alias(name: ast.Name, scope: _Scope) -> tuple[ast.expr, _Scope] | None:
     return expr, dataclasses.replace(scope, aliases={k: v for k, v in scope.aliases.items() if k != name.id})
 
 
-def _aliases(node: _Function) -> dict[str, ast.expr]:
+def _aliases(node: Function) -> dict[str, ast.expr]:
     """The locals of ``node``'s own body bound exactly once, by ``name = expr`` (not a loop's, ``with``'s,
     augmented or unpacking target, not an argument): read as ``expr`` (``d = CFG["a"]["b"]``; ``d[k]`` is
     ``CFG["a"]["b"][k]``)."""
@@ -403,61 +402,8 @@ def _may_hold_numbers(value: object) -> bool:
     return is_number(value) or is_array(value) or isinstance(value, (list, tuple, *MAPPINGS, *NAMESPACES)) or not _library(type(value).__module__)
 
 
-_Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-
-
-@functools.lru_cache(maxsize=8)
-def _functions_by_line(source: str) -> dict[int, list[_Function]]:
-    """The ``def``\\ s and ``lambda``\\ s of ``source`` (a whole file's text) by the line their code starts on (a
-    ``def``'s first decorator, a lambda's keyword); empty when it does not parse. Cached, and walked once: one file
-    holds many cores and helpers."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return {}
-    out: dict[int, list[_Function]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out.setdefault(min([node.lineno, *(d.lineno for d in node.decorator_list)]), []).append(node)
-        elif isinstance(node, ast.Lambda):
-            out.setdefault(node.lineno, []).append(node)
-    return out
-
-
-def _span(node: ast.AST) -> tuple[tuple[int, int], tuple[int, int]]:
-    return (node.lineno, node.col_offset), (node.end_lineno or node.lineno, node.end_col_offset or 0)  # type: ignore[attr-defined]
-
-
-def _own_node(func: types.FunctionType) -> _Function | None:
-    """The ``def`` or ``lambda`` of ``func`` in its file's text (``linecache``: a notebook cell's too), or ``None``.
-
-    A ``def`` is the one of ``func``'s name starting (at its first decorator) on its code's first line; a
-    ``lambda`` the innermost one on that line whose text holds every position its code's instructions carry
-    (``co_positions``: two lambdas on one line are told apart). A function whose file's text is not its own (made
-    by ``exec`` under a file's name, a file edited since) matches nothing, or the node its positions point at.
-    """
-    code = func.__code__
-    text = "".join(linecache.getlines(code.co_filename, func.__globals__))
-    here = _functions_by_line(text).get(code.co_firstlineno, [])
-    if func.__name__ != "<lambda>":
-        return next((n for n in here if not isinstance(n, ast.Lambda) and n.name == func.__name__), None)
-    # the text each instruction comes from; zero-width positions are the interpreter's own (RESUME at column 0)
-    spans = {
-        ((line, col), (end_line, end_col)) for line, end_line, col, end_col in code.co_positions()
-        if line is not None and end_line is not None and col is not None and end_col is not None
-        and (end_line, end_col) > (line, col)
-    }
-    best: ast.Lambda | None = None
-    for node in here:
-        if isinstance(node, ast.Lambda):
-            start, end = _span(node)
-            if all(start <= a and b <= end for a, b in spans) and (best is None or _span(best)[0] < start):
-                best = node
-    return best
-
-
 def _reads_in(func: types.FunctionType, this: object) -> list[str]:
-    node = _own_node(func)
+    node = own_node(func)
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename

@@ -1,0 +1,99 @@
+"""``flexsn_trace.side_effects``: the statements of a core that change state outside its arguments, which the eager
+loop runs at every step and fused kernels only while they are traced, found in the core's text; and what is the
+step's own tensor math, which must not be named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from flexsn_trace import find_constants
+from flexsn_trace.side_effects import side_effects
+
+RECORD: list[torch.Tensor] = []
+STATS: dict[str, Any] = {}
+ACC = torch.zeros(3)
+N_CALLS = 0
+
+
+class Counter:
+    n = 0
+
+
+def changing_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    global N_CALLS
+    h = v + x
+    RECORD.append(h)
+    STATS["last"] = h
+    Counter.n += 1
+    ACC.add_(h.sum())
+    N_CALLS = N_CALLS + 1
+    return h, v
+
+
+def clean_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    parts = []
+    parts.append(x)  # a local list
+    h = torch.relu_(v + sum(parts))  # a module's in-place function on the step's tensor
+    h.clamp_(0.0, 2.0)  # a local tensor in place
+    v = v.clone()
+    v[v > 1.0] = 0.0  # an item of the step's own tensor
+
+    def inner(y: torch.Tensor) -> torch.Tensor:
+        kept = []
+        kept.append(y)  # the nested function's own local
+        return y
+
+    return inner(h), v
+
+
+class Recording(torch.nn.Module):
+    """A core module that counts its steps and keeps each membrane: bookkeeping the fused kernels never repeat."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps = 0
+        self.v_list: list[torch.Tensor] = []
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        self.steps += 1
+        h = v + x
+        self.v_list.append(h)
+        return h, h
+
+    def clear_record(self) -> None:
+        """Not run by a step: its change is the user's own business between calls."""
+        self.v_list.clear()
+
+
+def _statements(found: list[str]) -> list[str]:
+    return [f.split(" in ", 1)[0] for f in found]
+
+
+def test_changes_outside_the_arguments_are_named_in_reading_order() -> None:
+    found = side_effects([changing_core])
+    assert _statements(found) == [
+        "RECORD.append(h)", "STATS['last'] = h", "Counter.n += 1", "ACC.add_(h.sum())", "N_CALLS = N_CALLS + 1",
+    ]
+    assert all("changing_core (" in f and "test_side_effects.py:" in f for f in found), found
+
+
+def test_the_steps_own_math_and_locals_are_not_named() -> None:
+    assert side_effects([clean_core]) == []
+
+
+def test_a_modules_attributes_are_state_outside_the_arguments() -> None:
+    assert _statements(side_effects([Recording.forward])) == ["self.steps += 1", "self.v_list.append(h)"]
+
+
+def test_find_constants_carries_them_for_the_caller_to_tell() -> None:
+    # the step runs forward, not __init__ nor clear_record (a method of the core's class the step never names)
+    assert _statements(list(find_constants(Recording()).side_effects)) == ["self.steps += 1", "self.v_list.append(h)"]
+    assert find_constants(clean_core).side_effects == ()
+
+
+def test_library_code_and_code_without_text_are_not_read() -> None:
+    namespace: dict[str, Any] = {"RECORD": []}
+    exec("def made(x, v):\n    RECORD.append(x)\n    return x, v\n", namespace)  # no file text to read
+    assert side_effects([namespace["made"], torch.nn.functional.relu]) == []  # type: ignore[list-item]
