@@ -393,7 +393,7 @@ def find_constants(core: Callable[..., Any]) -> Constants:
     if owner is not None and not isinstance(owner, type):
         _add_methods(items, reads, type(owner), methods(type(owner), names | {func.__name__}, own_attributes(owner)))
     return Constants(
-        items, reads, [*unfollowed_reads([func, *called], owner), *beyond, *unwatched], side_effects(run_by_step(func, called, owner)),
+        items, reads, [*unfollowed_reads([func, *called], owner), *beyond, *unwatched], side_effects(run_by_step(func, called)),
     )
 
 

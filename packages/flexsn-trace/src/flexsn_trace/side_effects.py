@@ -22,7 +22,7 @@ import types
 from typing import Iterable, Iterator
 
 from .kinds import _user_function
-from .places import _class_functions, code_names
+from .places import code_names
 from .source import Function, own_node
 
 __all__ = ["MUTATORS", "run_by_step", "side_effects"]
@@ -116,16 +116,27 @@ def _changes_in(func: types.FunctionType) -> list[str]:
     return [f"{ast.unparse(n)} in {func.__qualname__} ({where}:{getattr(n, 'lineno', '?')})" for n in found]
 
 
-def run_by_step(func: types.FunctionType, called: Iterable[types.FunctionType], owner: object) -> list[types.FunctionType]:
-    """``func`` and the functions of ``called`` (:func:`flexsn_trace.places.helpers`) a step may run: a method of
-    ``owner``'s class only when a function already taken names it (``self.charge(h)``; not ``__init__``, nor a
-    ``reset`` the step never calls), the others as they are."""
-    own = {id(f) for f in _class_functions(type(owner))} if owner is not None else set()
-    taken = [func, *(h for h in called if id(h) not in own)]
-    methods = [h for h in called if id(h) in own]
+def _method(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` is defined in a class body (``K.fire``, ``Outer.<locals>.K.fire``), not in a function."""
+    parts = fn.__qualname__.split(".")
+    return len(parts) > 1 and parts[-2] != "<locals>"
+
+
+#: what calling an object runs (``self.fire(h)`` on a user module or callable object): taken without being named
+_CALLED = frozenset({"__call__", "forward"})
+
+
+def run_by_step(func: types.FunctionType, called: Iterable[types.FunctionType]) -> list[types.FunctionType]:
+    """``func`` and the functions of ``called`` (:func:`flexsn_trace.places.helpers`) a step may run: a function as
+    it is, a method of a class only when a function already taken names it (``self.charge(h)``, ``HOLDER.fire(h)``)
+    or calling its object runs it (``forward``, ``__call__``); not ``__init__``, nor a ``reset`` the step never calls,
+    whose changes are not the step's."""
+    called = list(called)
+    taken = [func, *(h for h in called if not _method(h))]
+    methods = [h for h in called if _method(h) and h is not func]
     while True:
-        names = code_names(*(f.__code__ for f in taken))
-        more = [m for m in methods if m.__name__ in names and m not in taken]
+        names = code_names(*(f.__code__ for f in taken)) | _CALLED
+        more = [m for m in methods if m.__name__ in names and all(m is not t for t in taken)]
         if not more:
             return taken
         taken += more
