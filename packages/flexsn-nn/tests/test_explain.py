@@ -42,6 +42,36 @@ def test_a_core_that_lowers() -> None:
     assert e.inference_graph is not None and "aten.sub.Tensor" in e.inference_graph
     assert "fused inference: yes" in str(e)
     assert e.dtype_fallbacks == {}  # every dtype runs fused
+    assert e.unwatched == () and e.side_effects == ()
+
+
+STEPS: list[int] = []
+KEYS = {"which": "v_threshold"}
+
+
+class _Config:
+    v_threshold = 1.0
+
+
+CFG = _Config()
+
+
+def counting(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    STEPS.append(1)  # the eager loop counts every step; fused kernels only while tracing
+    h = v + (x - v) / 2.0
+    s = spike(h - getattr(CFG, KEYS["which"]))  # a read the place search cannot follow
+    return s, h * (1.0 - s)
+
+
+def test_what_the_construction_warnings_tell_is_in_the_report() -> None:
+    """Before, ``explain`` silenced the construction warnings and its report left these out."""
+    e = explain(counting, 1, 1, 1)
+    assert e.lowers
+    assert [u.split(" in ", 1)[0] for u in e.side_effects] == ["STEPS.append(1)"]
+    assert [u.split(" in ", 1)[0] for u in e.unwatched] == ["getattr(CFG, KEYS['which'])"]
+    text = str(e)
+    assert "changes outside its arguments, made only while tracing: STEPS.append(1)" in text
+    assert "reads a later change does not reach" in text and "getattr(CFG, KEYS['which'])" in text
 
 
 class _DtypeSlope(torch.autograd.Function):

@@ -75,6 +75,12 @@ class Explanation:
         module_route: for an explained neuron whose calls do not take the kernels as set up (``step_mode="s"``,
             the neurons' default, runs one step of the core per call; ``backend="torch"`` the eager loop), what
             they run and what to set instead; ``None`` otherwise.
+        unwatched: reads of the core the place search cannot follow (``getattr(cfg, key)``; each
+            ``"<expression> in <function> (<file>:<line>)"``): a number read there is a constant of the kernels
+            that a later change does not reach (:func:`flexsn_trace.unfollowed.unfollowed_reads`).
+        side_effects: statements of the step that change state outside its arguments (``RECORD.append(v)``),
+            which the eager loop runs at every step and the fused kernels only while they are traced
+            (:func:`flexsn_trace.side_effects.side_effects`).
     """
 
     lowers: bool
@@ -92,6 +98,8 @@ class Explanation:
     dtype_fallbacks: dict[str, str] = field(default_factory=dict)
     module_route: str | None = None
     without_gradient: tuple[str, ...] = ()
+    unwatched: tuple[str, ...] = ()
+    side_effects: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
@@ -107,6 +115,10 @@ class Explanation:
             lines.append(f"lifted captured tensors: {', '.join(self.captures)}")
         if self.without_gradient:
             lines.append(f"without gradient (a hard threshold without a surrogate?): {', '.join(self.without_gradient)}")
+        if self.unwatched:
+            lines.append(f"reads a later change does not reach (constants of the kernels): {'; '.join(self.unwatched)}")
+        if self.side_effects:
+            lines.append(f"changes outside its arguments, made only while tracing: {'; '.join(self.side_effects)}")
         if self.saved_per_step:
             lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
         for kind, moved in self.bytes_per_element_step.items():
@@ -216,8 +228,9 @@ def explain(
     into static inputs, the traced step, the generated Triton sources and
     their cache paths, what training saves per step, the bytes moved
     per element and step (``element_size`` bytes per element; the
-    final-state kernels), and which 16-bit dtypes run the eager loop because
-    the core or its gradient reads the dtype.
+    final-state kernels), which 16-bit dtypes run the eager loop because
+    the core or its gradient reads the dtype, and what the construction
+    warnings tell (reads a change does not reach, changes made only while tracing).
 
     Returns:
         :class:`Explanation`.
@@ -264,6 +277,8 @@ def explain(
         captures=kernel.captures.names(),
         inference_graph=graph_code,
         module_route=route,
+        unwatched=kernel.constants.unwatched,
+        side_effects=kernel.constants.side_effects,
     )
     if kernel.handle is not None:
         bundle = ensure_training_kernels(kernel.handle)  # explain shows every kernel
