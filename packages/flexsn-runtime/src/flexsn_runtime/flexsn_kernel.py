@@ -155,10 +155,10 @@ class FlexSNKernel:
             self.tell(f"{self.fallback_reason}; this neuron runs on the eager PyTorch loop instead{also}")
             return
         if changes:  # the eager loop runs them at every step; fused kernels never do
-            self.tell(f"FlexSN: the core changes state outside its arguments ({changes}): the eager loop makes such a "
-                      "change at every step, but fused kernels compute only the step's outputs and states, so it happens "
-                      'once, while they are traced; keep it out of the core (store_state_seqs=True keeps every step\'s '
-                      'states), or use backend="torch"')
+            self.tell(f"FlexSN: the core changes state outside its arguments ({changes}): the eager loop (and a single "
+                      "step) makes such a change at every step, but the fused kernels of a sequence compute only the step's "
+                      "outputs and states, so there it happens once, while they are traced; keep it out of the core "
+                      '(store_state_seqs=True keeps every step\'s states), or use backend="torch"')
         self._finalizer = attach_flexsn_handle_finalizer(self, self.handle)
         reads = info.reads_step if (info := lookup_flexsn_kernel_handle(self.handle).inference_info) is not None else ()
         self.results_keep_step = len(reads) == self.num_outputs + self.num_states and all(reads)
