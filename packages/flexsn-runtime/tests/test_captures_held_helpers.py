@@ -1,11 +1,12 @@
 """Captured tensors read by a helper the core holds in a default argument (``def core(x, v, fire=fire)``, a
 ``lambda`` there, a ``functools.partial`` of a helper as a keyword-only default) or in a container a global holds
-(``CFG["act"](h)``, ``ACTS[0](h)``, ``NS.act(h)``: a config of functions).
+(``CFG["act"](h)``, ``ACTS[0](h)``, ``NS.act(h)``: a config of functions) or a closure cell holds (a factory's
+``cfg["act"](h)``).
 
 The helper search found such helpers (their numbers were watched), but binding could not hand the core a helper
 rebuilt on the lifted tensors, so the kernel refused them and the neuron ran the eager loop with a warning. Binding
 now gives the rebuilt core the rebuilt helper in that default, or a copy of the container holding it
-(``flexsn_trace.rebind.HelperReach.defaults`` and ``.held``). Each case runs fused with no warning, gives the loop's
+(``flexsn_trace.rebind.HelperReach.defaults``, ``.held`` and ``.cell_held``). Each case runs fused with no warning, gives the loop's
 outputs and gradients, and follows a change between calls; each fell back before.
 """
 
@@ -72,11 +73,22 @@ def namespace_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torc
     return NS.act(h), h * 0.5
 
 
+def make_core(cfg: dict[str, Any]) -> Callable[..., tuple[torch.Tensor, torch.Tensor]]:
+    """A factory's core: the config of functions is a closure variable."""
+
+    def factory_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * 0.5
+        return cfg["act"](h), h * 0.5
+
+    return factory_core
+
+
 CORES: dict[str, Callable[..., Any]] = {
     "a helper as a default": default_core, "a lambda as a default": lambda_core,
     "a partial of a helper as a keyword-only default": partial_core,
     "a helper in a global dict": dict_core, "a helper in a global list": list_core,
     "a helper in a global namespace": namespace_core,
+    "a helper in a closure's dict": make_core({"act": fire, "name": "lif"}),
 }
 
 

@@ -18,7 +18,8 @@ Where a core looks a helper up:
 * a closure cell of the core (``cells``);
 * a default argument of the core (``defaults``: ``def core(x, v, act=fire)``, or a ``lambda`` there);
 * an item of a list, tuple or mapping, or an attribute of a namespace, that a global holds (``held``:
-  ``CFG["act"](h)``, ``ACTS[0](h)``): the global is handed a copy of the container holding the rebuilt one
+  ``CFG["act"](h)``, ``ACTS[0](h)``) or a closure cell of the core holds (``cell_held``: a factory's
+  ``cfg["act"](h)``): the global or the cell is handed a copy of the container holding the rebuilt one
   (:func:`flexsn_trace.places.replaced`);
 * an attribute of the core's object naming a method, static or class method
   of its class (``methods``): the rebuilt one is set on the object's copy;
@@ -54,6 +55,10 @@ from .roots import Root, default_arguments
 __all__ = ["HelperReach", "Substitutes", "helper_reach", "helper_root", "rebind_helpers", "shadowed"]
 
 
+#: what a helper may be held in, below a global or a closure cell: followed by :func:`flexsn_trace.places.nested`
+_CONTAINERS = (list, tuple, *MAPPINGS, *NAMESPACES)
+
+
 class HelperReach(NamedTuple):
     """Where a core's function reaches helpers (:func:`helper_reach`): what binding rebuilds.
 
@@ -79,6 +84,8 @@ class HelperReach(NamedTuple):
             helper reached (or a ``functools.partial`` of one); binding gives the core the rebuilt one there.
         held: ``(index into dicts, global name, path)``: a helper reached inside a container a global holds
             (:func:`flexsn_trace.places.nested`'s path); binding hands the global a copy holding the rebuilt one.
+        cell_held: ``(closure cell index, path)``: the same for a container a closure cell of the core holds; the
+            rebuilt core takes a new cell holding the copy.
     """
 
     dicts: tuple[dict[str, Any], ...]
@@ -92,6 +99,7 @@ class HelperReach(NamedTuple):
     attr_objects: tuple[tuple[str, tuple[tuple[str, str, int], ...]], ...] = ()
     defaults: tuple[tuple[str, Any], ...] = ()
     held: tuple[tuple[int, str, tuple[Step, ...]], ...] = ()
+    cell_held: tuple[tuple[int, tuple[Step, ...]], ...] = ()
 
 
 class Substitutes(NamedTuple):
@@ -156,6 +164,7 @@ def helper_reach(
     cell_objects: list[tuple[int, list[tuple[str, str, types.FunctionType]]]] = []
     classes: dict[tuple[int, str], list[tuple[str, str, types.FunctionType]]] = {}
     held_links: list[tuple[int, str, tuple[Step, ...]]] = []
+    cell_held: list[tuple[int, tuple[Step, ...]]] = []
 
     def index_of(d: dict[str, Any]) -> int:
         for i, known in enumerate(dicts):
@@ -180,6 +189,11 @@ def helper_reach(
             cell_objects.append((i, held))
             for _, _, f in held:
                 reached.setdefault(id(f), f)
+        elif isinstance(value, _CONTAINERS):  # a factory's cfg["act"](h)
+            for path, leaf, liftable in nested(value, code_names(func.__code__)):
+                if liftable and id(leaf) in wanted and leaf is not func:
+                    cell_held.append((i, path))
+                    reached.setdefault(id(leaf), leaf)
     defaults: list[tuple[str, Any]] = []
     for kind, key, _, value in default_arguments(func):
         while isinstance(value, functools.partial):  # act=partial(fire, alpha=2.0): fire is rebuilt
@@ -213,7 +227,7 @@ def helper_reach(
                     if held:
                         (classes if isinstance(value, type) else objects).setdefault((index_of(g), name), held)
                     found_here = [f for _, _, f in held]
-                elif isinstance(value, (list, tuple, *MAPPINGS, *NAMESPACES)):  # CFG["act"](h): a copy holds it rebuilt
+                elif isinstance(value, _CONTAINERS):  # CFG["act"](h): a copy holds it rebuilt
                     found_here = []
                     for path, leaf, liftable in nested(value, code_names(fn.__code__)):
                         if liftable and id(leaf) in wanted and leaf is not func:
@@ -243,6 +257,7 @@ def helper_reach(
         tuple((i, indexed(held)) for i, held in cell_objects),
         tuple((i, name, indexed(held)) for (i, name), held in classes.items()),
         tuple((name, indexed(held)) for name, held in attr_objects), tuple(defaults), tuple(held_links),
+        tuple(cell_held),
     ), order
 
 
@@ -343,6 +358,12 @@ def rebind_helpers(
                 copies[i][name] = replaced(copies[i][name], path, rebuild(follow(copies[i][name], path)))
             except (LookupError, AttributeError, TypeError):  # changed since the search: left to read where it reads
                 pass
+    for i, path in reach.cell_held:  # a factory's cfg["act"]: a new cell holding a copy (of the substituted one)
+        base = cells[i].cell_contents if i in cells else closure[i].cell_contents
+        try:
+            cells[i] = types.CellType(replaced(base, path, rebuild(follow(base, path))))
+        except (LookupError, AttributeError, TypeError):  # changed since the search: left to read where it reads
+            pass
     for kind, key in reach.defaults:  # def core(x, v, act=fire): the rebuilt core's default is the rebuilt fire
         if kind == "default" and defaults is not None and key < len(defaults):
             defaults[key] = rebuild(defaults[key])
