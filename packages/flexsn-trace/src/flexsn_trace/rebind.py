@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import functools
 import types
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from torch import nn
 
@@ -190,10 +190,9 @@ def helper_reach(
             for _, _, f in held:
                 reached.setdefault(id(f), f)
         elif isinstance(value, _CONTAINERS):  # a factory's cfg["act"](h)
-            for path, leaf, liftable in nested(value, code_names(func.__code__)):
-                if liftable and id(leaf) in wanted and leaf is not func:
-                    cell_held.append((i, path))
-                    reached.setdefault(id(leaf), leaf)
+            for path, leaf in _held_helpers(value, func.__code__, wanted, func):
+                cell_held.append((i, path))
+                reached.setdefault(id(leaf), leaf)
     defaults: list[tuple[str, Any]] = []
     for kind, key, _, value in default_arguments(func):
         while isinstance(value, functools.partial):  # act=partial(fire, alpha=2.0): fire is rebuilt
@@ -229,11 +228,10 @@ def helper_reach(
                     found_here = [f for _, _, f in held]
                 elif isinstance(value, _CONTAINERS):  # CFG["act"](h): a copy holds it rebuilt
                     found_here = []
-                    for path, leaf, liftable in nested(value, code_names(fn.__code__)):
-                        if liftable and id(leaf) in wanted and leaf is not func:
-                            if (index_of(g), name, path) not in held_links:
-                                held_links.append((index_of(g), name, path))
-                            found_here.append(wanted[id(leaf)])
+                    for path, leaf in _held_helpers(value, fn.__code__, wanted, func):
+                        if (index_of(g), name, path) not in held_links:
+                            held_links.append((index_of(g), name, path))
+                        found_here.append(leaf)
                 else:
                     continue
                 for h in found_here:
@@ -259,6 +257,24 @@ def helper_reach(
         tuple((name, indexed(held)) for name, held in attr_objects), tuple(defaults), tuple(held_links),
         tuple(cell_held),
     ), order
+
+
+def _held_helpers(
+    container: Any, code: types.CodeType, wanted: dict[int, types.FunctionType], func: types.FunctionType,
+) -> list[tuple[tuple[Step, ...], types.FunctionType]]:
+    """``(path, helper)`` for the helpers of ``wanted`` that ``container`` holds where ``code``'s names reach them
+    (:func:`flexsn_trace.places.nested`) and a copy can hold another (``liftable``); ``func`` itself left out."""
+    return [(path, leaf) for path, leaf, liftable in nested(container, code_names(code))
+            if liftable and id(leaf) in wanted and leaf is not func]
+
+
+def _with_rebuilt(base: Any, path: tuple[Step, ...], rebuild: Callable[[Any], Any]) -> Any:
+    """A copy of ``base`` holding at ``path`` what ``rebuild`` makes of the helper there; ``base`` itself when that
+    place changed since the search (the helper is left to read where it reads)."""
+    try:
+        return replaced(base, path, rebuild(follow(base, path)))
+    except (LookupError, AttributeError, TypeError):
+        return base
 
 
 def _held_by(owner: Any) -> list[tuple[str, Any]]:
@@ -354,16 +370,9 @@ def rebind_helpers(
     cells = {i: types.CellType(rebuild(closure[i].cell_contents)) for i in reach.cells}
     for i, name, path in reach.held:  # CFG["act"]: a copy of the container (of its copy, if a tensor there was lifted)
         if name in copies[i]:
-            try:
-                copies[i][name] = replaced(copies[i][name], path, rebuild(follow(copies[i][name], path)))
-            except (LookupError, AttributeError, TypeError):  # changed since the search: left to read where it reads
-                pass
+            copies[i][name] = _with_rebuilt(copies[i][name], path, rebuild)
     for i, path in reach.cell_held:  # a factory's cfg["act"]: a new cell holding a copy (of the substituted one)
-        base = cells[i].cell_contents if i in cells else closure[i].cell_contents
-        try:
-            cells[i] = types.CellType(replaced(base, path, rebuild(follow(base, path))))
-        except (LookupError, AttributeError, TypeError):  # changed since the search: left to read where it reads
-            pass
+        cells[i] = types.CellType(_with_rebuilt(cells[i].cell_contents if i in cells else closure[i].cell_contents, path, rebuild))
     for kind, key in reach.defaults:  # def core(x, v, act=fire): the rebuilt core's default is the rebuilt fire
         if kind == "default" and defaults is not None and key < len(defaults):
             defaults[key] = rebuild(defaults[key])
