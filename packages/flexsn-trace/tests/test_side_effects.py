@@ -32,6 +32,25 @@ def changing_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch
     return h, v
 
 
+class _Holder:
+    last: Any = None
+
+
+HOLDER = _Holder()
+
+
+def aliasing_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    record = RECORD  # a local name for outside state: its changes are outside changes
+    record.append(x)
+    stats = STATS
+    stats["n"] = 1
+    setattr(HOLDER, "last", x)
+    h = v + x
+    g = h  # a local name for a local tensor: its changes are the step's own
+    g.clamp_(0.0, 2.0)
+    return h, v
+
+
 def clean_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     parts = []
     parts.append(x)  # a local list
@@ -77,6 +96,12 @@ def test_changes_outside_the_arguments_are_named_in_reading_order() -> None:
         "RECORD.append(h)", "STATS['last'] = h", "Counter.n += 1", "ACC.add_(h.sum())", "N_CALLS = N_CALLS + 1",
     ]
     assert all("changing_core (" in f and "test_side_effects.py:" in f for f in found), found
+
+
+def test_a_local_alias_of_outside_state_and_setattr_are_named() -> None:
+    assert _statements(side_effects([aliasing_core])) == [
+        "record.append(x)", "stats['n'] = 1", "setattr(HOLDER, 'last', x)",
+    ]
 
 
 def test_the_steps_own_math_and_locals_are_not_named() -> None:

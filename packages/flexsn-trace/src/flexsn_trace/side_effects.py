@@ -11,8 +11,9 @@ What counts: an assignment (``=``, ``+=``, ``del``) to a name declared ``global`
 attribute or item of something that is not the function's own local (a global, a closure variable, ``self``); a
 call of a container's mutating method (:data:`MUTATORS`) or of a tensor's in-place method (``ACC.add_(s)``) on such
 a thing. An item written into an argument (``v[v > 1] = 0``, a tensor written in place) is the step's own tensor
-math, which the trace keeps, and is not counted. A state reached through a local alias (``r = RECORD;
-r.append(h)``) is not seen.
+math, which the trace keeps, and is not counted. A local bound to such a thing by a whole statement
+(``r = RECORD``, ``cfg = self.cfg``) counts as it does, and so does ``setattr`` / ``delattr`` on one; a state
+reached another way (through a call's result, a container's item bound in a loop) is not seen.
 """
 
 from __future__ import annotations
@@ -68,10 +69,21 @@ class _Scope:
         self.local = frozenset(code.co_varnames) | frozenset(code.co_cellvars)
         self.this = code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else None
         self.globals = func.__globals__
+        #: locals bound, as a whole statement, to another name for outside state (``r = RECORD``, ``cfg = self.cfg``),
+        #: in the order written (an alias of an alias counts)
+        self.aliases: set[str] = set()
+        for n in sorted(_own_statements(node), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and isinstance(n.value, (ast.Name, ast.Attribute, ast.Subscript)) and self.outside(_root(n.value)) \
+                    and not isinstance(self.globals.get(_root(n.value) or ""), types.ModuleType):
+                self.aliases.add(n.targets[0].id)
 
     def outside(self, name: str | None) -> bool:
-        """Whether ``name`` is state the function does not own: a global, a closure variable, ``self``."""
-        return name is not None and (name in self.declared or name not in self.local or name == self.this)
+        """Whether ``name`` is state the function does not own: a global, a closure variable, ``self``, or a local
+        alias of one of them."""
+        return name is not None and (
+            name in self.declared or name not in self.local or name == self.this or name in self.aliases
+        )
 
 
 def _changed(target: ast.expr, scope: _Scope) -> bool:
@@ -102,6 +114,9 @@ def _changes_in(func: types.FunctionType) -> list[str]:
         elif isinstance(n, ast.AnnAssign) and n.value is not None and _changed(n.target, scope):  # not a bare annotation
             found.append(n)
         elif isinstance(n, ast.Delete) and any(_changed(t, scope) for t in n.targets):
+            found.append(n)
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("setattr", "delattr") and n.args \
+                and scope.outside(_root(n.args[0])):  # setattr(self, "calls", n)
             found.append(n)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             method = n.func.attr
