@@ -75,8 +75,12 @@ class _Scope:
         for n in sorted(_own_statements(node), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                     and isinstance(n.value, (ast.Name, ast.Attribute, ast.Subscript)) and self.outside(_root(n.value)) \
-                    and not isinstance(self.globals.get(_root(n.value) or ""), types.ModuleType):
+                    and not self.module(_root(n.value)):
                 self.aliases.add(n.targets[0].id)
+
+    def module(self, name: str | None) -> bool:
+        """Whether ``name`` is a global naming a module (``torch``, ``F``): its functions are not state."""
+        return isinstance(self.globals.get(name or ""), types.ModuleType)
 
     def outside(self, name: str | None) -> bool:
         """Whether ``name`` is state the function does not own: a global, a closure variable, ``self``, or a local
@@ -123,8 +127,7 @@ def _changes_in(func: types.FunctionType) -> list[str]:
             in_place = method in MUTATORS or (method.endswith("_") and not method.startswith("_"))
             root = _root(n.func.value)
             # torch.relu_(h), F.dropout_: a module's function, called on the step's tensors
-            module = isinstance(scope.globals.get(root or ""), types.ModuleType)
-            if in_place and not module and scope.outside(root):
+            if in_place and not scope.module(root) and scope.outside(root):
                 found.append(n)
     found.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     where = func.__code__.co_filename
