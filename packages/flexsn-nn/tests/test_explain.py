@@ -57,7 +57,7 @@ CFG = _Config()
 
 
 def counting(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    STEPS.append(1)  # the eager loop counts every step; fused kernels only while tracing
+    STEPS.append(1)  # the eager loop counts every step
     h = v + (x - v) / 2.0
     s = spike(h - getattr(CFG, KEYS["which"]))  # a read the place search cannot follow
     return s, h * (1.0 - s)
@@ -66,12 +66,29 @@ def counting(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tens
 def test_what_the_construction_warnings_tell_is_in_the_report() -> None:
     """Before, ``explain`` silenced the construction warnings and its report left these out."""
     e = explain(counting, 1, 1, 1)
-    assert e.lowers
+    # the list's length is watched and each step changes it: the neuron runs the eager loop, which the report says
+    assert not e.lowers and e.reason is not None and "changes numbers it also reads (len(global STEPS)" in e.reason
     assert [u.split(" in ", 1)[0] for u in e.side_effects] == ["STEPS.append(1)"]
     assert [u.split(" in ", 1)[0] for u in e.unwatched] == ["getattr(CFG, KEYS['which'])"]
     text = str(e)
-    assert "changes outside its arguments, made only while tracing: STEPS.append(1)" in text
+    assert "changes outside its arguments, made at every step of the eager loop: STEPS.append(1)" in text
     assert "reads a later change does not reach" in text and "getattr(CFG, KEYS['which'])" in text
+
+
+LAST: dict[str, torch.Tensor] = {}
+
+
+def keeping_last(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    LAST["h"] = h  # written, never read: the kernels stay fused
+    s = spike(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def test_a_change_to_a_place_the_core_never_reads_is_reported_as_made_only_while_tracing() -> None:
+    e = explain(keeping_last, 1, 1, 1)
+    assert e.lowers and e.reason is None
+    assert "changes outside its arguments, made only while tracing: LAST['h'] = h" in str(e)
 
 
 class _DtypeSlope(torch.autograd.Function):

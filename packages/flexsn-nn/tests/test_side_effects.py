@@ -1,10 +1,16 @@
 """A core that changes state outside its arguments (counts its steps, records a value) is told at construction,
 once: the eager loop makes the change at every step, fused kernels only while they are traced, so what the user
-reads afterwards differs from the loop's. Before, nothing was said (``flexsn_trace.side_effects``)."""
+reads afterwards differs from the loop's (``flexsn_trace.side_effects``). Before, nothing was said.
+
+A core that changes a place it also reads (a counter, a list whose length is watched) runs the eager loop, told once
+(``flexsn_runtime.kernel_build.settled_constants``): before, fused kernels kept the traced value, a branch on it was
+baked in, and every call found the place changed and traced the kernels again, with a warning each time.
+"""
 
 from __future__ import annotations
 
 import warnings
+from typing import Callable
 
 import torch
 
@@ -26,22 +32,119 @@ def recording_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torc
     return s, h * (1.0 - s)
 
 
-def test_a_core_changing_state_outside_its_arguments_is_told_once() -> None:
+LOG: list[int] = []
+
+
+def lowering_after_three_steps(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    threshold = 0.5 if len(LOG) >= 3 else 1.0  # the eager loop lowers it from the fourth step on
+    LOG.append(1)
+    s = (h >= threshold).to(x.dtype)
+    return s, h * (1.0 - s)
+
+
+class _Setup:
+    ready = False
+
+
+def set_up_on_the_first_step(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    if not _Setup.ready:  # a flag set once: the place settles, and the kernels keep the settled value
+        _Setup.ready = True
+    h = v + (x - v) / 2.0
+    s = (h >= 1.0).to(x.dtype)
+    return s, h * (1.0 - s)
+
+
+STATS: dict[str, torch.Tensor] = {}
+
+
+def keeping_the_last(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = (h >= 1.0).to(x.dtype)
+    STATS["last"] = h  # written, never read: the kernels stay fused, and the warning says the loop would differ
+    return s, h * (1.0 - s)
+
+
+def _messages(caught: list[warnings.WarningMessage], text: str) -> list[str]:
+    return [str(w.message) for w in caught if text in str(w.message)]
+
+
+def _run_both(
+    core: Callable[..., tuple[torch.Tensor, torch.Tensor]], reset: Callable[[], None], calls: int = 2, again: bool = True,
+) -> tuple[list[warnings.WarningMessage], FlexSN, list[torch.Tensor], list[torch.Tensor], torch.Tensor]:
+    """The core on the eager loop and fused, from the same state before each (``reset`` before each is built and,
+    with ``again``, before the fused one's calls); the warnings of the fused one."""
+    x = torch.rand(6, 3, 8, device=pick_device()) * 2
+    loop = FlexSN(core, 1, 1, 1, step_mode="m", backend="torch")
+    expected = []
+    reset()
+    for _ in range(calls):
+        expected.append(loop(x))
+        loop.reset()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        neuron = FlexSN(recording_core, 1, 1, 1, step_mode="m", backend="triton")
-        told = [str(w.message) for w in caught if "changes state outside its arguments" in str(w.message)]
-        assert len(told) == 1, told
-        assert "RECORD.append(h) in recording_core" in told[0] and "_Counter.steps += 1" in told[0], told
-        x = torch.rand(6, 3, 8, device=pick_device()) * 2
-        RECORD.clear()
-        _Counter.steps = 0
-        neuron(x)
-        neuron.reset()
-        neuron(x)
-    # what the warning says: the fused calls did not record the steps the eager loop records
-    assert len(RECORD) == 0 and _Counter.steps == 0
-    assert not [w for w in caught[len(told):] if "changes state outside" in str(w.message)], "told more than once"
+        reset()
+        neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+        if again:
+            reset()
+        got = []
+        for _ in range(calls):
+            got.append(neuron(x))
+            neuron.reset()
+    return caught, neuron, expected, got, x
+
+
+def _reset_recording() -> None:
+    RECORD.clear()
+    _Counter.steps = 0
+
+
+def test_a_core_changing_what_it_reads_runs_the_eager_loop_told_once() -> None:
+    caught, neuron, expected, got, x = _run_both(recording_core, _reset_recording)
+    told = _messages(caught, "changes numbers it also reads")
+    assert len(told) == 1, [str(w.message) for w in caught]
+    assert "_Counter.steps" in told[0] and "this neuron runs on the eager PyTorch loop" in told[0], told
+    assert "RECORD.append(h) in recording_core" in told[0] and "_Counter.steps += 1" in told[0], told
+    # the loop's bookkeeping, as the eager backend keeps it: every step of both calls
+    assert len(RECORD) == 12 and _Counter.steps == 12
+    for e, g in zip(expected, got):
+        torch.testing.assert_close(g, e, rtol=0, atol=0)
+    # before: "changed since the kernels were traced; tracing them again" at every call
+    assert not _messages(caught, "tracing them again")
+    assert not neuron.uses_kernels(x)
+
+
+def test_a_branch_on_a_place_the_core_changes_follows_every_step() -> None:
+    """Before, the kernels baked the branch the trace took, so the steps after the third kept the high threshold."""
+    caught, _, expected, got, _ = _run_both(lowering_after_three_steps, LOG.clear, calls=1)
+    assert len(_messages(caught, "len(global LOG)")) == 1, [str(w.message) for w in caught]
+    torch.testing.assert_close(got[0], expected[0], rtol=0, atol=0)
+    assert len(LOG) == 6
+
+
+def test_a_flag_set_once_settles_and_stays_fused() -> None:
+    def not_ready() -> None:
+        _Setup.ready = False
+
+    caught, neuron, expected, got, x = _run_both(set_up_on_the_first_step, not_ready, again=False)
+    assert _Setup.ready
+    assert neuron.uses_kernels(x)
+    assert not _messages(caught, "changes numbers it also reads") and not _messages(caught, "tracing them again")
+    assert len(_messages(caught, "_Setup.ready = True")) == 1  # the side effect, told once
+    for e, g in zip(expected, got):
+        torch.testing.assert_close(g, e)
+
+
+def test_a_place_written_and_never_read_stays_fused_told_once() -> None:
+    caught, neuron, expected, got, x = _run_both(keeping_the_last, lambda: None)  # clearing it is a change to follow
+    told = _messages(caught, "changes state outside its arguments")
+    assert len(told) == 1 and "STATS['last'] = h in keeping_the_last" in told[0], told
+    assert neuron.uses_kernels(x)
+    assert not _messages(caught, "tracing them again")
+    for e, g in zip(expected, got):
+        torch.testing.assert_close(g, e)
+    # what the warning says: the fused calls did not keep the last step's membrane, as the loop did: the trace's is left
+    assert STATS["last"].shape != x.shape[1:]
 
 
 def test_the_eager_backend_says_nothing() -> None:

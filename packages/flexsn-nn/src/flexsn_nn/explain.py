@@ -80,7 +80,8 @@ class Explanation:
             that a later change does not reach (:func:`flexsn_trace.unfollowed.unfollowed_reads`).
         side_effects: statements of the step that change state outside its arguments (``RECORD.append(v)``),
             which the eager loop runs at every step and the fused kernels only while they are traced
-            (:func:`flexsn_trace.side_effects.side_effects`).
+            (:func:`flexsn_trace.side_effects.side_effects`); one that changes a number the core also reads makes
+            the neuron run the eager loop (``reason``; :func:`flexsn_runtime.kernel_build.settled_constants`).
     """
 
     lowers: bool
@@ -117,8 +118,9 @@ class Explanation:
             lines.append(f"without gradient (a hard threshold without a surrogate?): {', '.join(self.without_gradient)}")
         if self.unwatched:
             lines.append(f"reads a later change does not reach (constants of the kernels): {'; '.join(self.unwatched)}")
-        if self.side_effects:
-            lines.append(f"changes outside its arguments, made only while tracing: {'; '.join(self.side_effects)}")
+        if self.side_effects:  # the eager loop, when the neuron falls back to it, makes them at every step
+            made = "made only while tracing" if self.lowers else "made at every step of the eager loop"
+            lines.append(f"changes outside its arguments, {made}: {'; '.join(self.side_effects)}")
         if self.saved_per_step:
             lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
         for kind, moved in self.bytes_per_element_step.items():

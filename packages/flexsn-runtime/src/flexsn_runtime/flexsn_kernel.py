@@ -13,7 +13,7 @@ from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures,
 from .call_cache import CallCache, call_key
 from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
 from .eager import eager_loop, stored_in
-from .kernel_build import build_handle, trains_fused, training_reason, used_captures
+from .kernel_build import build_handle, settled_constants, trains_fused, training_reason, used_captures
 from .routing import Route, Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
@@ -125,8 +125,10 @@ class FlexSNKernel:
         self.results_keep_step = False
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
-        #: numbers the core reads from outside its arguments, traced into the kernels as literals
-        self.constants = find_constants(core)
+        arity = (self.num_inputs, self.num_states, self.num_outputs)
+        #: numbers the core reads from outside its arguments, traced into the kernels as literals (none when it changes
+        #: one it reads: ``moved`` says so, and this neuron runs the eager loop)
+        self.constants, moved = settled_constants(core, arity, example_inputs, num_static)
         #: per watched number, whether Dynamo guards it (worked out here: what Dynamo reads from us stays a constant)
         self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
         self._unguarded = unguarded_warnings(self.constants.items, self._dynamo_guarded)
@@ -138,7 +140,6 @@ class FlexSNKernel:
                 "not followed; read it by name (cfg.thr, a module-level import; an installed package's config, such as "
                 "OmegaConf's, converted to plain dicts first), or pass the value as a static input"
             )
-        arity = (self.num_inputs, self.num_states, self.num_outputs)
         self._start_calls(used_captures(core, arity, example_inputs, num_static))
         #: static inputs the kernels take: the call's, then the captured tensors
         self.num_kernel_statics = num_static + len(self.captures)
@@ -146,7 +147,7 @@ class FlexSNKernel:
             example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
         #: what the kernels are traced from (routing.dtype_reason traces the core again at a call's dtype)
         self.trace_examples = example_inputs
-        self.handle, self.fallback_reason = build_handle(
+        self.handle, self.fallback_reason = (None, moved) if moved else build_handle(
             self.step_fn, arity, example_inputs, self._requires_grad, self.num_kernel_statics, self.constants
         )
         changes = "; ".join(self.constants.side_effects)

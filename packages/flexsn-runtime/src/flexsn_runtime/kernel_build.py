@@ -16,7 +16,9 @@ from typing import Any, Callable, Sequence
 import torch
 
 from flexsn_codegen import UnsupportedOpError
-from flexsn_trace import Captures, Constants, as_tensor_tuple, find_captures, generate_inference_graph, run_isolated, used_arguments
+from flexsn_trace import (
+    Captures, Constants, as_tensor_tuple, find_captures, find_constants, generate_inference_graph, run_isolated, used_arguments,
+)
 
 from .compile_time import constant_under_compile, enrolled
 from .builders import build_inference_kernels, build_training_variants, forward_dtypes, tracing_examples
@@ -27,7 +29,10 @@ from .routing import warn_fallback
 from .scan_kernel import ScanKernel, elements_per_thread
 from .tracecache import BUILD_PARTS, core_fingerprint, key_by_prefix, load_build, store_build
 
-__all__ = ["build_handle", "bundle_from_builds", "bundle_from_trace_cache", "trains_fused", "training_reason", "used_captures"]
+__all__ = [
+    "build_handle", "bundle_from_builds", "bundle_from_trace_cache", "settled_constants", "trains_fused", "training_reason",
+    "used_captures",
+]
 
 
 def build_handle(
@@ -279,6 +284,49 @@ def _runs_eagerly(
     except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
         return False
     return True
+
+
+def settled_constants(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
+) -> tuple[Constants, str | None]:
+    """The numbers ``core`` reads from outside its arguments (:func:`flexsn_trace.find_constants`), and why fused
+    kernels cannot keep them (``None``: they can).
+
+    A core that changes a place it also reads (``C.n += 1``; ``RECORD.append(v)``, whose length is watched) gives the
+    eager loop a new value at each step, while fused kernels keep the one they were traced with, and every call
+    would find it changed and trace them again. When the side-effect search found such a statement
+    (:func:`flexsn_trace.side_effects.side_effects`), one eager step on the tracing examples tells: a watched place
+    that moves on a second step is not a constant of the kernels (a flag set on the first step settles; a counter
+    never does). The check runs whether or not the kernels then come from the trace cache, so the answer does not
+    depend on the cache. On a reason the constants come back without items: the eager loop reads them itself.
+    """
+    constants = find_constants(core)
+    moved = _moved_by_a_step(core, arity, example_inputs, num_static, constants)
+    if moved:  # once more, from where that step left them
+        constants = find_constants(core)
+        moved = _moved_by_a_step(core, arity, example_inputs, num_static, constants)
+    if not moved:
+        return constants, None
+    return Constants([], [], constants.unwatched, constants.side_effects), (
+        f"FlexSN: a step of the core changes numbers it also reads ({', '.join(moved)}): the eager loop reads the new "
+        "value at each step, while fused kernels would keep the one they were traced with"
+    )
+
+
+def _moved_by_a_step(
+    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int,
+    constants: Constants,
+) -> list[str]:
+    """The watched numbers of ``constants`` one eager step of ``core`` changes; ``[]`` without a side effect found in
+    its text, or when the step fails (the trace then says why)."""
+    if not (constants.items and constants.side_effects):
+        return []
+    try:
+        with torch.no_grad():
+            core(*tracing_examples(example_inputs, arity[0], arity[1], num_static))
+    except Exception:  # noqa: BLE001 - the build traces the core next and reports its own problem
+        return []
+    return constants.changed()
 
 
 def used_captures(
