@@ -151,3 +151,23 @@ def test_the_eager_backend_says_nothing() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         FlexSN(recording_core, 1, 1, 1, step_mode="m", backend="torch")
+
+
+LOGS: list[list[int]] = [[]]
+
+
+def logging_through_a_loop(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    threshold = 0.5 if len(LOGS[0]) >= 3 else 1.0
+    for log in LOGS:  # a change the side-effect search does not see (a loop's item); the eager step does
+        log.append(1)
+    s = (h >= threshold).to(x.dtype)
+    return s, h * (1.0 - s)
+
+
+def test_a_change_the_text_search_misses_is_found_by_the_eager_step() -> None:
+    caught, neuron, expected, got, x = _run_both(logging_through_a_loop, LOGS[0].clear, calls=1)
+    told = _messages(caught, "changes numbers it also reads")
+    assert len(told) == 1 and "len(global LOGS[0])" in told[0], [str(w.message) for w in caught]
+    torch.testing.assert_close(got[0], expected[0], rtol=0, atol=0)
+    assert not neuron.uses_kernels(x)

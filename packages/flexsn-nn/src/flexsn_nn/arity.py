@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
-from flexsn_trace import check_counts
+from flexsn_trace import check_counts, private_generators
 
 __all__ = ["check_requires_grad", "resolve_counts"]
 
@@ -67,7 +67,7 @@ def _probe_outputs(
         units = [[torch.zeros(1, device=d) for _ in range(num_inputs + num_states)] for d in devices]
     for k, unit in enumerate(units):
         try:
-            with torch.no_grad():
+            with torch.no_grad(), private_generators():  # a core that draws leaves the caller's generators alone
                 result = core(*unit, *statics)
             break
         except Exception as e:  # the user's code: any error means "cannot tell"

@@ -17,7 +17,8 @@ import torch
 
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import (
-    Captures, Constants, as_tensor_tuple, find_captures, find_constants, generate_inference_graph, run_isolated, used_arguments,
+    Captures, Constants, as_tensor_tuple, find_captures, find_constants, generate_inference_graph, private_generators, run_isolated,
+    used_arguments,
 )
 
 from .compile_time import constant_under_compile, enrolled
@@ -279,7 +280,7 @@ def _runs_eagerly(
     """Whether ``core`` runs in plain PyTorch on the tracing examples and returns the right count."""
     examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
     try:
-        with torch.no_grad():
+        with torch.no_grad(), private_generators():
             as_tensor_tuple(core(*examples), "the core", arity[1] + arity[2])
     except Exception:  # noqa: BLE001 - any failure means the core, not the tracer, is at fault
         return False
@@ -294,11 +295,13 @@ def settled_constants(
 
     A core that changes a place it also reads (``C.n += 1``; ``RECORD.append(v)``, whose length is watched) gives the
     eager loop a new value at each step, while fused kernels keep the one they were traced with, and every call
-    would find it changed and trace them again. When the side-effect search found such a statement
-    (:func:`flexsn_trace.side_effects.side_effects`), one eager step on the tracing examples tells: a watched place
-    that moves on a second step is not a constant of the kernels (a flag set on the first step settles; a counter
-    never does). The check runs whether or not the kernels then come from the trace cache, so the answer does not
-    depend on the cache. On a reason the constants come back without items: the eager loop reads them itself.
+    would find it changed and trace them again. When the core reads such numbers, one eager step on the tracing
+    examples tells, whether or not the side-effect search (:func:`flexsn_trace.side_effects.side_effects`) saw the
+    statement (``for log in LOGS: log.append(h)`` it does not): a watched place that moves on a second step is not a
+    constant of the kernels (a flag set on the first step settles; a counter never does). The step runs whether or
+    not the kernels then come from the trace cache, so the answer does not depend on the cache, and draws nothing
+    from the caller's generators (:func:`flexsn_trace.private_generators`). On a reason the constants come back
+    without items: the eager loop reads them itself.
     """
     constants = find_constants(core)
     moved = _moved_by_a_step(core, arity, example_inputs, num_static, constants)
@@ -317,12 +320,12 @@ def _moved_by_a_step(
     core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int,
     constants: Constants,
 ) -> list[str]:
-    """The watched numbers of ``constants`` one eager step of ``core`` changes; ``[]`` without a side effect found in
-    its text, or when the step fails (the trace then says why)."""
-    if not (constants.items and constants.side_effects):
+    """The watched numbers of ``constants`` one eager step of ``core`` changes; ``[]`` without any, or when the step
+    fails (the trace then says why)."""
+    if not constants.items:
         return []
     try:
-        with torch.no_grad():
+        with torch.no_grad(), private_generators():
             core(*tracing_examples(example_inputs, arity[0], arity[1], num_static))
     except Exception:  # noqa: BLE001 - the build traces the core next and reports its own problem
         return []

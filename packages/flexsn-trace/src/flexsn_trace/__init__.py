@@ -25,6 +25,7 @@ from .graphs import (
     generate_forward_and_backward_graph,
     generate_inference_graph,
     generate_joint_graph,
+    private_generators,
     trace_training_graphs,
 )
 from .isolation import run_isolated
@@ -76,6 +77,7 @@ __all__ = [
     "layout_problem",
     "minimize_saved",
     "placeholders",
+    "private_generators",
     "reference_scan",
     "run_isolated",
     "trace_training_graphs",

@@ -37,6 +37,7 @@ __all__ = [
     "generate_forward_and_backward_graph",
     "generate_inference_graph",
     "generate_joint_graph",
+    "private_generators",
     "trace_training_graphs",
 ]
 
@@ -48,12 +49,28 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+@contextlib.contextmanager
+def private_generators() -> Iterator[None]:
+    """A block whose random draws leave the caller's generators as they were (:func:`torch.random.fork_rng`): the
+    CPU generator, and the current CUDA device's once CUDA is initialized (not while a CUDA graph is captured).
+
+    A trace, or a probing step, runs the core on example tensors. A core that draws (``torch.rand_like``) would
+    otherwise move the generator, so that building a neuron changed what a network built after it draws (its
+    initial weights), unlike ``backend="torch"``, which traces nothing.
+    """
+    # not torch.cuda.is_available() alone: forking an uninitialised device would create its context
+    initialised = torch.cuda.is_available() and torch.cuda.is_initialized()  # type: ignore[no-untyped-call]
+    cuda = initialised and not torch.cuda.is_current_stream_capturing()
+    with torch.random.fork_rng(devices=[torch.cuda.current_device()] if cuda else []):
+        yield
+
+
 def _serialized(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run ``fn`` holding the process-wide tracing lock."""
+    """Run ``fn`` holding the process-wide tracing lock, its draws kept from the caller's generators."""
 
     @functools.wraps(fn)
     def locked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with _TRACE_LOCK:
+        with _TRACE_LOCK, private_generators():
             return fn(*args, **kwargs)
 
     return locked
