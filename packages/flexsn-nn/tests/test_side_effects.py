@@ -171,3 +171,41 @@ def test_a_change_the_text_search_misses_is_found_by_the_eager_step() -> None:
     assert len(told) == 1 and "len(global LOGS[0])" in told[0], [str(w.message) for w in caught]
     torch.testing.assert_close(got[0], expected[0], rtol=0, atol=0)
     assert not neuron.uses_kernels(x)
+
+
+class _Tally:
+    calls = 0
+
+
+def counting_with_a_parameter(threshold: torch.nn.Parameter) -> Callable[..., tuple[torch.Tensor, torch.Tensor]]:
+    def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) / 2.0
+        _Tally.calls += 1
+        s = torch.sigmoid(4.0 * (h - threshold))
+        return s, h * (1.0 - s)
+
+    return core
+
+
+def test_a_core_capturing_a_tensor_on_the_device_is_settled_through_its_lifted_step() -> None:
+    """The settling step runs the core with its captured tensors lifted (stand-ins on the examples' device), as
+    the trace does: the core itself, on CPU examples beside a CUDA parameter, failed, and nothing was found."""
+    threshold = torch.nn.Parameter(torch.tensor(1.0, device=pick_device()))
+    core = counting_with_a_parameter(threshold)
+    x = torch.rand(5, 3, 4, device=pick_device()) * 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(core, 1, 1, 1, step_mode="m", backend="triton")
+        _Tally.calls = 0
+        xg = x.clone().requires_grad_()
+        neuron(xg).sum().backward()
+    assert len(_messages(caught, "changes numbers it also reads (global _Tally.calls")) == 1, [str(w.message) for w in caught]
+    assert not _messages(caught, "tracing them again") and _Tally.calls == 5
+    # the loop's gradient, the captured threshold's included
+    loop = FlexSN(core, 1, 1, 1, step_mode="m", backend="torch")
+    got = (xg.grad, threshold.grad.clone())
+    threshold.grad = None
+    xr = x.clone().requires_grad_()
+    loop(xr).sum().backward()
+    torch.testing.assert_close(got[0], xr.grad)
+    torch.testing.assert_close(got[1], threshold.grad)

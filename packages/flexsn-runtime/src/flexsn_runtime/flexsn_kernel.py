@@ -126,9 +126,14 @@ class FlexSNKernel:
         self.fallback_reason: str | None = None
         self._finalizer: "weakref.finalize[[int], object] | None" = None
         arity = (self.num_inputs, self.num_states, self.num_outputs)
+        self._start_calls(used_captures(core, arity, example_inputs, num_static))
+        #: static inputs the kernels take: the call's, then the captured tensors
+        self.num_kernel_statics = num_static + len(self.captures)
+        if len(self.captures) and example_inputs is not None:
+            example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
         #: numbers the core reads from outside its arguments, traced into the kernels as literals (none when it changes
         #: one it reads: ``moved`` says so, and this neuron runs the eager loop)
-        self.constants, moved = settled_constants(core, arity, example_inputs, num_static)
+        self.constants, moved = settled_constants(core, self.step_fn, arity, example_inputs, self.num_kernel_statics)
         #: per watched number, whether Dynamo guards it (worked out here: what Dynamo reads from us stays a constant)
         self._dynamo_guarded = tuple([guarded_by_dynamo(c.value, c.in_class) for c in self.constants.items])
         self._unguarded = unguarded_warnings(self.constants.items, self._dynamo_guarded)
@@ -140,11 +145,6 @@ class FlexSNKernel:
                 "not followed; read it by name (cfg.thr, a module-level import; an installed package's config, such as "
                 "OmegaConf's, converted to plain dicts first), or pass the value as a static input"
             )
-        self._start_calls(used_captures(core, arity, example_inputs, num_static))
-        #: static inputs the kernels take: the call's, then the captured tensors
-        self.num_kernel_statics = num_static + len(self.captures)
-        if len(self.captures) and example_inputs is not None:
-            example_inputs = (*example_inputs, *self.captures.values())  # their dtypes
         #: what the kernels are traced from (routing.dtype_reason traces the core again at a call's dtype)
         self.trace_examples = example_inputs
         self.handle, self.fallback_reason = (None, moved) if moved else build_handle(

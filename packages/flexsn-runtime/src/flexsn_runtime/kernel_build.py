@@ -288,10 +288,13 @@ def _runs_eagerly(
 
 
 def settled_constants(
-    core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int
+    core: Callable[..., Any], step_fn: Callable[..., Any], arity: tuple[int, int, int],
+    example_inputs: Sequence[torch.Tensor] | None, num_static: int,
 ) -> tuple[Constants, str | None]:
     """The numbers ``core`` reads from outside its arguments (:func:`flexsn_trace.find_constants`), and why fused
-    kernels cannot keep them (``None``: they can).
+    kernels cannot keep them (``None``: they can). ``step_fn`` is the core the kernels are traced from (its captured
+    tensors lifted, taking ``num_static`` static inputs last: stand-ins on the examples' device, so that a core
+    capturing CUDA tensors steps on CPU examples as its trace does).
 
     A core that changes a place it also reads (``C.n += 1``; ``RECORD.append(v)``, whose length is watched) gives the
     eager loop a new value at each step, while fused kernels keep the one they were traced with, and every call
@@ -304,10 +307,10 @@ def settled_constants(
     without items: the eager loop reads them itself.
     """
     constants = find_constants(core)
-    moved = _moved_by_a_step(core, arity, example_inputs, num_static, constants)
+    moved = _moved_by_a_step(step_fn, arity, example_inputs, num_static, constants)
     if moved:  # once more, from where that step left them
         constants = find_constants(core)
-        moved = _moved_by_a_step(core, arity, example_inputs, num_static, constants)
+        moved = _moved_by_a_step(step_fn, arity, example_inputs, num_static, constants)
     if not moved:
         return constants, None
     return Constants([], [], constants.unwatched, constants.side_effects), (
