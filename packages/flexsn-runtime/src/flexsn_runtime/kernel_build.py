@@ -17,8 +17,8 @@ import torch
 
 from flexsn_codegen import UnsupportedOpError
 from flexsn_trace import (
-    Captures, Constants, as_tensor_tuple, find_captures, find_constants, generate_inference_graph, private_generators, run_isolated,
-    used_arguments,
+    Captures, Constants, as_tensor_tuple, find_captures, find_constants, generate_inference_graph, private_generators,
+    run_isolated, used_arguments,
 )
 
 from .compile_time import constant_under_compile, enrolled
