@@ -209,3 +209,51 @@ def test_a_core_capturing_a_tensor_on_the_device_is_settled_through_its_lifted_s
     loop(xr).sum().backward()
     torch.testing.assert_close(got[0], xr.grad)
     torch.testing.assert_close(got[1], threshold.grad)
+
+
+class _Backwards:
+    calls = 0
+
+
+class _CountingSpike(torch.autograd.Function):
+    """Heaviside forward, ATan-like surrogate backward that counts its calls (a debugging counter)."""
+
+    @staticmethod
+    def forward(ctx: torch.autograd.function.FunctionCtx, h: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(h)
+        return (h >= 0).to(h.dtype)
+
+    @staticmethod
+    def backward(ctx: torch.autograd.function.FunctionCtx, g: torch.Tensor) -> torch.Tensor:
+        (h,) = ctx.saved_tensors  # type: ignore[attr-defined]
+        _Backwards.calls += 1
+        return g / (1.0 + (3.0 * h) ** 2)
+
+
+def counting_backward(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = _CountingSpike.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
+def test_a_backward_changing_what_it_reads_runs_the_eager_loop() -> None:
+    """The settling step runs the step's backward too. Before, the training kernels' trace (on the first call that
+    needs gradients) changed the counter, and that call raised a RuntimeError about stale kernels."""
+    x = torch.rand(5, 3, 4, device=pick_device()) * 2
+    loop = FlexSN(counting_backward, 1, 1, 1, step_mode="m", backend="torch")
+    _Backwards.calls = 0
+    xr = x.clone().requires_grad_()
+    loop(xr).sum().backward()
+    assert _Backwards.calls == 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        neuron = FlexSN(counting_backward, 1, 1, 1, step_mode="m", backend="triton")
+        for _ in range(2):
+            _Backwards.calls = 0
+            xg = x.clone().requires_grad_()
+            neuron(xg).sum().backward()
+            neuron.reset()
+            assert _Backwards.calls == 5
+            torch.testing.assert_close(xg.grad, xr.grad)
+    told = _messages(caught, "changes numbers it also reads")
+    assert len(told) == 1 and "read by _CountingSpike.backward" in told[0], [str(w.message) for w in caught]

@@ -323,16 +323,27 @@ def _moved_by_a_step(
     core: Callable[..., Any], arity: tuple[int, int, int], example_inputs: Sequence[torch.Tensor] | None, num_static: int,
     constants: Constants,
 ) -> list[str]:
-    """The watched numbers of ``constants`` one eager step of ``core`` changes; ``[]`` without any, or when the step
-    fails (the trace then says why)."""
+    """The watched numbers of ``constants`` one eager step of ``core`` changes, its backward included (a surrogate's
+    ``backward`` counting its calls: the training trace runs it); ``[]`` without any, or when the step fails (the
+    trace then says why). A step whose backward fails (an in-place write to an input) is run forward only."""
     if not constants.items:
         return []
-    try:
-        with torch.no_grad(), private_generators():
-            core(*tracing_examples(example_inputs, arity[0], arity[1], num_static))
-    except Exception:  # noqa: BLE001 - the build traces the core next and reports its own problem
-        return []
-    return constants.changed()
+    examples = tracing_examples(example_inputs, arity[0], arity[1], num_static)
+    for backward in (True, False):
+        try:
+            with torch.set_grad_enabled(backward), private_generators():
+                leaves = [e.detach().requires_grad_(backward and e.is_floating_point()) for e in examples]
+                result = core(*leaves)
+                if backward:
+                    outs = [o for o in (result if isinstance(result, (tuple, list)) else (result,))
+                            if isinstance(o, torch.Tensor) and o.requires_grad]
+                    sources = [t for t in leaves if t.requires_grad]
+                    if outs and sources:
+                        torch.autograd.grad(outs, sources, [torch.ones_like(o) for o in outs], allow_unused=True)
+            return constants.changed()
+        except Exception:  # noqa: BLE001 - the build traces the core next and reports its own problem
+            continue
+    return []
 
 
 def used_captures(
