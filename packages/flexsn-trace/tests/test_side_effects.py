@@ -4,6 +4,7 @@ step's own tensor math, which must not be named."""
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import torch
@@ -86,6 +87,30 @@ class Recording(torch.nn.Module):
         self.v_list.clear()
 
 
+GRADS: "collections.deque[torch.Tensor]" = collections.deque(maxlen=4)
+
+
+class KeepingGradients(torch.autograd.Function):
+    """A surrogate whose backward keeps the last gradients: autograd runs it at every step of the loop's backward."""
+
+    @staticmethod
+    def forward(ctx: Any, h: torch.Tensor) -> torch.Tensor:
+        ctx.save_for_backward(h)
+        return (h >= 0).to(h.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
+        (h,) = ctx.saved_tensors
+        GRADS.append(g)
+        return g * torch.sigmoid(h) * (1.0 - torch.sigmoid(h))
+
+
+def keeping_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + x
+    s = KeepingGradients.apply(h - 1.0)
+    return s, h * (1.0 - s)
+
+
 def _statements(found: list[str]) -> list[str]:
     return [f.split(" in ", 1)[0] for f in found]
 
@@ -122,3 +147,9 @@ def test_library_code_and_code_without_text_are_not_read() -> None:
     namespace: dict[str, Any] = {"RECORD": []}
     exec("def made(x, v):\n    RECORD.append(x)\n    return x, v\n", namespace)  # no file text to read
     assert side_effects([namespace["made"], torch.nn.functional.relu]) == []  # type: ignore[list-item]
+
+
+def test_an_autograd_functions_backward_is_read() -> None:
+    """The eager loop's backward runs it at every step; fused kernels never run its Python. Before, only the step's
+    ``forward`` was read, and this change went untold."""
+    assert _statements(list(find_constants(keeping_core).side_effects)) == ["GRADS.append(g)"]

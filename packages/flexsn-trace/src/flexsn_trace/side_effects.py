@@ -140,15 +140,17 @@ def _method(fn: types.FunctionType) -> bool:
     return len(parts) > 1 and parts[-2] != "<locals>"
 
 
-#: what calling an object runs (``self.fire(h)`` on a user module or callable object): taken without being named
-_CALLED = frozenset({"__call__", "forward"})
+#: what calling an object runs (``self.fire(h)`` on a user module or callable object), and what autograd runs of a
+#: ``torch.autograd.Function`` the step applies (its ``backward``, at every step of the loop's backward pass): taken
+#: without being named
+_CALLED = frozenset({"__call__", "forward", "backward"})
 
 
 def run_by_step(func: types.FunctionType, called: Iterable[types.FunctionType]) -> list[types.FunctionType]:
     """``func`` and the functions of ``called`` (:func:`flexsn_trace.places.helpers`) a step may run: a function as
     it is, a method of a class only when a function already taken names it (``self.charge(h)``, ``HOLDER.fire(h)``)
-    or calling its object runs it (``forward``, ``__call__``); not ``__init__``, nor a ``reset`` the step never calls,
-    whose changes are not the step's."""
+    or calling its object runs it (``forward``, ``__call__``; an autograd.Function's ``backward``); not ``__init__``,
+    nor a ``reset`` the step never calls, whose changes are not the step's."""
     called = list(called)
     taken = [func, *(h for h in called if not _method(h))]
     methods = [h for h in called if _method(h) and h is not func]
