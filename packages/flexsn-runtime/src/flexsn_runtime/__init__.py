@@ -15,7 +15,8 @@ from .builders import (
     build_training_variants,
     default_example_inputs,
 )
-from .flexsn_kernel import FlexSNKernel, eager_loop, stored_in, validate_scan_args
+from .flexsn_kernel import FlexSNKernel, eager_loop, stored_in
+from .scan_args import validate_scan_args
 from .scan_kernel import ScanKernel, kernels_usable, ncl_bucket
 from .ops import (
     flexsn_backward_op,

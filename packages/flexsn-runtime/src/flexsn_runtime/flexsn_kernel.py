@@ -13,30 +13,13 @@ from flexsn_trace import Captures, ScanContract, check_scan_args, find_captures,
 from .call_cache import CallCache, call_key
 from .compile_time import enrol, guarded_by_dynamo, settle_while_compiling, tell_while_compiling, unguarded_warnings
 from .eager import eager_loop, stored_in
+from .scan_args import validate_scan_args
 from .kernel_build import build_handle, settled_constants, trains_fused, training_reason, used_captures
 from .routing import Route, Runner, fit_shapes, route, run_route, signature_runner, warn_fallback
 from .training_plan import TrainingPlan, plan_for
 from .registry import attach_flexsn_handle_finalizer, lookup_flexsn_kernel_handle, retain_owner_flexsn_kernel_handle
 
 __all__ = ["FlexSNKernel", "eager_loop", "stored_in", "validate_scan_args"]
-
-
-def validate_scan_args(
-    args: Sequence[Any], num_inputs: int, num_states: int, allow_missing_states: bool = True
-) -> tuple[list[torch.Tensor], list[torch.Tensor] | None]:
-    """Check ``(*input_seqs, *init_states)`` as the kernels need them (:func:`flexsn_trace.check_scan_args`).
-
-    Returns:
-        ``(input_seqs, init_states_or_None)``.
-
-    Raises:
-        TypeError / ValueError: as :func:`flexsn_trace.check_scan_args` with
-        ``uniform=True``.
-    """
-    c = check_scan_args(
-        num_inputs, num_states, 0, args, who="FlexSNKernel", states="optional" if allow_missing_states else "required", uniform=True
-    )
-    return list(c.input_seqs), (list(c.init_states) if c.init_states or not num_states else None)
 
 
 class FlexSNKernel:
