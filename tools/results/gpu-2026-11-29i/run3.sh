@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# run3: the head (the settling step runs the step's backward too; the side-effect search reads an autograd.Function's
+# backward; validate_scan_args in its own module) on CUDA with a cold FlexSN cache: the packages' suite, then the
+# integration suite, through tools/gpu_suite.sh.
+cd "$(dirname "$0")/../../.."
+export FLEXSN_CACHE_DIR=$(mktemp -d)
+bash tools/gpu_suite.sh packages -n 8 2>&1 | tail -4
+bash tools/gpu_suite.sh integration -n 8 2>&1 | tail -4
+rm -f "$OUT"/junit-*.xml
