@@ -315,7 +315,9 @@ def settled_constants(
         return constants, None
     return Constants([], [], constants.unwatched, constants.side_effects), (
         f"FlexSN: a step of the core changes numbers it also reads ({', '.join(moved)}): the eager loop reads the new "
-        "value at each step, while fused kernels would keep the one they were traced with"
+        "value at each step, while fused kernels would keep the one they were traced with (to run fused, keep such "
+        "bookkeeping out of the core, e.g. count calls in the module's forward, and pass a number that changes as a "
+        "static input)"
     )
 
 
