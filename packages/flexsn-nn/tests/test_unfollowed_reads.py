@@ -4,8 +4,10 @@ compare at every call, in the process environment. Before these warnings a later
 
 from __future__ import annotations
 
+import contextvars
 import os
 import random
+import threading
 import warnings
 from typing import Any
 
@@ -136,6 +138,24 @@ def test_a_numpy_array_too_large_to_compare_is_told() -> None:
     assert len(told) == 1 and f"global BIG (a NumPy array of {BIG.size} elements" in told[0], told
     small = np.array([1.0])
     assert _told(lambda x, v: _lif(x, v, float(small[0])), x) == []  # watched by its contents instead
+
+
+LOCAL = threading.local()
+LOCAL.v_th = 1.0
+V_TH: "contextvars.ContextVar[float]" = contextvars.ContextVar("v_th", default=1.0)
+
+
+def test_a_number_held_by_a_threading_local_or_a_context_variable_is_told() -> None:
+    """The search does not look into a standard-library object other than its containers and namespaces: before,
+    ``LOCAL.v_th`` and ``V_TH.get()`` were baked into the kernels and a later change was silently ignored."""
+    x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(9)) * 3).to(pick_device())
+    for core, read in [
+        (lambda x, v: _lif(x, v, LOCAL.v_th), "LOCAL.v_th in "),
+        (lambda x, v: _lif(x, v, V_TH.get()), "V_TH.get() in "),
+    ]:
+        told = _told(core, x)
+        assert len(told) == 1 and read in told[0], told
+    assert unfollowed_reads([lambda x, v: _lif(x, v, threading.active_count())]) == []  # a module's function: a call
 
 
 def test_a_number_read_from_the_environment_is_told(monkeypatch: pytest.MonkeyPatch) -> None:

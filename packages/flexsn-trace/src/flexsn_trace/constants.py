@@ -48,7 +48,7 @@ import torch
 from torch import nn
 
 from .unfollowed import unfollowed_reads
-from .kinds import _library, is_array, is_code, is_constant, is_number, own_attributes
+from .kinds import NUMBER_BUFFERS, SEQUENCES, _library, is_array, is_code, is_constant, is_number, own_attributes
 from .side_effects import run_by_step, side_effects
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_DEPTH, MAX_NAMED_ITEMS, Step, describe, follow, held_names, helpers, methods, names_of, nested, reader
 from .roots import Root, core_function, read_default, roots
@@ -125,7 +125,7 @@ def _compared(value: Any) -> object:
         return ArrayContents(value.dtype, tuple(value.shape), value.tobytes())
     if isinstance(value, (set, frozenset)):
         return frozenset(value)
-    if isinstance(value, (list, tuple)) and len(value) > MAX_ITEMS:
+    if isinstance(value, SEQUENCES) and len(value) > MAX_ITEMS or isinstance(value, NUMBER_BUFFERS):
         return NumberItems(value)
     return value
 
@@ -151,10 +151,10 @@ def by_contents(value: Any) -> bool:
     """Whether ``value`` is a container of numbers watched as one value, by its contents (:func:`_compared`): a
     NumPy array, a set of numbers (``max(LEVELS)``: a set has no item to follow, and changes in place), or a list
     or tuple of numbers or flags longer than :data:`flexsn_trace.places.MAX_ITEMS` (:class:`NumberItems`)."""
-    if is_array(value):
+    if is_array(value) or isinstance(value, NUMBER_BUFFERS):
         return True
-    if isinstance(value, (list, tuple)):  # one the search does not follow item by item; a longer one is named
-        return len(value) > MAX_ITEMS and all(is_constant(v) for v in value[: MAX_ARRAY_ELEMENTS + 1])
+    if isinstance(value, SEQUENCES):  # one the search does not follow item by item; a longer one is named
+        return len(value) > MAX_ITEMS and all(is_constant(v) for v in list(value)[: MAX_ARRAY_ELEMENTS + 1])
     return isinstance(value, (set, frozenset)) and len(value) <= MAX_ARRAY_ELEMENTS and all(is_number(v) for v in value)
 
 
@@ -431,7 +431,7 @@ def _sized(value: Any, depth: int) -> bool:
     a tensor or a container. Its items are watched (or lifted) one by one, but ``SCHED[-1]`` after an append,
     ``len(LEVELS)``, ``CFG["a"].get("thr", 1.0)`` before the key exists or a loop over the items reads what they
     do not show."""
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, SEQUENCES):
         if by_contents(value) or len(value) > (MAX_ITEMS if depth < MAX_DEPTH else MAX_NAMED_ITEMS):
             return False
         children: Iterable[Any] = value
@@ -441,7 +441,7 @@ def _sized(value: Any, depth: int) -> bool:
         children = value.values()
     else:
         return False
-    return not value or any(_watched(v) or isinstance(v, (list, tuple, dict, torch.Tensor)) for v in children)
+    return not value or any(_watched(v) or isinstance(v, (*SEQUENCES, dict, torch.Tensor)) for v in children)
 
 
 def _length(read: Callable[[], Any]) -> int:
@@ -468,7 +468,8 @@ def _add_nested(
         where, whole = f"{root.name}{describe(path)}{suffix}", by_contents(leaf)
         size = (leaf.size if is_array(leaf) else len(leaf)) if whole else 0
         if size > MAX_ARRAY_ELEMENTS:
-            kind = "a NumPy array" if is_array(leaf) else f"a {type(leaf).__name__}"
+            name = type(leaf).__name__
+            kind = "a NumPy array" if is_array(leaf) else f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
             unwatched.append(f"{where} ({kind} of {size} elements: only up to {MAX_ARRAY_ELEMENTS} are compared)")
         elif whole or _watched(leaf) or isinstance(leaf, nn.Module):
             read = reader(root.read, path)

@@ -9,7 +9,9 @@ value only where that cannot run the user's code (:func:`shadowable`).
 from __future__ import annotations
 
 import argparse
+import array
 import collections
+import contextvars
 import enum
 import functools
 import inspect
@@ -22,8 +24,8 @@ from typing import Any
 from torch import nn
 
 __all__ = [
-    "CACHED", "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
-    "served_dynamically", "shadowable", "slot_names", "stand_in",
+    "CACHED", "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "NUMBER_BUFFERS", "SEQUENCES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
+    "served_dynamically", "shadowable", "slot_names", "stand_in", "unsearched_attribute", "unsearched_call",
 ]
 
 #: the standard library's attribute holders a configuration lives in (``parse_args()``'s ``argparse.Namespace``,
@@ -33,6 +35,12 @@ NAMESPACES = (types.SimpleNamespace, argparse.Namespace)
 #: ``defaultdict``), ``ChainMap``, ``UserDict``, and ``MappingProxyType`` (read-only: a tensor in it is not lifted).
 #: Other mappings may run code on a read (a lazy config), so they are not searched.
 MAPPINGS = (dict, collections.ChainMap, collections.UserDict, types.MappingProxyType)
+#: the standard library's sequences searched item by item as a list is, their lengths watched: ``list``, ``tuple``,
+#: ``collections.deque`` (a history: ``HIST[-1]`` read as a threshold, ``HIST.append(v)``) and ``UserList``
+SEQUENCES = (list, tuple, collections.deque, collections.UserList)
+#: the standard library's buffers of numbers (``array.array("d", [1.0])``, ``bytearray``): watched by their contents
+#: as a NumPy array is (:func:`flexsn_trace.constants.by_contents`)
+NUMBER_BUFFERS = (array.array, bytearray)
 #: the standard library's callables that hold the names they read (``operator.attrgetter("a.thr")``): code the core
 #: calls (:func:`is_code`), whose names the search follows as if the core's code spelled them (:func:`getter_names`)
 GETTERS = (operator.attrgetter, operator.itemgetter, operator.methodcaller)
@@ -226,3 +234,30 @@ def served_dynamically(value: Any, name: str) -> bool:
     except Exception:  # noqa: BLE001 - an object getattr_static cannot look into: nothing to say about it
         return False
     return False
+
+
+def unsearched_attribute(value: Any, name: str) -> bool:
+    """Whether ``value.name`` is a number or a flag on an object the place search does not look into: an instance of a
+    standard-library class other than the containers and namespaces it follows (a ``threading.local`` holding a
+    threshold). ``inspect.getattr_static`` finds the attribute without running code; the search follows the
+    attributes of a user's or an installed package's objects, of modules and classes, and of ``nn.Module``s.
+    :mod:`flexsn_trace.unfollowed` tells such a read: its number is baked into the kernels, unwatched."""
+    cls = type(value)
+    if name.startswith("__") or isinstance(value, (types.ModuleType, type, nn.Module, functools.partial)):
+        return False
+    if isinstance(value, (*MAPPINGS, *NAMESPACES, *SEQUENCES, *NUMBER_BUFFERS)):
+        return False
+    if cls.__module__.split(".")[0] not in sys.stdlib_module_names and cls.__module__ not in ("builtins", "_thread"):
+        return False
+    try:  # a threading.local keeps its attributes in the calling thread's __dict__, which getattr_static cannot see
+        own = vars(value) if hasattr(value, "__dict__") else {}
+        return is_constant(own[name] if name in own else inspect.getattr_static(value, name))
+    except Exception:  # noqa: BLE001 - absent, or an object getattr_static cannot look into
+        return False
+
+
+def unsearched_call(value: Any, method: str) -> bool:
+    """Whether calling ``value.method()`` reads a value the place search never meets: a ``contextvars.ContextVar``'s
+    ``get`` (a setting held per context). :mod:`flexsn_trace.unfollowed` tells it."""
+    return isinstance(value, contextvars.ContextVar) and method == "get"
+

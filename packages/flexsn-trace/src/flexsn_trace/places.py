@@ -43,7 +43,7 @@ from torch import Tensor, nn
 
 from .kinds import (
     _builtin_or_torch, _library, _opaque_module, _subclassable, _user_function, _user_instance, _user_module, CACHED, MAPPINGS,
-    MODULE_STATE, NAMESPACES, getter_names, is_number, own_attributes, stand_in,
+    MODULE_STATE, NAMESPACES, SEQUENCES, getter_names, is_number, own_attributes, stand_in,
 )
 from .roots import Root
 
@@ -120,7 +120,7 @@ def held_names(found: Iterable[Root]) -> frozenset[str]:
     found = list(found)  # callers pass a generator
     out = {part for r in found if type(r.value) is str for part in (r.value, *r.value.split("."))}
     for r in found:
-        held = r.value.values() if isinstance(r.value, dict) else r.value if isinstance(r.value, (list, tuple)) else ()
+        held = r.value.values() if isinstance(r.value, dict) else r.value if isinstance(r.value, SEQUENCES) else ()
         for v in [r.value, *held] if len(held) <= MAX_ITEMS else [r.value]:
             out |= getter_names(v)
     return frozenset(out)
@@ -133,7 +133,7 @@ def _steps(value: Any, names: frozenset[str], named_only: bool = False, submodul
     sequence's only when it holds at most :data:`MAX_NAMED_ITEMS`. ``submodules``: follow an ``nn.Module``'s
     submodules (the capture search, :mod:`flexsn_trace.capture`, takes them through ``named_modules`` instead).
     """
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, SEQUENCES):
         most = MAX_NAMED_ITEMS if named_only else MAX_ITEMS
         return [(("item", i), v, True) for i, v in enumerate(value)] if len(value) <= most else []
     if isinstance(value, MAPPINGS):

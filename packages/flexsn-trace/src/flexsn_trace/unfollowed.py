@@ -19,9 +19,11 @@ import importlib
 import importlib.util
 import sys
 import types
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
-from .kinds import MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically
+from .kinds import (
+    MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically, unsearched_attribute, unsearched_call,
+)
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
 from .source import Function, own_node
 
@@ -73,6 +75,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and _environment(node.func.value):
             return True  # environ.get("TH")
+        if isinstance(node.func, ast.Attribute) and _resolves(node.func.value, scope, node.func.attr, unsearched_call):
+            return True  # THRESHOLD.get() of a ContextVar
         item = _as_item(node)
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
@@ -107,12 +111,20 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             (a.asname or a.name.split(".")[0]) not in func.__globals__ and _may_hold_numbers(_module(a.name, 0, func))
             for a in node.names
         )
-    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # CFG.model of an OmegaConf config
-        try:
-            return served_dynamically(_resolve(node.value, scope), node.attr)
-        except _Unknown:
-            return False
+    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # CFG.model of an OmegaConf config,
+        # LOCAL.thr of a threading.local
+        return _resolves(node.value, scope, node.attr, served_dynamically) or _resolves(
+            node.value, scope, node.attr, unsearched_attribute
+        )
     return False
+
+
+def _resolves(expr: ast.expr, scope: _Scope, name: str, test: Callable[[object, str], bool]) -> bool:
+    """``test(value, name)`` of the value ``expr`` has now (:func:`_resolve`); ``False`` when it cannot be found."""
+    try:
+        return test(_resolve(expr, scope), name)
+    except _Unknown:
+        return False
 
 
 class _Unknown(Exception):
