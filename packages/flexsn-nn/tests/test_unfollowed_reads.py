@@ -4,7 +4,9 @@ compare at every call, in the process environment. Before these warnings a later
 
 from __future__ import annotations
 
+import configparser
 import contextvars
+import logging
 import os
 import random
 import threading
@@ -143,19 +145,31 @@ def test_a_numpy_array_too_large_to_compare_is_told() -> None:
 LOCAL = threading.local()
 LOCAL.v_th = 1.0
 V_TH: "contextvars.ContextVar[float]" = contextvars.ContextVar("v_th", default=1.0)
+INI = configparser.ConfigParser()
+INI.read_dict({"lif": {"v_th": "1.0"}})
+LOG = logging.getLogger("flexsn.test")
 
 
-def test_a_number_held_by_a_threading_local_or_a_context_variable_is_told() -> None:
+def logging_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    LOG.debug("a step")  # a call whose result is dropped brings no number
+    return _lif(x, v, 1.0)
+
+
+def test_a_number_held_by_a_standard_library_object_is_told() -> None:
     """The search does not look into a standard-library object other than its containers and namespaces: before,
-    ``LOCAL.v_th`` and ``V_TH.get()`` were baked into the kernels and a later change was silently ignored."""
+    ``LOCAL.v_th``, ``V_TH.get()`` and a ``ConfigParser``'s values were baked into the kernels and a later change
+    was silently ignored."""
     x = (torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(9)) * 3).to(pick_device())
     for core, read in [
         (lambda x, v: _lif(x, v, LOCAL.v_th), "LOCAL.v_th in "),
         (lambda x, v: _lif(x, v, V_TH.get()), "V_TH.get() in "),
+        (lambda x, v: _lif(x, v, float(INI["lif"]["v_th"])), "INI['lif'] in "),
+        (lambda x, v: _lif(x, v, INI.getfloat("lif", "v_th")), "INI.getfloat('lif', 'v_th') in "),
     ]:
         told = _told(core, x)
         assert len(told) == 1 and read in told[0], told
     assert unfollowed_reads([lambda x, v: _lif(x, v, threading.active_count())]) == []  # a module's function: a call
+    assert unfollowed_reads([logging_core]) == []
 
 
 def test_a_number_read_from_the_environment_is_told(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import array
 import collections
-import contextvars
 import enum
 import functools
 import inspect
@@ -25,7 +24,7 @@ from torch import nn
 
 __all__ = [
     "CACHED", "GETTERS", "MAPPINGS", "MODULE_STATE", "NAMESPACES", "NUMBER_BUFFERS", "SEQUENCES", "getter_names", "is_array", "is_code", "is_constant", "is_flag", "is_number", "own_attributes",
-    "served_dynamically", "shadowable", "slot_names", "stand_in", "unsearched_attribute", "unsearched_call",
+    "served_dynamically", "shadowable", "slot_names", "stand_in", "unsearched_attribute", "unsearched_object",
 ]
 
 #: the standard library's attribute holders a configuration lives in (``parse_args()``'s ``argparse.Namespace``,
@@ -236,28 +235,29 @@ def served_dynamically(value: Any, name: str) -> bool:
     return False
 
 
+def unsearched_object(value: Any) -> bool:
+    """Whether ``value`` is an instance of a standard-library class the place search does not look into: not one of
+    the containers, buffers and namespaces it follows (:data:`SEQUENCES`, :data:`MAPPINGS`, :data:`NAMESPACES`,
+    :data:`NUMBER_BUFFERS`), nor a module, class, partial or ``nn.Module``, nor a builtin value (a number, a string, a
+    set: watched themselves). A ``threading.local``, a ``contextvars.ContextVar``, a ``configparser.ConfigParser``
+    and its sections: what a core reads from one is baked into the kernels, unwatched, so
+    :mod:`flexsn_trace.unfollowed` tells it."""
+    if isinstance(value, (types.ModuleType, type, nn.Module, functools.partial, *MAPPINGS, *NAMESPACES, *SEQUENCES)):
+        return False
+    if isinstance(value, NUMBER_BUFFERS):
+        return False
+    root = type(value).__module__.split(".")[0]
+    return root not in ("builtins", "typing") and root in sys.stdlib_module_names  # typing: annotations
+
+
 def unsearched_attribute(value: Any, name: str) -> bool:
-    """Whether ``value.name`` is a number or a flag on an object the place search does not look into: an instance of a
-    standard-library class other than the containers and namespaces it follows (a ``threading.local`` holding a
-    threshold). ``inspect.getattr_static`` finds the attribute without running code; the search follows the
-    attributes of a user's or an installed package's objects, of modules and classes, and of ``nn.Module``s.
-    :mod:`flexsn_trace.unfollowed` tells such a read: its number is baked into the kernels, unwatched."""
-    cls = type(value)
-    if name.startswith("__") or isinstance(value, (types.ModuleType, type, nn.Module, functools.partial)):
-        return False
-    if isinstance(value, (*MAPPINGS, *NAMESPACES, *SEQUENCES, *NUMBER_BUFFERS)):
-        return False
-    if cls.__module__.split(".")[0] not in sys.stdlib_module_names and cls.__module__ not in ("builtins", "_thread"):
+    """Whether ``value.name`` is a number or a flag on an object the place search does not look into
+    (:func:`unsearched_object`: a ``threading.local`` holding a threshold). ``inspect.getattr_static`` (or, for a
+    ``threading.local``, the calling thread's ``__dict__``) finds the attribute without running code."""
+    if name.startswith("__") or not unsearched_object(value):
         return False
     try:  # a threading.local keeps its attributes in the calling thread's __dict__, which getattr_static cannot see
         own = vars(value) if hasattr(value, "__dict__") else {}
         return is_constant(own[name] if name in own else inspect.getattr_static(value, name))
     except Exception:  # noqa: BLE001 - absent, or an object getattr_static cannot look into
         return False
-
-
-def unsearched_call(value: Any, method: str) -> bool:
-    """Whether calling ``value.method()`` reads a value the place search never meets: a ``contextvars.ContextVar``'s
-    ``get`` (a setting held per context). :mod:`flexsn_trace.unfollowed` tells it."""
-    return isinstance(value, contextvars.ContextVar) and method == "get"
-

@@ -22,7 +22,7 @@ import types
 from typing import Callable, Iterable, Mapping, Sequence
 
 from .kinds import (
-    MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically, unsearched_attribute, unsearched_call,
+    MAPPINGS, NAMESPACES, _library, _user_module, is_array, is_number, served_dynamically, unsearched_attribute, unsearched_object,
 )
 from .places import MAX_DEPTH, MAX_ITEMS, MAX_NAMED_ITEMS, _class_functions
 from .source import Function, own_node
@@ -65,6 +65,8 @@ class _Scope:
     aliases: Mapping[str, ast.expr] = dataclasses.field(default_factory=dict)
     #: ids of the ``getattr(self, k)`` calls in loops of ``k`` over ``self.<attr>`` (:func:`_listed_reads`)
     listed: frozenset[int] = frozenset()
+    #: ids of the calls whose result is dropped (``LOG.debug(...)`` as a statement): they bring no number
+    discarded: frozenset[int] = frozenset()
 
 
 def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
@@ -75,8 +77,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and _environment(node.func.value):
             return True  # environ.get("TH")
-        if isinstance(node.func, ast.Attribute) and _resolves(node.func.value, scope, node.func.attr, unsearched_call):
-            return True  # THRESHOLD.get() of a ContextVar
+        if isinstance(node.func, ast.Attribute) and id(node) not in scope.discarded and _first_unsearched(node.func.value, scope):
+            return True  # THR.get() of a ContextVar, CP.getfloat("lif", "thr") of a ConfigParser: a value used
         item = _as_item(node)
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
@@ -98,6 +100,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if isinstance(target, ast.Call) and _name_of(target.func) == "globals":  # globals()["THR"]: not a root
             return True
+        if _first_unsearched(target, scope):  # CP["lif"] of a ConfigParser: a mapping the search does not read
+            return True
         if _literal(node.slice):
             return False
         if _namespace(target):  # vars(obj)[key], obj.__dict__[key]
@@ -117,6 +121,17 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             node.value, scope, node.attr, unsearched_attribute
         )
     return False
+
+
+def _first_unsearched(expr: ast.expr, scope: _Scope) -> bool:
+    """Whether ``expr`` is a standard-library object the search does not look into (:func:`unsearched_object`)
+    reached from one that it does (``CP``, not ``CP["lif"]`` below it: a chain is told once, where it leaves)."""
+    try:
+        if not unsearched_object(_resolve(expr, scope)):
+            return False
+        return not isinstance(expr, (ast.Attribute, ast.Subscript)) or not unsearched_object(_resolve(expr.value, scope))
+    except _Unknown:
+        return False
 
 
 def _resolves(expr: ast.expr, scope: _Scope, name: str, test: Callable[[object, str], bool]) -> bool:
@@ -419,10 +434,26 @@ def _reads_in(func: types.FunctionType, this: object) -> list[str]:
     if node is None:  # no text to read (a function made by exec, a REPL's): nothing can be said
         return []
     where = func.__code__.co_filename
-    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node), _listed_reads(node))
-    found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and _unfollowed(n, scope)]
+    dropped = frozenset(id(n.value) for n in ast.walk(node) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call))
+    scope = _Scope(func, _literal_loop_names(node), this, _aliases(node), _listed_reads(node), dropped)
+    types_only = _annotations(node)
+    found = [n for n in ast.walk(node) if isinstance(n, (ast.expr, ast.stmt)) and id(n) not in types_only and _unfollowed(n, scope)]
     found.sort(key=lambda n: (n.lineno, n.col_offset))  # in reading order (ast.walk goes breadth first)
     return [f"{_shown(n)} in {func.__qualname__} ({where}:{n.lineno})" for n in found]
+
+
+def _annotations(node: ast.AST) -> frozenset[int]:
+    """The ids of the nodes in ``node``'s annotations (``fire: Callable[[Tensor], Tensor] = spike``): types, never
+    read by a step."""
+    heads: list[ast.AST] = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.arg) and n.annotation is not None:
+            heads.append(n.annotation)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.returns is not None:
+            heads.append(n.returns)
+        elif isinstance(n, ast.AnnAssign):
+            heads.append(n.annotation)
+    return frozenset(id(m) for h in heads for m in ast.walk(h))
 
 
 def _shown(node: ast.AST) -> str:
