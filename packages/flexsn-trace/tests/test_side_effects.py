@@ -11,6 +11,7 @@ import torch
 
 from flexsn_trace import find_constants
 from flexsn_trace.side_effects import side_effects
+from flexsn_trace.testing import Spike
 
 RECORD: list[torch.Tensor] = []
 STATS: dict[str, Any] = {}
@@ -90,19 +91,14 @@ class Recording(torch.nn.Module):
 GRADS: "collections.deque[torch.Tensor]" = collections.deque(maxlen=4)
 
 
-class KeepingGradients(torch.autograd.Function):
-    """A surrogate whose backward keeps the last gradients: autograd runs it at every step of the loop's backward."""
-
-    @staticmethod
-    def forward(ctx: Any, h: torch.Tensor) -> torch.Tensor:
-        ctx.save_for_backward(h)
-        return (h >= 0).to(h.dtype)
+class KeepingGradients(Spike):
+    """:class:`flexsn_trace.testing.Spike` whose backward keeps the last gradients: autograd runs it at every step of
+    the loop's backward."""
 
     @staticmethod
     def backward(ctx: Any, g: torch.Tensor) -> torch.Tensor:
-        (h,) = ctx.saved_tensors
         GRADS.append(g)
-        return g * torch.sigmoid(h) * (1.0 - torch.sigmoid(h))
+        return Spike.backward(ctx, g)
 
 
 def keeping_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
