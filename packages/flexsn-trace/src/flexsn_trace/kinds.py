@@ -242,9 +242,8 @@ def unsearched_object(value: Any) -> bool:
     set: watched themselves). A ``threading.local``, a ``contextvars.ContextVar``, a ``configparser.ConfigParser``
     and its sections: what a core reads from one is baked into the kernels, unwatched, so
     :mod:`flexsn_trace.unfollowed` tells it."""
-    if isinstance(value, (types.ModuleType, type, nn.Module, functools.partial, *MAPPINGS, *NAMESPACES, *SEQUENCES)):
-        return False
-    if isinstance(value, NUMBER_BUFFERS):
+    followed = (types.ModuleType, type, nn.Module, functools.partial, *MAPPINGS, *NAMESPACES, *SEQUENCES, *NUMBER_BUFFERS)
+    if isinstance(value, followed):
         return False
     root = type(value).__module__.split(".")[0]
     return root not in ("builtins", "typing") and root in sys.stdlib_module_names  # typing: annotations

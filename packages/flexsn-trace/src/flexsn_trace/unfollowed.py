@@ -117,9 +117,8 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
         )
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):  # CFG.model of an OmegaConf config,
         # LOCAL.thr of a threading.local
-        return _resolves(node.value, scope, node.attr, served_dynamically) or _resolves(
-            node.value, scope, node.attr, unsearched_attribute
-        )
+        name = node.attr
+        return _resolves(node.value, scope, lambda v: served_dynamically(v, name) or unsearched_attribute(v, name))
     return False
 
 
@@ -134,10 +133,10 @@ def _first_unsearched(expr: ast.expr, scope: _Scope) -> bool:
         return False
 
 
-def _resolves(expr: ast.expr, scope: _Scope, name: str, test: Callable[[object, str], bool]) -> bool:
-    """``test(value, name)`` of the value ``expr`` has now (:func:`_resolve`); ``False`` when it cannot be found."""
+def _resolves(expr: ast.expr, scope: _Scope, test: Callable[[object], bool]) -> bool:
+    """``test`` of the value ``expr`` has now (:func:`_resolve`); ``False`` when it cannot be found."""
     try:
-        return test(_resolve(expr, scope), name)
+        return test(_resolve(expr, scope))
     except _Unknown:
         return False
 
