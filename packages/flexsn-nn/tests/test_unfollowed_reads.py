@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import configparser
 import contextvars
+import itertools
 import logging
 import os
 import random
@@ -148,6 +149,7 @@ V_TH: "contextvars.ContextVar[float]" = contextvars.ContextVar("v_th", default=1
 INI = configparser.ConfigParser()
 INI.read_dict({"lif": {"v_th": "1.0"}})
 LOG = logging.getLogger("flexsn.test")
+CALLS = itertools.count()
 
 
 def logging_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -165,6 +167,7 @@ def test_a_number_held_by_a_standard_library_object_is_told() -> None:
         (lambda x, v: _lif(x, v, V_TH.get()), "V_TH.get() in "),
         (lambda x, v: _lif(x, v, float(INI["lif"]["v_th"])), "INI['lif'] in "),
         (lambda x, v: _lif(x, v, INI.getfloat("lif", "v_th")), "INI.getfloat('lif', 'v_th') in "),
+        (lambda x, v: _lif(x, v, 1.0 + 0.0 * next(CALLS)), "next(CALLS) in "),
     ]:
         told = _told(core, x)
         assert len(told) == 1 and read in told[0], told

@@ -29,6 +29,9 @@ from .source import Function, own_node
 
 __all__ = ["unfollowed_reads"]
 
+#: builtins that read a value out of the object they are given (``next(COUNTER)``, ``float(SETTING)``)
+_BUILTIN_READS = frozenset({"next", "float", "int", "bool", "round", "abs", "min", "max", "sum", "len"})
+
 #: builtins and ``operator`` functions that take an attribute name as their argument 1 (``attrgetter``: 0)
 _BY_NAME = {"getattr": 1, "hasattr": 1, "attrgetter": 0}
 
@@ -79,6 +82,9 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True  # environ.get("TH")
         if isinstance(node.func, ast.Attribute) and id(node) not in scope.discarded and _first_unsearched(node.func.value, scope):
             return True  # THR.get() of a ContextVar, CP.getfloat("lif", "thr") of a ConfigParser: a value used
+        if isinstance(node.func, ast.Name) and node.func.id in _BUILTIN_READS and id(node) not in scope.discarded \
+                and any(_first_unsearched(a, scope) for a in node.args):
+            return True  # next(COUNTER) of an itertools.count
         item = _as_item(node)
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
