@@ -80,11 +80,12 @@ def _unfollowed(node: ast.AST, scope: _Scope) -> bool:
             return True
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and _environment(node.func.value):
             return True  # environ.get("TH")
-        if isinstance(node.func, ast.Attribute) and id(node) not in scope.discarded and _first_unsearched(node.func.value, scope):
-            return True  # THR.get() of a ContextVar, CP.getfloat("lif", "thr") of a ConfigParser: a value used
-        if isinstance(node.func, ast.Name) and node.func.id in _BUILTIN_READS and id(node) not in scope.discarded \
-                and any(_first_unsearched(a, scope) for a in node.args):
-            return True  # next(COUNTER) of an itertools.count
+        if id(node) not in scope.discarded and (  # a value used, read out of an object the search does not look into:
+            isinstance(node.func, ast.Attribute) and _first_unsearched(node.func.value, scope)  # THR.get(), CP.getfloat(...)
+            or isinstance(node.func, ast.Name) and node.func.id in _BUILTIN_READS  # next(COUNTER)
+            and any(_first_unsearched(a, scope) for a in node.args)
+        ):
+            return True
         item = _as_item(node)
         if item is not None:  # CFG["a"].get(key), CFG["a"].values(): an item read as a subscript is
             return _unsearched_item(item, scope)
