@@ -159,3 +159,46 @@ def test_aot_eager_hard_threshold_lif_no_grad() -> None:
     x = torch.rand(6, 3) * 3
     with torch.no_grad():
         assert_all_close(compiled(x, torch.zeros(3)), lif_by_hand(x, torch.zeros(3)))
+
+
+@pytest.mark.parametrize("final_state", [False, True])
+def test_dynamic_T_is_one_graph(final_state: bool, fused_paths: list[str]) -> None:
+    """``dynamic=True`` with the fused kernels: calls of other sequence lengths reuse the one graph (before, the
+    fused path's fake run specialised ``T``: one graph per length, and past Dynamo's recompile limit the
+    loop ran uncompiled)."""
+    torch.manual_seed(12)
+    w = torch.randn(3)
+
+    def run(x: torch.Tensor, v0: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = v + (x * w - v) / 2.0
+            spike = torch.sigmoid(4.0 * (h - 1.0))
+            return spike, h * (1.0 - spike)
+
+        return flex_sn_scan(core, 1, 1, 1, x, v0, final_state=final_state)
+
+    rec = Recorder()
+    compiled = torch.compile(run, backend=rec, dynamic=True, fullgraph=True)
+    for T in (4, 6, 9):
+        x, v0 = torch.randn(T, 2, 3), torch.randn(2, 3)
+        assert_all_close(compiled(x, v0), run(x, v0))
+    assert len(rec.graphs) == 1
+    assert fused_paths and set(fused_paths) == {"inference"}
+
+
+def test_dynamic_T_training_matches_eager_without_recompiling(fused_paths: list[str]) -> None:
+    """AOTAutograd (forward and backward graphs) over three sequence lengths: gradients equal to the loop's, and
+    Dynamo compiles the frame once."""
+    torch.manual_seed(13)
+    w = torch.randn(3, requires_grad=True)
+    run = make_model(w, 2.0)
+    torch._dynamo.utils.counters.clear()
+    compiled = torch.compile(run, backend="aot_eager", dynamic=True, fullgraph=True)
+    for T in (5, 7, 10):
+        x, v0 = torch.randn(T, 3, requires_grad=True), torch.randn(3, requires_grad=True)
+        out, ref = compiled(x, v0), run(x, v0)
+        assert_all_close(out, ref)
+        loss, ref_loss = out[0].sum() + out[1].pow(2).sum(), ref[0].sum() + ref[1].pow(2).sum()
+        assert_all_close(torch.autograd.grad(loss, (x, v0, w)), torch.autograd.grad(ref_loss, (x, v0, w)))
+    assert torch._dynamo.utils.counters["stats"]["unique_graphs"] == 1
+    assert "training" in fused_paths and "eager" not in fused_paths

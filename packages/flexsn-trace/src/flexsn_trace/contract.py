@@ -136,8 +136,12 @@ class ScanContract(NamedTuple):
 
     @property
     def T(self) -> int:
-        """Number of time steps."""
-        return int(self.input_seqs[0].shape[0])
+        """Number of time steps: an ``int``, or a ``SymInt`` while ``torch.compile`` traces with a dynamic ``T``.
+
+        Not ``int()``-converted: that would make Dynamo guard on the traced ``T`` and compile again for every
+        other sequence length, where ``dynamic=True`` (or a second ``T``) asks for one graph.
+        """
+        return self.input_seqs[0].shape[0]
 
     @property
     def step_shape(self) -> tuple[int, ...]:
