@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -130,6 +131,81 @@ def _run(kind: str, residual: bool, grad: bool, after: bool = False, channels_la
             y_ref.square().sum().backward()
     assert_trained_alike(net, ref)
     return recorder
+
+
+@pytest.mark.parametrize("kind", ["triton", "hop", "plif"])
+@pytest.mark.parametrize("grad", [True, False], ids=["training", "inference"])
+def test_a_second_shape_fuses_too(kind: str, grad: bool) -> None:
+    """A second ``T`` and batch size: Dynamo compiles again with both symbolic, and that graph runs the BatchNorm and
+    the residual add inside the scan as the first did; a third shape reuses it. Results, gradients and running
+    statistics are eager's throughout.
+
+    Before, the pass required concrete sizes and left such a graph as it was (as it still does where the shape
+    environment cannot prove what it needs), so a network lost its fusion at an epoch's smaller last batch, or in
+    evaluation at another batch size. (``dynamic=True`` would also make the spatial sizes symbolic, which
+    Inductor's CPU layout choice for the convolution's input cannot order in torch 2.13, with or without FlexSN.)
+    """
+    torch.manual_seed(0)
+    net = ConvBlock(kind, True).to(DEV)
+    ref = copy.deepcopy(net)
+    recorder = AotRecorder()
+    compiled = torch.compile(net, backend=recorder, fullgraph=True)
+    g = torch.Generator().manual_seed(5)
+    # sizes unlike every other size of the block (Dynamo gives equal sizes one symbol), each T past one checkpoint
+    # row, and T * N >= 16 (the convolution's own fake implementation guards on that product)
+    for t, n in ((5, 7), (7, 9), (9, 5)):
+        x = (torch.randn(t, n, 2, 6, 6, generator=g) * 3).to(DEV)
+        shortcut = torch.randn(t, n, C, 6, 6, generator=g).to(DEV)
+        _reset(net), _reset(ref)
+        with torch.set_grad_enabled(grad):
+            y, y_ref = compiled(x, shortcut), ref(x, shortcut)
+        torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+        if grad:
+            y.square().sum().backward()
+            y_ref.square().sum().backward()
+    assert_trained_alike(net, ref)
+    assert counters["stats"]["unique_graphs"] == 2  # the first shape's, then one with T and the batch size symbolic
+    assert counters["flexsn"]["scans_fused"] == 2 and counters["flexsn"]["ops_absorbed"] == 4
+    assert all(_scan_reads_conv(gm) for gm in recorder.aot[::2 if grad else 1])  # the forward graphs
+
+
+class DenseBlock(nn.Module):
+    """``[T, N, 6] -> linear -> BatchNorm1d -> neuron -> * 0.5``: the feature-layer form of :class:`ConvBlock`."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.fc = nn.Linear(6, 8, bias=False)  # a bias before BatchNorm gets a zero gradient: only rounding to compare
+        self.bn = nn.BatchNorm1d(8)
+        self.sn = _neuron(kind)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.bn(self.fc(x.flatten(0, 1))).view(x.shape[0], x.shape[1], 8)
+        out: torch.Tensor = self.sn(y) * 0.5
+        return out
+
+
+@pytest.mark.parametrize("kind", ["triton", "hop", "plif"])
+def test_dynamic_true_fuses_on_the_kernels(kind: str) -> None:
+    """``torch.compile(dynamic=True)``: every size symbolic from the first call; the BatchNorm and the scale run
+    inside the scan on the fused kernels (no fallback warning: a ``backend="hop"`` body is inlined into the fused
+    step, where the kernels read its lifted floats and sizes), one graph for three shapes, training as eager."""
+    torch.manual_seed(0)
+    net = DenseBlock(kind).to(DEV)
+    ref = copy.deepcopy(net)
+    compiled = torch.compile(net, fullgraph=True, dynamic=True)
+    g = torch.Generator().manual_seed(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # a scan on the eager loop says so with one
+        for t, n in ((5, 7), (7, 9), (9, 5)):
+            x = torch.randn(t, n, 6, generator=g).to(DEV)
+            _reset(net), _reset(ref)
+            y, y_ref = compiled(x), ref(x)
+            torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+            y.square().sum().backward()
+            y_ref.square().sum().backward()
+    assert_trained_alike(net, ref)
+    assert counters["stats"]["unique_graphs"] == 1
+    assert counters["flexsn"]["scans_fused"] >= 1 and counters["flexsn"]["ops_absorbed"] >= 2
 
 
 def _scan_reads_conv(gm: torch.fx.GraphModule) -> bool:

@@ -215,15 +215,28 @@ def test_by_default_every_compiled_graph_is_rewritten(cudagraphs: bool) -> None:
         assert backend.rewritten == [1]
 
 
-def test_dynamic_shapes_are_left_alone() -> None:
-    """Symbolic sizes: the pass cannot check the broadcasts, so nothing is absorbed (and results stay right)."""
-    net, ref = _pair("op")
+@pytest.mark.parametrize("kind", ["op", "hop"])
+@pytest.mark.parametrize("tail", ["", "residual", "after_view"])
+def test_symbolic_batch_sizes_are_fused_too(kind: str, tail: str) -> None:
+    """A symbolic batch size (as after a second one, or ``dynamic=True``): the shapes the pass compares are known
+    equal to the shape environment, so the BatchNorm (and a residual add, or the consumers of the spikes' ``[T * B,
+    ...]`` view) run inside the scan as with concrete sizes; training matches eager. Before, symbolic sizes left
+    the graph as it was."""
+    net, ref = _pair(kind, tail)
     backend = PassThenEager()
     x, r = _inputs()
     torch._dynamo.mark_dynamic(x, 1)
-    y = torch.compile(net, backend=backend, fullgraph=True)(x, r)
-    torch.testing.assert_close(y, ref(x, r), rtol=1e-5, atol=1e-5)
-    assert backend.rewritten == [0]
+    torch._dynamo.mark_dynamic(r, 1)
+    compiled = torch.compile(net, backend=backend, fullgraph=True)
+    y, y_ref = compiled(x, r), ref(x, r)
+    torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+    y.square().sum().backward()
+    y_ref.square().sum().backward()
+    assert_trained_alike(net, ref)
+    assert backend.rewritten == [1]
+    (gm,) = backend.graphs
+    assert any(isinstance(n.meta.get("example_value"), torch.Tensor) and not all(
+        type(d) is int for d in n.meta["example_value"].shape) for n in gm.graph.nodes)  # the sizes were symbolic
 
 
 def test_a_failed_rewrite_leaves_the_graph_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:

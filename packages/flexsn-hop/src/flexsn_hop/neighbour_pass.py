@@ -43,7 +43,7 @@ from torch import fx, nn
 
 from flexsn_trace.env import env_flag
 
-from .neighbours import Epilogue, Prologue, find_epilogue, find_prologue, tensor_value
+from .neighbours import Epilogue, Prologue, find_epilogue, find_prologue, same_shape, tensor_value
 from .scan import flex_sn_scan, hop_kernels_registered
 from .scan_sites import ScanSite, scan_site
 
@@ -121,6 +121,7 @@ class _Rewrite:
         self.gm, self.site, self.prologues, self.epilogues = gm, site, prologues, epilogues
         self.body = fx.Graph()
         self.outer_seqs: list[fx.Node] = []
+        self.outer_shapes: list[tuple[Any, ...]] = []  # their shapes (sizes int or SymInt), for epilogue views
         self.outer_statics: list[fx.Node] = []
         self.env: dict[Any, fx.Node] = {}  # graph nodes and _Key values
 
@@ -137,7 +138,7 @@ class _Rewrite:
             step_args = []
             for i, x in enumerate(self.site.seqs):
                 step_args.append(self._emit_prologue(self.prologues[i]) if i in self.prologues else seq_phs[i])
-            result = self.body.call_module("step", tuple([*step_args, *state_phs, *lifted_phs]))
+            result = self._call_step(tuple([*step_args, *state_phs, *lifted_phs]))
             self.body.output(self._emit_epilogues(result) if self.epilogues else result)
             root = nn.Module()
             root.step = self.site.step_fn if isinstance(self.site.step_fn, nn.Module) else _Step(self.site.step_fn)
@@ -155,9 +156,9 @@ class _Rewrite:
         for k, ep in self.epilogues.items():  # the scan's output k is now the last consumer's value
             with graph.inserting_after(new):
                 value = graph.call_function(operator.getitem, (new, k))
-            if ep.viewed:
-                with graph.inserting_after(value):
-                    value = graph.call_method("reshape", (value, tuple(tensor_value(ep.root).shape)))  # type: ignore[union-attr]
+            if ep.viewed:  # the consumers' own view, where it stood: its size arguments (nodes, when symbolic) come first
+                with graph.inserting_before(ep.root):
+                    value = _view_like(graph, ep.root, value)
             ep.tail.replace_all_uses_with(value)
             for n in [*reversed(ep.nodes), *([ep.root] if ep.viewed else []), ep.out]:
                 graph.erase_node(n)
@@ -167,6 +168,31 @@ class _Rewrite:
             for n in reversed(p.nodes):
                 graph.erase_node(n)
         return new
+
+    def _call_step(self, args: tuple[fx.Node, ...]) -> Any:
+        """The neuron's step on ``args`` in the fused step's graph: a call of its module, or a traced body inlined.
+
+        A ``backend="hop"`` scan's body (a ``GraphModule``) is copied in node by node (its attributes read through
+        the ``step`` submodule), so the fused step is one flat graph as a body Dynamo traced is: what the fused
+        kernels rewrite in a body (a lifted float's ``.item()``, a lifted size) stays in reach.
+        """
+        fn = self.site.step_fn
+        if not isinstance(fn, fx.GraphModule):
+            return self.body.call_module("step", args)
+        env: dict[fx.Node, Any] = {}
+        placeholders = iter(args)
+        for node in fn.graph.nodes:
+            if node.op == "placeholder":
+                env[node] = next(placeholders)
+            elif node.op == "output":
+                return fx.node.map_arg(node.args[0], lambda n: env[n])
+            elif node.op in ("get_attr", "call_module"):
+                copy = self.body.node_copy(node, lambda n: env[n])
+                copy.target = f"step.{node.target}"
+                env[node] = copy
+            else:
+                env[node] = self.body.node_copy(node, lambda n: env[n])
+        raise ValueError("the scan's body has no output")
 
     # ---------------------------------------------------------------- inputs
 
@@ -178,20 +204,44 @@ class _Rewrite:
             p = self.prologues.get(i)
             if p is None:
                 phs[i] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
-                self.outer_seqs.append(x)
+                self._outer_seq(x, x)
                 continue
-            self._full_leaves(p.full, p.viewed, p.seq, leaves)
+            for leaf in self._full_leaves(p.full, leaves):
+                # the leaf has the root's shape: the view that made the scan's [T, B, ...] argument of it makes it so too
+                self._outer_seq(_view_like(self.gm.graph, p.seq, leaf) if p.viewed else leaf, p.seq)
         for ep in self.epilogues.values():  # read at every step like the sequences the core takes
-            self._full_leaves(ep.full, ep.viewed, ep.out, leaves)
+            for leaf in self._full_leaves(ep.full, leaves):
+                self._outer_seq(self._as_output(leaf, ep.out) if ep.viewed else leaf, ep.out)
         return phs
 
-    def _full_leaves(self, full: list[fx.Node], viewed: bool, seq: fx.Node, leaves: dict[fx.Node, fx.Node]) -> None:
+    def _full_leaves(self, full: list[fx.Node], leaves: dict[fx.Node, fx.Node]) -> list[fx.Node]:
+        """Placeholders for the full leaves not seen yet (returned, to be added as outer sequences), all in ``env``."""
+        new: list[fx.Node] = []
         for leaf in full:
             if leaf not in leaves:
-                leaves[leaf] = self.body.placeholder(f"seq_{len(self.outer_seqs)}")
-                shape = tuple(tensor_value(seq).shape)  # type: ignore[union-attr]
-                self.outer_seqs.append(self.outer("call_method", "reshape", leaf, shape) if viewed else leaf)
+                leaves[leaf] = self.body.placeholder(f"seq_{len(self.outer_seqs) + len(new)}")
+                new.append(leaf)
             self.env[leaf] = leaves[leaf]
+        return new
+
+    def _outer_seq(self, node: fx.Node, like: fx.Node) -> None:
+        self.outer_seqs.append(node)
+        self.outer_shapes.append(tuple(tensor_value(like).shape))  # type: ignore[union-attr]
+
+    def _as_output(self, leaf: fx.Node, out: fx.Node) -> fx.Node:
+        """``leaf`` (the consumers' ``[T * B, ...]`` shape) viewed as scan output ``out`` (``[T, B, ...]``): concrete
+        sizes written out, symbolic ones taken from an outer sequence of that shape (``reshape_as``).
+
+        Raises:
+            ValueError: symbolic sizes and no outer sequence known to have ``out``'s shape (the scan stays unfused).
+        """
+        shape = tuple(tensor_value(out).shape)  # type: ignore[union-attr]
+        if all(type(d) is int for d in shape):
+            return self.outer("call_method", "reshape", leaf, shape)
+        for node, have in zip(self.outer_seqs, self.outer_shapes):
+            if same_shape(have, shape):
+                return self.outer("call_method", "reshape_as", leaf, node)
+        raise ValueError("no input sequence of the scan is known to have its output's symbolic shape")
 
     def _static(self, node: fx.Node, hint: str) -> fx.Node:
         ph = self.body.placeholder(f"static_{len(self.outer_statics)}_{hint}")
@@ -211,7 +261,7 @@ class _Rewrite:
                 assert v is not None
                 outer = leaf
                 if not p.viewed and v.dim() == like.dim():  # [1, *step]: drop the time dim
-                    outer = self.outer("call_method", "reshape", leaf, tuple(v.shape[1:]))
+                    outer = self.outer("call_method", "squeeze", leaf, 0)
                 self.env[leaf] = self._static(outer, "leaf")
             if not isinstance(p, Prologue):
                 continue
@@ -230,14 +280,14 @@ class _Rewrite:
         and Triton 3.6 fails to compile that kernel for CUDA (``PassManager::run
         failed`` in ``make_ttgir``; tools/results/gpu-2026-11-23/net-16c/).)
         """
-        channels, rank = like.shape[1], like.dim()
+        rank = like.dim()
         if bn.training:
             src = bn.input if like.dtype in (torch.float32, torch.float64) else self.outer("call_method", "float", bn.input)
             dims = [0, *range(2, rank)]
             vm = self.outer("call_function", torch.var_mean, src, dim=dims, correction=0)
             var, mean = self.outer("call_function", operator.getitem, vm, 0), self.outer("call_function", operator.getitem, vm, 1)
             if bn.running_mean is not None and bn.running_var is not None:
-                self._update_running_stats(bn, mean, var, like.numel() // channels)
+                self._update_running_stats(bn, mean, var, self._per_channel_count(bn.input, like))
         else:
             mean, var = bn.running_mean, bn.running_var
         stats = {"mean": mean, "invstd": self.outer("call_function", torch.rsqrt, self.outer("call_function", operator.add, var, bn.eps))}
@@ -245,14 +295,26 @@ class _Rewrite:
             stats["weight"] = bn.weight
         if bn.bias is not None:
             stats["bias"] = bn.bias
-        per_channel = (channels, *([1] * (rank - 2)))
+        per_channel = (-1, *([1] * (rank - 2)))  # [C] statistics as [C, 1, ...]; -1: C may be symbolic
         return {k: self.outer("call_method", "reshape", t, per_channel) for k, t in stats.items()}
 
-    def _update_running_stats(self, bn: Any, mean: fx.Node, var: fx.Node, n: int) -> None:
+    def _per_channel_count(self, x: fx.Node, like: torch.Tensor) -> int | fx.Node:
+        """How many values of ``x`` (``like``'s shape, ``[N, C, ...]``) each channel's statistics average: an ``int``,
+        or a graph node computing it when the sizes are symbolic (a constant would hold one call's sizes)."""
+        n: object = like.numel() // like.shape[1]  # a SymInt under symbolic sizes, whatever the stubs say
+        if isinstance(n, int):
+            return n
+        numel, channels = self.outer("call_method", "numel", x), self.outer("call_method", "size", x, 1)
+        return self.outer("call_function", operator.floordiv, numel, channels)
+
+    def _update_running_stats(self, bn: Any, mean: fx.Node, var: fx.Node, n: int | fx.Node) -> None:
         """``running = (1 - momentum) * running + momentum * batch`` (unbiased variance), as BatchNorm does."""
         m = bn.momentum
         batch_var = self.outer("call_method", "detach", var)
-        if n > 1:
+        if isinstance(n, fx.Node):  # symbolic: at least 2 (Dynamo specialises sizes 0 and 1), as BatchNorm's training needs
+            factor = self.outer("call_function", operator.truediv, n, self.outer("call_function", operator.sub, n, 1))
+            batch_var = self.outer("call_function", operator.mul, batch_var, factor)
+        elif n > 1:
             batch_var = self.outer("call_function", operator.mul, batch_var, n / (n - 1))
         for running, batch in ((bn.running_mean, self.outer("call_method", "detach", mean)), (bn.running_var, batch_var)):
             self.outer("call_method", "mul_", running, 1.0 - m)
@@ -294,6 +356,15 @@ class _Rewrite:
         if bn.bias is not None:
             value = self.body.call_function(torch.add, (value, self.env[_Key(node, "bias")]))
         return value
+
+
+def _view_like(graph: fx.Graph, view: fx.Node, tensor: fx.Node) -> fx.Node:
+    """``view`` (a ``view`` / ``reshape`` / ``flatten`` / ``unflatten`` node) applied to ``tensor`` instead of its input.
+
+    Its size arguments are reused as they are (``int`` or, with symbolic sizes, the graph's size nodes), so the
+    result has the view's shape for every call of the compiled graph. Inserted at the graph's insertion point.
+    """
+    return graph.create_node(view.op, view.target, (tensor, *view.args[1:]), dict(view.kwargs))
 
 
 def _as_tuple(result: Any) -> tuple[Any, ...]:

@@ -29,8 +29,10 @@ statistics, as PyTorch's own BatchNorm backward does
 (``torch.nn.functional.batch_norm``; Ioffe & Szegedy 2015).
 
 Only nodes whose single user is the next node of the chain are absorbed
-(a value read twice is materialised anyway), shapes must be concrete, and
-dtypes must match the sequence's. Everything else stays where it is.
+(a value read twice is materialised anyway), shapes must be known to match
+(with symbolic sizes, ``torch.compile(dynamic=True)`` or after a second batch
+size, what the shape environment proves without a new guard: :func:`same_shape`),
+and dtypes must match the sequence's. Everything else stays where it is.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ from typing import Any, Callable
 import torch
 import torch.nn.functional as F
 from torch import fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true, sym_eq
 
-__all__ = ["BatchNormParts", "Epilogue", "Prologue", "find_epilogue", "find_prologue", "tensor_value"]
+__all__ = ["BatchNormParts", "Epilogue", "Prologue", "find_epilogue", "find_prologue", "same_shape", "tensor_value"]
 
 #: torch-level functions that act elementwise (with broadcasting) on their tensor arguments
 POINTWISE_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset(
@@ -64,13 +67,26 @@ _VIEW_FUNCTIONS: frozenset[Callable[..., Any]] = frozenset({torch.reshape, torch
 
 
 def tensor_value(node: object) -> torch.Tensor | None:
-    """The example (fake) tensor Dynamo recorded for ``node``, when it has concrete int sizes."""
+    """The example (fake) tensor Dynamo recorded for ``node`` (its sizes may be symbolic), or ``None``."""
     if not isinstance(node, fx.Node):
         return None
     value = node.meta.get("example_value", node.meta.get("val"))
-    if not isinstance(value, torch.Tensor) or not all(type(d) is int for d in value.shape):
-        return None
-    return value
+    return value if isinstance(value, torch.Tensor) else None
+
+
+def known(condition: Any) -> bool:
+    """Whether ``condition`` (a ``bool``, or a ``SymBool`` of symbolic sizes) holds for every size the graph takes.
+
+    A symbolic condition the shape environment cannot prove is ``False`` and adds no guard: the pass decides on
+    what serves every call of the compiled graph, and where it cannot tell it leaves the graph as it was.
+    """
+    return bool(statically_known_true(condition))
+
+
+def same_shape(a: Any, b: Any) -> bool:
+    """Whether shapes ``a`` and ``b`` (sizes ``int`` or ``SymInt``) are known equal (:func:`known`)."""
+    a, b = tuple(a), tuple(b)
+    return len(a) == len(b) and known(sym_eq(a, b))
 
 
 @dataclass
@@ -164,7 +180,7 @@ def _split_root(seq: fx.Node) -> fx.Node | None:
     src, v_src, v_seq = seq.args[0], tensor_value(seq.args[0]), tensor_value(seq)
     if v_src is None or v_seq is None or v_seq.dim() < 2 or v_src.dim() != v_seq.dim() - 1:
         return None
-    if v_seq.shape[0] * v_seq.shape[1] != v_src.shape[0] or tuple(v_seq.shape[2:]) != tuple(v_src.shape[1:]):
+    if not known(v_seq.shape[0] * v_seq.shape[1] == v_src.shape[0]) or not same_shape(v_seq.shape[2:], v_src.shape[1:]):
         return None
     return src if len(src.users) == 1 else None  # any layout: the rewrite reshapes (a view for dense memory)
 
@@ -219,7 +235,7 @@ class _Planner:
 
     def full_leaf(self, node: fx.Node) -> bool:
         v = tensor_value(node)
-        return v is not None and v.shape == self.like.shape and v.dtype == self.like.dtype
+        return v is not None and v.dtype == self.like.dtype and same_shape(v.shape, self.like.shape)
 
     def static_leaf(self, node: fx.Node) -> bool:
         """Broadcasts to one step: right-aligned to the root's shape, size 1 (or absent) along dim 0."""
@@ -227,9 +243,9 @@ class _Planner:
         if v is None or not v.is_floating_point() or v.device != self.like.device or v.dim() > self.like.dim():
             return False
         aligned = self.like.shape[self.like.dim() - v.dim() :]
-        if any(d not in (1, s) for d, s in zip(v.shape, aligned)):
+        if not all(known(d == 1) or known(d == s) for d, s in zip(v.shape, aligned)):
             return False
-        return v.dim() < self.like.dim() or v.shape[0] == 1
+        return v.dim() < self.like.dim() or known(v.shape[0] == 1)
 
     def leaf(self, node: fx.Node) -> bool:
         """Record ``node`` as a leaf; ``False`` when it is neither kind."""
@@ -272,7 +288,7 @@ class _Planner:
         channels = self.like.shape[1]
         for t in (bn.running_mean, bn.running_var, bn.weight, bn.bias):
             v = tensor_value(t) if t is not None else None
-            if t is not None and (v is None or tuple(v.shape) != (channels,) or v.device != self.like.device):
+            if t is not None and (v is None or not same_shape(v.shape, (channels,)) or v.device != self.like.device):
                 return False
         self.leaf(bn.input)
         self.p.batch_norms[node] = bn
@@ -283,8 +299,8 @@ class _Planner:
 def find_prologue(seq: fx.Node, scan: fx.Node) -> Prologue | None:
     """The absorbable pointwise producers of scan argument ``seq``, or ``None``.
 
-    ``None`` when ``seq`` is read by another node too, has no concrete example
-    value, or nothing pointwise computes it (a prologue of views alone gains
+    ``None`` when ``seq`` is read by another node too, has no example value,
+    or nothing pointwise computes it (a prologue of views alone gains
     nothing).
     """
     if set(seq.users) != {scan}:
@@ -294,7 +310,7 @@ def find_prologue(seq: fx.Node, scan: fx.Node) -> Prologue | None:
     if root is None:
         root, single_use = seq, False  # the scan's own argument: its one user is the scan
     like = tensor_value(root)
-    if like is None or like.dim() == 0 or like.shape[0] == 0 or not like.is_floating_point():
+    if like is None or like.dim() == 0 or known(like.shape[0] == 0) or not like.is_floating_point():
         return None
     prologue = Prologue(seq, root)
     planner = _Planner(prologue, like)
@@ -314,7 +330,7 @@ def _merge_view(out: fx.Node) -> fx.Node | None:
     v_out, v_view = tensor_value(out), tensor_value(view)
     if v_out is None or v_view is None or v_out.dim() < 2 or v_view.dim() != v_out.dim() - 1:
         return None
-    if v_out.shape[0] * v_out.shape[1] != v_view.shape[0] or tuple(v_out.shape[2:]) != tuple(v_view.shape[1:]):
+    if not known(v_out.shape[0] * v_out.shape[1] == v_view.shape[0]) or not same_shape(v_out.shape[2:], v_view.shape[1:]):
         return None
     return view
 
@@ -328,7 +344,7 @@ def find_epilogue(out: fx.Node, scan: fx.Node) -> Epilogue | None:
     """
     root = _merge_view(out) or out
     like = tensor_value(root)
-    if like is None or like.dim() == 0 or like.shape[0] == 0 or not like.is_floating_point():
+    if like is None or like.dim() == 0 or known(like.shape[0] == 0) or not like.is_floating_point():
         return None
     order = _graph_order(scan.graph)
     epilogue = Epilogue(out, root)
@@ -337,7 +353,7 @@ def find_epilogue(out: fx.Node, scan: fx.Node) -> Epilogue | None:
     while len(cur.users) == 1:
         (user,) = cur.users
         value = tensor_value(user)
-        if not _pointwise(user) or value is None or value.shape != like.shape or value.dtype != like.dtype:
+        if not _pointwise(user) or value is None or value.dtype != like.dtype or not same_shape(value.shape, like.shape):
             break
         kept = (list(epilogue.full), list(epilogue.statics))
         others = [a for a in _tensor_args(user) if a is not cur and a not in epilogue.nodes]
