@@ -162,7 +162,15 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
     for what in args.what:
         net, fwd = setup(impl, make, dev, args.channels_last)
         step = make_step(net, fwd, x, labels, what)
+        B = args.B
         try:
+            if args.second_B:  # compile (and run) the first shape's graph, then time the one Dynamo makes for a second B
+                step()
+                B = args.second_B
+                x2 = torch.randn(args.T, B, 3, 32, 32, device=dev)
+                if args.channels_last:
+                    x2 = x2.flatten(0, 1).contiguous(memory_format=torch.channels_last).view(x2.shape)
+                step = make_step(net, fwd, x2, torch.randint(0, 10, (B,), device=dev), what)
             t0 = time.perf_counter()
             if args.kernels and impl == "flexsn_compile":
                 dump_kernels(step, Path(args.out) / "kernels" / what)
@@ -171,8 +179,9 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
             torch.cuda.synchronize()
             first = time.perf_counter() - t0
             ms = per_step(step, args.warm, args.rep)
-            log(case="net", what=what, impl=impl, T=args.T, B=args.B, channels_last=args.channels_last, ms=ms,
-                b2b_ms=back_to_back(step, 0, args.rep), first_s=first, peak_gb=torch.cuda.max_memory_allocated() / 1e9)
+            log(case="net", what=what, impl=impl, T=args.T, B=B, channels_last=args.channels_last, ms=ms,
+                b2b_ms=back_to_back(step, 0, args.rep), first_s=first, peak_gb=torch.cuda.max_memory_allocated() / 1e9,
+                after_B=args.B if args.second_B else None)
         except Exception as exc:  # noqa: BLE001 - a peer that fails is a result too
             traceback.print_exc()
             log(case="net_error", what=what, impl=impl, err=repr(exc)[:400])
@@ -220,6 +229,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--T", type=int, default=8)
     ap.add_argument("--B", type=int, default=64)
+    ap.add_argument("--second-B", type=int, default=0,
+                    help="time the steps at this batch size, after one at --B: the graph Dynamo compiles for a second "
+                         "batch size (symbolic), as an epoch's last batch or evaluation at another size meets it")
     ap.add_argument("--impls", default=",".join(IMPLS), help=f"comma-separated, from {IMPLS}")
     ap.add_argument("--what", default="train,infer", help=f"comma-separated, from {WHATS} (eval: infer after net.eval())")
     ap.add_argument("--warm", type=int, default=3)
