@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
@@ -161,13 +162,22 @@ def test_aot_eager_hard_threshold_lif_no_grad() -> None:
         assert_all_close(compiled(x, torch.zeros(3)), lif_by_hand(x, torch.zeros(3)))
 
 
+#: the fused kernels' device: CUDA, else the CPU under Triton's interpreter (without either, the loop runs)
+KERNEL_DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+needs_kernels = pytest.mark.skipif(
+    os.environ.get("TRITON_INTERPRET") != "1" and not torch.cuda.is_available(),
+    reason="the fused kernels need CUDA or TRITON_INTERPRET=1",
+)
+
+
+@needs_kernels
 @pytest.mark.parametrize("final_state", [False, True])
 def test_dynamic_T_is_one_graph(final_state: bool, fused_paths: list[str]) -> None:
     """``dynamic=True`` with the fused kernels: calls of other sequence lengths reuse the one graph (before, the
     fused path's fake run specialised ``T``: one graph per length, and past Dynamo's recompile limit the
     loop ran uncompiled)."""
     torch.manual_seed(12)
-    w = torch.randn(3)
+    w = torch.randn(3, device=KERNEL_DEVICE)
 
     def run(x: torch.Tensor, v0: torch.Tensor) -> tuple[torch.Tensor, ...]:
         def core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -180,22 +190,24 @@ def test_dynamic_T_is_one_graph(final_state: bool, fused_paths: list[str]) -> No
     rec = Recorder()
     compiled = torch.compile(run, backend=rec, dynamic=True, fullgraph=True)
     for T in (4, 6, 9):
-        x, v0 = torch.randn(T, 2, 3), torch.randn(2, 3)
+        x, v0 = torch.randn(T, 2, 3, device=KERNEL_DEVICE), torch.randn(2, 3, device=KERNEL_DEVICE)
         assert_all_close(compiled(x, v0), run(x, v0))
     assert len(rec.graphs) == 1
     assert fused_paths and set(fused_paths) == {"inference"}
 
 
+@needs_kernels
 def test_dynamic_T_training_matches_eager_without_recompiling(fused_paths: list[str]) -> None:
     """AOTAutograd (forward and backward graphs) over three sequence lengths: gradients equal to the loop's, and
     Dynamo compiles the frame once."""
     torch.manual_seed(13)
-    w = torch.randn(3, requires_grad=True)
+    w = torch.randn(3, device=KERNEL_DEVICE, requires_grad=True)
     run = make_model(w, 2.0)
     torch._dynamo.utils.counters.clear()
     compiled = torch.compile(run, backend="aot_eager", dynamic=True, fullgraph=True)
     for T in (5, 7, 10):
-        x, v0 = torch.randn(T, 3, requires_grad=True), torch.randn(3, requires_grad=True)
+        x = torch.randn(T, 3, device=KERNEL_DEVICE, requires_grad=True)
+        v0 = torch.randn(3, device=KERNEL_DEVICE, requires_grad=True)
         out, ref = compiled(x, v0), run(x, v0)
         assert_all_close(out, ref)
         loss, ref_loss = out[0].sum() + out[1].pow(2).sum(), ref[0].sum() + ref[1].pow(2).sum()

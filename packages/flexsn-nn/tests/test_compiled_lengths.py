@@ -9,6 +9,8 @@ autograd through it, on the same weights.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
 import torch._dynamo
@@ -16,12 +18,21 @@ import torch._dynamo.utils
 
 from flexsn_nn import ParametricLIFNode, hop_available
 
+#: the fused kernels' device: CUDA, else the CPU under Triton's interpreter (without either, every backend runs the
+#: loop, which unrolls T)
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+pytestmark = pytest.mark.skipif(
+    os.environ.get("TRITON_INTERPRET") != "1" and not torch.cuda.is_available(),
+    reason="the fused kernels need CUDA or TRITON_INTERPRET=1",
+)
 BACKENDS = ["triton", "inductor", pytest.param("hop", marks=pytest.mark.skipif(not hop_available(), reason="no flexsn_hop"))]
 
 
 def _net(backend: str) -> torch.nn.Sequential:
     torch.manual_seed(3)
-    return torch.nn.Sequential(torch.nn.Linear(6, 5), ParametricLIFNode(init_tau=3.0, step_mode="m", backend=backend))
+    return torch.nn.Sequential(
+        torch.nn.Linear(6, 5), ParametricLIFNode(init_tau=3.0, step_mode="m", backend=backend)
+    ).to(DEVICE)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -33,7 +44,7 @@ def test_three_lengths_compile_once_and_train_as_the_loop(backend: str) -> None:
     # lengths whose checkpoint-row counts (about T / 4 in training) stay above 1 and apart from the batch size:
     # Dynamo guards those relations of the training op's shapes, which do not depend on the backend
     for T in (7, 11, 15):  # none equal to a feature size: Dynamo would give both one symbol (duck sizing)
-        x = torch.randn(T, 16, 6)
+        x = torch.randn(T, 16, 6, device=DEVICE)
         results = []
         for model, module in ((compiled, net), (ref, ref)):
             module[1].reset()
