@@ -9,3 +9,6 @@ python3 -c "import time; t=time.perf_counter(); sum(range(100000)); print('sum(r
 timeout 570 python3 tools/bench_net.py --what train,infer --rep 21 --B 64 --second-B 48 \
     --impls flexsn_ro,flexsn_ro_nofuse,loop_ro,flexsn_compile,flexsn_compile_nofuse --out "$OUT" 2>&1 \
     | grep -E '^\{|^\||Error|error' | cut -c1-300
+# then the two dynamic-T test files, fixed after run1 to run on the kernels' device
+timeout 200 python3 -m pytest -q -rfE -p no:cacheprovider packages/flexsn-hop/tests/test_dynamo.py \
+    packages/flexsn-nn/tests/test_compiled_lengths.py 2>&1 | tee "$OUT/dynamic_T_tests.log" | tail -3
