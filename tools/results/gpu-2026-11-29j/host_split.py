@@ -14,18 +14,29 @@ import time
 from pathlib import Path
 
 import torch
+import torch._dynamo.utils
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import bench_net  # noqa: E402
 
+import flexsn_hop  # noqa: E402
+
 dev = torch.device("cuda")
+make = bench_net.makers()
 steps = {}
-for impl in ("flexsn_compile", "flexsn_compile_nofuse"):
-    net, fwd = bench_net.setup(impl, bench_net.makers(), dev)
+torch._dynamo.reset()
+for impl, fuse in (("flexsn_compile", True), ("flexsn_compile_nofuse", False)):
+    # no torch._dynamo.reset() between the two (bench_net.setup's): it would drop the first graph, which compiles
+    # again at its next call under the second one's setting
+    flexsn_hop.enable_neighbour_fusion(fuse)
+    torch.manual_seed(0)
+    net = bench_net.Net(make["triton"]).to(dev)
+    fwd = torch.compile(net)
     x = torch.randn(8, 64, 3, 32, 32, device=dev)
     steps[impl] = bench_net.make_step(net, fwd, x, torch.randint(0, 10, (64,), device=dev), "infer")
     for _ in range(5):
         steps[impl]()
+print("scans fused:", dict(torch._dynamo.utils.counters["flexsn"]))
 torch.cuda.synchronize()
 host: dict[str, list[float]] = {k: [] for k in steps}
 for _ in range(41):

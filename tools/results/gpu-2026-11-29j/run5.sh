@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run5: the default-mode compiled inference step's host time, fused and not, alternated in one process (B = 64), with
+# run5 (run6 after host_split.py stopped resetting Dynamo between the two networks, which made both unfused): the default-mode compiled inference step's host time, fused and not, alternated in one process (B = 64), with
 # the cumulative profile of the FlexSN ops' host path (tools/results/gpu-2026-11-29j/host_split.py).
 cd "$(dirname "$0")/../../.."
 export PYTHONPATH=$(ls -d "$PWD"/packages/*/src | paste -sd: -)
