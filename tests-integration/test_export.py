@@ -59,6 +59,29 @@ def test_exported_program_matches_the_network(backend: str, neuron: str) -> None
         torch.testing.assert_close(program(_x(seed)), net(_x(seed)))
 
 
+@pytest.mark.parametrize("neuron", ["lif", "plif"])
+@pytest.mark.parametrize("backend", ["triton", "hop"])
+@pytest.mark.parametrize("grad", [False, True], ids=["no_grad", "grad"])
+def test_a_program_exported_with_a_dynamic_T_and_batch_runs_every_length(backend: str, neuron: str, grad: bool) -> None:
+    """``dynamic_shapes`` with ``T`` and the batch size as ``torch.export.Dim``: one program for every length.
+
+    Exported under ``torch.no_grad()`` (an inference program) ``T`` may start at 2. Traced with gradients, the
+    training op keeps ``ceil(T / chunk)`` checkpoint rows, and PyTorch specialises a size that may be 1, so ``T``
+    must start above the chunk (4); before this stop ``backend="hop"`` specialised ``T`` either way.
+    """
+    torch.manual_seed(0)
+    net = Net(backend, neuron)
+    T = torch.export.Dim("T", min=5 if grad else 2, max=64)
+    B = torch.export.Dim("B", min=2, max=512)
+    with warnings.catch_warnings(), torch.set_grad_enabled(grad):
+        warnings.simplefilter("ignore")  # torch.export's own deprecation notes
+        program = torch.export.export(net, (_x(0),), dynamic_shapes=({0: T, 1: B},)).module()
+    g = torch.Generator().manual_seed(3)
+    for shape in ((5, 2, 8), (9, 3, 8), (17, 6, 8)):
+        x = torch.rand(*shape, generator=g) * 2.5
+        torch.testing.assert_close(program(x), net(x))
+
+
 _SAVE = r'''
 import json, sys, warnings, torch
 sys.path.insert(0, sys.argv[1])
