@@ -122,15 +122,22 @@ def _run(kind: str, residual: bool, grad: bool, after: bool = False, channels_la
     recorder = AotRecorder()
     compiled = torch.compile(net, backend=recorder, fullgraph=True)
     for step in range(2):  # a second call (after reset) reuses the compiled graph
-        _reset(net), _reset(ref)
-        with torch.set_grad_enabled(grad):
-            y, y_ref = compiled(x, shortcut), ref(x, shortcut)
-        torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
-        if grad:
-            y.square().sum().backward()
-            y_ref.square().sum().backward()
+        _step_both(compiled, net, ref, (x, shortcut), grad)
     assert_trained_alike(net, ref)
     return recorder
+
+
+def _step_both(compiled: Callable[..., torch.Tensor], net: nn.Module, ref: nn.Module, args: tuple[torch.Tensor, ...],
+               grad: bool) -> None:
+    """One step of the compiled network and of its eager copy from reset states: outputs equal, then (``grad``)
+    both backwards, whose gradients accumulate for :func:`assert_trained_alike`."""
+    _reset(net), _reset(ref)
+    with torch.set_grad_enabled(grad):
+        y, y_ref = compiled(*args), ref(*args)
+    torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
+    if grad:
+        y.square().sum().backward()
+        y_ref.square().sum().backward()
 
 
 @pytest.mark.parametrize("kind", ["triton", "hop", "plif"])
@@ -156,13 +163,7 @@ def test_a_second_shape_fuses_too(kind: str, grad: bool) -> None:
     for t, n in ((5, 7), (7, 9), (9, 5)):
         x = (torch.randn(t, n, 2, 6, 6, generator=g) * 3).to(DEV)
         shortcut = torch.randn(t, n, C, 6, 6, generator=g).to(DEV)
-        _reset(net), _reset(ref)
-        with torch.set_grad_enabled(grad):
-            y, y_ref = compiled(x, shortcut), ref(x, shortcut)
-        torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
-        if grad:
-            y.square().sum().backward()
-            y_ref.square().sum().backward()
+        _step_both(compiled, net, ref, (x, shortcut), grad)
     assert_trained_alike(net, ref)
     assert counters["stats"]["unique_graphs"] == 2  # the first shape's, then one with T and the batch size symbolic
     assert counters["flexsn"]["scans_fused"] == 2 and counters["flexsn"]["ops_absorbed"] == 4
@@ -197,12 +198,7 @@ def test_dynamic_true_fuses_on_the_kernels(kind: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # a scan on the eager loop says so with one
         for t, n in ((5, 7), (7, 9), (9, 5)):
-            x = torch.randn(t, n, 6, generator=g).to(DEV)
-            _reset(net), _reset(ref)
-            y, y_ref = compiled(x), ref(x)
-            torch.testing.assert_close(y, y_ref, rtol=1e-5, atol=1e-5)
-            y.square().sum().backward()
-            y_ref.square().sum().backward()
+            _step_both(compiled, net, ref, (torch.randn(t, n, 6, generator=g).to(DEV),), True)
     assert_trained_alike(net, ref)
     assert counters["stats"]["unique_graphs"] == 1
     assert counters["flexsn"]["scans_fused"] >= 1 and counters["flexsn"]["ops_absorbed"] >= 2
