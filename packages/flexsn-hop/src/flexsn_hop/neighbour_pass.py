@@ -362,9 +362,10 @@ def _view_like(graph: fx.Graph, view: fx.Node, tensor: fx.Node) -> fx.Node:
     """``view`` (a ``view`` / ``reshape`` / ``flatten`` / ``unflatten`` node) applied to ``tensor`` instead of its input.
 
     Its size arguments are reused as they are (``int`` or, with symbolic sizes, the graph's size nodes), so the
-    result has the view's shape for every call of the compiled graph. Inserted at the graph's insertion point.
-    """
-    return graph.create_node(view.op, view.target, (tensor, *view.args[1:]), dict(view.kwargs))
+    result has the view's shape for every call of the compiled graph; a ``view`` becomes a ``reshape`` (``tensor``
+    may lie in another memory order than the view's input). Inserted at the insertion point."""
+    target = "reshape" if view.op == "call_method" and view.target == "view" else view.target
+    return graph.create_node(view.op, target, (tensor, *view.args[1:]), dict(view.kwargs))
 
 
 def _as_tuple(result: Any) -> tuple[Any, ...]:
