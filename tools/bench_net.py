@@ -154,11 +154,16 @@ def make_step(net: nn.Module, fwd: Callable[..., Any], x: torch.Tensor, labels: 
     return train if what == "train" else infer
 
 
-def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Namespace, dev: torch.device) -> None:
-    x = torch.randn(args.T, args.B, 3, 32, 32, device=dev)
+def _batch(args: argparse.Namespace, B: int, dev: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random inputs ``[T, B, 3, 32, 32]`` and labels ``[B]`` of batch size ``B``."""
+    x = torch.randn(args.T, B, 3, 32, 32, device=dev)
     if args.channels_last:  # the [T * B, 3, 32, 32] batch the first convolution reads, channels-last
         x = x.flatten(0, 1).contiguous(memory_format=torch.channels_last).view(x.shape)
-    labels = torch.randint(0, 10, (args.B,), device=dev)
+    return x, torch.randint(0, 10, (B,), device=dev)
+
+
+def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Namespace, dev: torch.device) -> None:
+    x, labels = _batch(args, args.B, dev)
     for what in args.what:
         net, fwd = setup(impl, make, dev, args.channels_last)
         step = make_step(net, fwd, x, labels, what)
@@ -167,10 +172,7 @@ def bench(impl: str, make: dict[str, Callable[[], nn.Module]], args: argparse.Na
             if args.second_B:  # compile (and run) the first shape's graph, then time the one Dynamo makes for a second B
                 step()
                 B = args.second_B
-                x2 = torch.randn(args.T, B, 3, 32, 32, device=dev)
-                if args.channels_last:
-                    x2 = x2.flatten(0, 1).contiguous(memory_format=torch.channels_last).view(x2.shape)
-                step = make_step(net, fwd, x2, torch.randint(0, 10, (B,), device=dev), what)
+                step = make_step(net, fwd, *_batch(args, B, dev), what)
             t0 = time.perf_counter()
             if args.kernels and impl == "flexsn_compile":
                 dump_kernels(step, Path(args.out) / "kernels" / what)
