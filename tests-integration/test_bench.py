@@ -81,7 +81,8 @@ def test_bench_tiny_interpreter(tmp_path: Path) -> None:
 
 def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The do_bench wrapper and the memory probe, driven through fakes (no GPU here)."""
-    import bench
+    import bench_measure
+    import bench_neurons
     import torch
     import triton.testing
 
@@ -103,7 +104,7 @@ def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
 
     for fake, expected in ((new_style, 1.5), (mid_style, 2.5), (old_style, 3.5)):
         monkeypatch.setattr(triton.testing, "do_bench", fake)
-        assert bench.do_bench_median(lambda: None, 5, 10) == expected
+        assert bench_measure.do_bench_median(lambda: None, 5, 10) == expected
     assert calls == [{"return_mode": "median", "quantiles": None}, {"quantiles": [0.5]}]
 
     # measure_memory's arithmetic, with a fake allocator: the forward keeps 1 output + 1 saved + final state.
@@ -113,7 +114,7 @@ def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(torch.cuda, "reset_peak_memory_stats", lambda device=None: state.update(peak=state["now"]))
     monkeypatch.setattr(torch.cuda, "memory_allocated", lambda device=None: state["now"])
     monkeypatch.setattr(torch.cuda, "max_memory_allocated", lambda device=None: state["peak"])
-    neuron = bench.NEURONS["lif"]
+    neuron = bench_neurons.NEURONS["lif"]
 
     def fake_impl(*xs: torch.Tensor) -> tuple[torch.Tensor, ...]:
         state["now"] += 2 * unit + ncl * 4  # output seq + one saved state seq + final state
@@ -122,7 +123,7 @@ def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
         return y, y[-1]
 
     xs = [torch.randn(T, ncl, requires_grad=True)]
-    m = bench.measure_memory(fake_impl, xs, [torch.randn(T, ncl)], neuron, T, ncl, torch.device("cpu"))
+    m = bench_measure.measure_memory(fake_impl, xs, [torch.randn(T, ncl)], neuron, T, ncl, torch.device("cpu"))
     assert m["saved_units"] == 1.0 and m["pass"] is True
     assert m["held_after_forward_units"] == 2.25 and m["peak_units"] == 3.25
     assert m["io_tensors"] == 2 and m["ideal_peak_units"] == 3

@@ -52,7 +52,6 @@ CPU (Triton interpreter, tiny)::
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -68,7 +67,7 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import nn
 
-from bench import cpu_bench_median, do_bench_median, sync  # tools/bench.py: the same timing rules
+from bench_measure import cpu_bench_median, do_bench_median, free_memory, sync  # tools/bench.py's timing rules
 
 DTYPES: dict[str, torch.dtype] = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
 BACKENDS = ("hop", "triton", "inductor", "torch")
@@ -81,9 +80,6 @@ COMPILE_SLACK_S = 1.0
 #: the small per-step size of the untimed warm-up compiles.
 WARM_NCL = 4096
 TRAINING_OPS = ("flexsn.training", "flexsn.training_final_state")
-
-
-# --------------------------------------------------------------------------- options
 
 
 @dataclass
@@ -133,9 +129,6 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         features=a.features, dtype=a.dtype, device=a.device, compiler=a.compiler, warmup=a.warmup, rep=a.rep,
         warm_compile=a.warm_compile, deadline_s=a.deadline_s, check=a.check,
     )
-
-
-# --------------------------------------------------------------------------- network and graphs
 
 
 class SNNet(nn.Module):
@@ -229,9 +222,6 @@ def graph_summary(rec: Recorder) -> dict[str, Any]:
     }
 
 
-# --------------------------------------------------------------------------- measurements
-
-
 def warm_ncl(opts: Options) -> int:
     """The per-step size of the warm-up compiles: small, and never the timed size (no Inductor cache hit)."""
     unit = opts.features if opts.net == "linear" else 1
@@ -252,12 +242,6 @@ def _input(opts: Options, T: int, ncl: int, device: torch.device, seed: int) -> 
 def _make_net(opts: Options, backend: str, device: torch.device) -> SNNet:
     torch.manual_seed(0)
     return SNNet(backend, opts.net, opts.features).to(device=device, dtype=DTYPES[opts.dtype])
-
-
-def _free(device: torch.device) -> None:
-    gc.collect()
-    if device.type == "cuda":
-        torch.cuda.empty_cache()
 
 
 def _check(opts: Options, compiled_net: SNNet, loss: torch.Tensor, x: torch.Tensor, device: torch.device) -> dict[str, Any]:
@@ -300,7 +284,7 @@ def measure(opts: Options, backend: str, T: int, device: torch.device, timed: bo
     ncl = opts.ncl if timed else warm_ncl(opts)
     row: dict[str, Any] = {"backend": backend, "T": T, "ncl": ncl, "status": "ok", "note": ""}
     torch._dynamo.reset()
-    _free(device)
+    free_memory(device)
     net = _make_net(opts, backend, device)
     x = _input(opts, T, ncl, device, seed=T)
     rec = Recorder(opts.compiler)
@@ -339,11 +323,8 @@ def measure(opts: Options, backend: str, T: int, device: torch.device, timed: bo
     row["compile_s"] = round(max(0.0, row["first_step_s"] - row["ms"] / 1e3), 3)
     row["recompiles"] = len(rec.graphs) - 1
     del x, net, compiled, rec
-    _free(device)
+    free_memory(device)
     return row
-
-
-# --------------------------------------------------------------------------- report
 
 
 def targets(results: list[dict[str, Any]], opts: Options) -> list[dict[str, Any]]:

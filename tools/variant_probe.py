@@ -88,7 +88,7 @@ def main() -> int:
     p.add_argument("--split", action="store_true", help="training: also time forward and backward apart")
     p.add_argument("--no-prefetch", action="store_true", help="build kernels with FLEXSN_PREFETCH=0")
     a = p.parse_args()
-    import bench
+    import bench_neurons
     from flexsn_runtime import FlexSNKernel
     from flexsn_runtime.scan_kernel import ncl_bucket
 
@@ -105,7 +105,7 @@ def main() -> int:
             x0 = torch.randn(T, a.ncl, device=dev).to(dtype)
             clone = tt.do_bench(lambda: x0.clone(), return_mode="median")
             for case in a.cases:
-                neuron = bench.NEURONS[case.split("-")[0]]
+                neuron = bench_neurons.NEURONS[case.split("-")[0]]
                 training = case.endswith("train")
                 xs = [(torch.randn(T, a.ncl, device=dev) * 1.5 + 0.5).to(dtype) for _ in range(neuron.ni)]
                 gs = [torch.randn(T, a.ncl, device=dev).to(dtype) for _ in range(neuron.no)]
