@@ -3,12 +3,15 @@
 ``device``: CUDA when available (compiled kernels), else the CPU with
 Triton's interpreter (``TRITON_INTERPRET=1``, set here when missing so a
 plain ``pytest`` run on a CPU machine works). ``run_elementwise`` runs a
-generated step function inside a one-dimensional probe kernel.
+generated step function inside a one-dimensional probe kernel. This folder goes on
+``sys.path`` for ``lowering_cases.py``, the case table of ``test_lowering_ops.py``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -17,6 +20,10 @@ import torch
 
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # the case table of test_lowering_ops.py (lowering_cases.py) lives beside the tests
+    sys.path.insert(0, _HERE)
 
 import triton  # noqa: E402
 

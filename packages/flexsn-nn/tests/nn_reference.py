@@ -135,3 +135,10 @@ def assert_changes_followed(
         told = [str(w.message) for w in caught if "changed since the kernels were traced" in str(w.message)]
         assert len(told) == (value != values[0]), told
     return told
+
+
+def final_state_loop(core: Callable[..., Any], x: torch.Tensor, num_states: int = 1) -> tuple[torch.Tensor, ...]:
+    """The eager loop of a one-input, one-output ``core`` over ``x [T, *shape]`` from zero states:
+    ``(output_seq, *final_states)`` (:func:`flexsn_trace.reference_scan`, final-state form)."""
+    states = tuple(x.new_zeros(x.shape[1:]) for _ in range(num_states))
+    return reference_scan(core, ScanContract(1, num_states, 1, (x,), states, final_state=True))
