@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``tools/bench.py``'s measurements: timing rules, the run's options and results, one measurement.
+"""``tools/bench.py``'s measurements: timing rules, the run's options and results, one measurement, the targets.
 
 Split from ``tools/bench.py``. :func:`measure` times one (case, dtype, ``T``, impl) against
 ``x.clone()`` of the same ``[T, NCL]`` tensor (:func:`measure_clone`), within the run's memory and
@@ -25,17 +25,28 @@ from typing import Any, Callable
 import torch
 
 from bench_neurons import ImplFn, Neuron, Tensor, TritonImpl, case_parts, make_loop, make_triton_impl
-from bench_report import evaluate_targets
 
 CASES = ("lif-inference", "lif-training", "2x2-inference", "2x2-training")
 IMPLS = ("triton", "torch", "compile", "clone")
 DTYPES: dict[str, torch.dtype] = {"fp32": torch.float32, "bf16": torch.bfloat16}
+#: (case, T, minimum copy ratio); applied to every dtype ("bf16 >= the fp32 targets").
+RATIO_TARGETS: tuple[tuple[str, int, float], ...] = (
+    ("lif-inference", 32, 0.90),
+    ("lif-inference", 8, 0.75),
+    ("lif-training", 32, 0.30),
+    ("lif-training", 8, 0.25),
+    ("2x2-inference", 32, 0.45),
+    ("2x2-training", 32, 0.15),
+)
+#: neuron -> (cold seconds, warm seconds) limits for construction-to-first-result.
+STARTUP_TARGETS: dict[str, tuple[float, float]] = {"lif": (3.0, 1.0), "2x2": (5.0, 1.0)}
 #: assumed seconds for a first torch.compile of a case (before one was measured), for the time budget.
 COMPILE_GUESS_S = 20.0
 #: extra [T, NCL] units tolerated above "one saved tensor per state sequence".
 MEMORY_SLACK_UNITS = 0.05
 #: set once an early stop (``--deadline-s``, SIGTERM) has begun: only the final report writes ``bench.json`` then
 stopping = threading.Event()
+
 
 def do_bench_median(fn: Callable[[], Any], warmup: int, rep: int) -> float:
     """Median ms of ``fn`` with ``triton.testing.do_bench`` (CUDA events, L2 flushed between runs).
@@ -413,3 +424,30 @@ def check_numerics(b: Bench, neuron: Neuron, dtype_name: str) -> None:
         b.checks[key] = {"api": timpl.api, "uses_kernels": timpl.uses_kernels(sets[0]), "outputs": diffs}
     except Exception as exc:  # noqa: BLE001
         b.checks[key] = {"error": f"{type(exc).__name__}: {exc}"[:300]}
+
+
+def evaluate_targets(b: Bench) -> list[dict[str, Any]]:
+    """PASS/FAIL/n/a for each performance target."""
+    out: list[dict[str, Any]] = []
+    for dtype_name in b.opts.dtypes:
+        for case, T, lim in RATIO_TARGETS:
+            r = b.find(case, dtype_name, T, "triton")
+            val = r.get("copy_ratio") if r else None
+            status = "n/a" if val is None else ("PASS" if val >= lim and "FALLBACK" not in r["note"] else "FAIL")  # type: ignore[index]
+            out.append({"target": f"{case} {dtype_name} T={T} ratio>={lim:.2f}", "value": val, "status": status})
+    for neuron_name, (cold_lim, warm_lim) in STARTUP_TARGETS.items():
+        s = b.startup.get(neuron_name)
+        for label, lim in (("cold", cold_lim), ("warm", warm_lim)):
+            v = (s or {}).get(label, {}).get("first_result_s")
+            status = "n/a" if v is None else ("PASS" if v <= lim else "FAIL")
+            out.append({"target": f"startup {neuron_name} {label} <= {lim:g} s", "value": v, "status": status})
+    for dtype_name in b.opts.dtypes:
+        rows = [r for r in b.results if r["case"] == "lif-training" and r["dtype"] == dtype_name and r["impl"] == "triton" and r.get("memory")]
+        if not rows:
+            out.append({"target": f"lif-training {dtype_name} saved <= 1/state", "value": None, "status": "n/a"})
+            continue
+        r = max(rows, key=lambda r: (r["T"] <= 32, r["T"]))
+        m = r["memory"]
+        out.append({"target": f"lif-training {dtype_name} T={r['T']} saved <= {m['target_saved_units']}/state",
+                    "value": m["saved_units"], "status": "PASS" if m["pass"] else "FAIL"})
+    return out

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``tools/bench.py``'s report: the targets, the tables printed at the end, the plot, the progress line.
+"""``tools/bench.py``'s report: the tables printed at the end, the plot, the progress line.
 
 Split from ``tools/bench.py``. The tables and the plot read a run's results
 (:class:`bench_measure.Bench`); the compact ones come last in stdout, which is what the GPU
@@ -11,48 +11,9 @@ from __future__ import annotations
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 
-if TYPE_CHECKING:
-    from bench_measure import Bench
-
-#: (case, T, minimum copy ratio); applied to every dtype ("bf16 >= the fp32 targets").
-RATIO_TARGETS: tuple[tuple[str, int, float], ...] = (
-    ("lif-inference", 32, 0.90),
-    ("lif-inference", 8, 0.75),
-    ("lif-training", 32, 0.30),
-    ("lif-training", 8, 0.25),
-    ("2x2-inference", 32, 0.45),
-    ("2x2-training", 32, 0.15),
-)
-#: neuron -> (cold seconds, warm seconds) limits for construction-to-first-result.
-STARTUP_TARGETS: dict[str, tuple[float, float]] = {"lif": (3.0, 1.0), "2x2": (5.0, 1.0)}
-
-def evaluate_targets(b: Bench) -> list[dict[str, Any]]:
-    """PASS/FAIL/n/a for each performance target."""
-    out: list[dict[str, Any]] = []
-    for dtype_name in b.opts.dtypes:
-        for case, T, lim in RATIO_TARGETS:
-            r = b.find(case, dtype_name, T, "triton")
-            val = r.get("copy_ratio") if r else None
-            status = "n/a" if val is None else ("PASS" if val >= lim and "FALLBACK" not in r["note"] else "FAIL")  # type: ignore[index]
-            out.append({"target": f"{case} {dtype_name} T={T} ratio>={lim:.2f}", "value": val, "status": status})
-    for neuron_name, (cold_lim, warm_lim) in STARTUP_TARGETS.items():
-        s = b.startup.get(neuron_name)
-        for label, lim in (("cold", cold_lim), ("warm", warm_lim)):
-            v = (s or {}).get(label, {}).get("first_result_s")
-            status = "n/a" if v is None else ("PASS" if v <= lim else "FAIL")
-            out.append({"target": f"startup {neuron_name} {label} <= {lim:g} s", "value": v, "status": status})
-    for dtype_name in b.opts.dtypes:
-        rows = [r for r in b.results if r["case"] == "lif-training" and r["dtype"] == dtype_name and r["impl"] == "triton" and r.get("memory")]
-        if not rows:
-            out.append({"target": f"lif-training {dtype_name} saved <= 1/state", "value": None, "status": "n/a"})
-            continue
-        r = max(rows, key=lambda r: (r["T"] <= 32, r["T"]))
-        m = r["memory"]
-        out.append({"target": f"lif-training {dtype_name} T={r['T']} saved <= {m['target_saved_units']}/state",
-                    "value": m["saved_units"], "status": "PASS" if m["pass"] else "FAIL"})
-    return out
+from bench_measure import RATIO_TARGETS, Bench, evaluate_targets
 
 
 def _fmt_ms(v: float | None) -> str:

@@ -19,9 +19,8 @@ from typing import Any
 
 import torch
 
-from bench_measure import Bench, sync
+from bench_measure import STARTUP_TARGETS, Bench, sync
 from bench_neurons import NEURONS, make_triton_impl, set_surrogate
-from bench_report import STARTUP_TARGETS
 
 TOOLS_DIR = Path(__file__).resolve().parent
 
