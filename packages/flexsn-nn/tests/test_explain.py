@@ -186,3 +186,78 @@ def test_the_console_command(tmp_path: Path) -> None:
     assert res.returncode == 1, res.stderr  # does not lower
     assert "blocking op: aten.cumsum.default" in res.stdout
     assert "my_neurons.py:5: h = v + torch.cumsum(x, 0)" in res.stdout
+
+
+def test_the_console_command_as_python_dash_m_flexsn_nn(tmp_path: Path) -> None:
+    """``python -m flexsn_nn explain`` runs the command too (before: "No module named flexsn_nn.__main__")."""
+    (tmp_path / "cores.py").write_text("def lif(x, v):\n    h = v + (x - v) / 2.0\n    s = (h >= 1.0).float()\n    return s, h * (1 - s)\n")
+    env = {"PYTHONPATH": ":".join([str(tmp_path), *SRC]), "TRITON_INTERPRET": "1", "PATH": "/usr/bin:/bin"}
+    res = subprocess.run([sys.executable, "-m", "flexsn_nn", "explain", "cores:lif"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("fused inference: yes; fused training: yes")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["no_such_module_here:lif"], "cannot import 'no_such_module_here': No module named 'no_such_module_here'"),
+        (["cli_targets:no_such"], "cli_targets has no attribute 'no_such'"),
+        (["cli_targets"], "expected module:function (or module:neuron), got 'cli_targets'"),
+        (["cli_targets:NUMBER"], "expected a single-step core function or a FlexSN neuron, got int"),
+        (["cli_targets:lif", "--num-states", "2"], "takes at least one input"),
+        (["cli_targets:lif", "--num-inputs", "2"], "a core function needs the three counts"),
+        (["cli_targets:holder.sn", "--num-states", "1"], "a built neuron holds its own counts and static inputs"),
+    ],
+    ids=["no-module", "no-attribute", "no-colon", "not-callable", "counts-that-do-not-fit", "counts-partly", "counts-for-a-neuron"],
+)
+def test_the_console_command_says_what_is_wrong_with_a_target(
+    argv: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A target that cannot be loaded or explained: one line on stderr and exit status 2 (before: a traceback from
+    importlib, getattr or the kernel build)."""
+    from flexsn_nn.cli import main
+
+    _write_targets(tmp_path, monkeypatch)
+    assert main(["explain", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("flexsn explain: ") and message in err and "Traceback" not in err, err
+
+
+def test_the_console_command_explains_a_built_neuron_and_a_neuron_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``module:object.neuron`` explains that neuron from its own arguments (before: the command passed it three
+    counts, which ``explain(neuron)`` refuses); ``module:NeuronClass`` builds it with its defaults."""
+    from flexsn_nn import ParametricLIFNode
+    from flexsn_nn.cli import main
+
+    _write_targets(tmp_path, monkeypatch)
+    assert main(["explain", "cli_targets:holder.sn"]) == 0
+    built = capsys.readouterr().out
+    assert built == str(explain(ParametricLIFNode(step_mode="m"))) + "\n"
+    assert main(["explain", "flexsn_nn:ParametricLIFNode"]) == 0
+    assert capsys.readouterr().out == str(explain(ParametricLIFNode())) + "\n"  # step_mode="s": the report says so
+    assert main(["explain", "cli_targets:lif", "--num-states", "1"]) == 0  # SpikingJelly 2.0's form
+    assert capsys.readouterr().out == str(explain(lif, 1, 1, 1)) + "\n"
+
+
+def _write_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module ``cli_targets`` on ``sys.path``: a core, a number, and an object holding a built neuron."""
+    (tmp_path / "cli_targets.py").write_text(textwrap.dedent("""
+        import types
+        from flexsn_nn import ParametricLIFNode
+        from flexsn_nn.surrogate import Sigmoid
+
+        spike = Sigmoid()
+
+        def lif(x, v):
+            h = v + (x - v) / 2.0
+            s = spike(h - 1.0)
+            return s, h * (1.0 - s)
+
+        NUMBER = 3
+        holder = types.SimpleNamespace(sn=ParametricLIFNode(step_mode="m"))
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "cli_targets", raising=False)
