@@ -154,21 +154,42 @@ def test_the_eager_backend_says_nothing() -> None:
 
 
 LOGS: list[list[int]] = [[]]
+_MADE: dict[str, object] = {"LOGS": LOGS}
+exec("def note_step():\n    LOGS[0].append(1)\n", _MADE)  # no source text: the side-effect search cannot read it
+note_step = _MADE["note_step"]
 
 
 def logging_through_a_loop(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x - v) / 2.0
     threshold = 0.5 if len(LOGS[0]) >= 3 else 1.0
-    for log in LOGS:  # a change the side-effect search does not see (a loop's item); the eager step does
+    for log in LOGS:  # a loop's item: the side-effect search names it (before: not seen, only the eager step found it)
         log.append(1)
     s = (h >= threshold).to(x.dtype)
     return s, h * (1.0 - s)
 
 
-def test_a_change_the_text_search_misses_is_found_by_the_eager_step() -> None:
+def logging_through_a_function_without_text(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    threshold = 0.5 if len(LOGS[0]) >= 3 else 1.0
+    note_step()  # a change the side-effect search cannot see (no text to read); the eager step does
+    s = (h >= threshold).to(x.dtype)
+    return s, h * (1.0 - s)
+
+
+def test_a_change_through_a_loops_item_is_named_and_runs_the_eager_loop() -> None:
     caught, neuron, expected, got, x = _run_both(logging_through_a_loop, LOGS[0].clear, calls=1)
     told = _messages(caught, "changes numbers it also reads")
     assert len(told) == 1 and "len(global LOGS[0])" in told[0], [str(w.message) for w in caught]
+    assert "log.append(1) in logging_through_a_loop" in told[0], told
+    torch.testing.assert_close(got[0], expected[0], rtol=0, atol=0)
+    assert not neuron.uses_kernels(x)
+
+
+def test_a_change_the_text_search_misses_is_found_by_the_eager_step() -> None:
+    caught, neuron, expected, got, x = _run_both(logging_through_a_function_without_text, LOGS[0].clear, calls=1)
+    told = _messages(caught, "changes numbers it also reads")
+    assert len(told) == 1 and "len(global LOGS[0])" in told[0], [str(w.message) for w in caught]
+    assert "LOGS[0].append" not in told[0]  # no statement to name: the eager step's finding alone
     torch.testing.assert_close(got[0], expected[0], rtol=0, atol=0)
     assert not neuron.uses_kernels(x)
 

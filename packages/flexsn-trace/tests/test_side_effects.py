@@ -149,3 +149,87 @@ def test_an_autograd_functions_backward_is_read() -> None:
     """The eager loop's backward runs it at every step; fused kernels never run its Python. Before, only the step's
     ``forward`` was read, and this change went untold."""
     assert _statements(list(find_constants(keeping_core).side_effects)) == ["GRADS.append(g)"]
+
+
+BIAS = torch.ones(3)
+SEEN: set[int] = set()
+LOGS: list[list[torch.Tensor]] = [[], []]
+BY_NAME: dict[str, list[torch.Tensor]] = {"a": [], "b": []}
+
+
+def get_log() -> list[torch.Tensor]:
+    return LOGS[0]
+
+
+def make_buffer(x: torch.Tensor) -> torch.Tensor:
+    return torch.zeros_like(x)  # a fresh tensor each call: changing it changes nothing outside
+
+
+class _Log:
+    def __init__(self) -> None:
+        self.kept: list[torch.Tensor] = []
+
+    def records(self) -> list[torch.Tensor]:
+        return self.kept
+
+
+LOG = _Log()
+
+
+def tensor_methods_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = BIAS.add(x)  # a tensor's add returns its result: BIAS is unchanged
+    s, _ = h.sort()
+    SEEN.add(1)  # a set's add, standing alone: a change
+    return h + s, v
+
+
+def reached_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    get_log().append(x)  # through what a helper returns
+    for log in LOGS:  # through a loop's item
+        log.append(v)
+    for _, named in BY_NAME.items():
+        named.append(x)
+    for i, log in enumerate(LOGS):
+        log.append(x)
+    kept = get_log()  # a local bound to what a helper returns
+    kept.append(v)
+    LOG.records().append(x)  # a global object's method returning its own state
+    make_buffer(x).add_(v)  # a fresh tensor from a helper: the step's own
+    for t in (x, v):  # items of the step's own tensors
+        t.clamp_(0.0, 1.0)
+    return x, v
+
+
+class RecordingByMethod(torch.nn.Module):
+    """A core module that records through a method of its own returning its list."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: list[torch.Tensor] = []
+        self.b = torch.nn.Parameter(torch.ones(3))
+
+    def log(self) -> list[torch.Tensor]:
+        return self.kept
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.b.add(x)  # the parameter's add returns its result
+        self.log().append(h)
+        return h, v
+
+
+def test_a_tensors_add_and_sort_are_not_changes_a_containers_are() -> None:
+    """Before, ``BIAS.add(x)`` and ``self.b.add(x)`` (out of place) were told as changes: a warning for nothing."""
+    assert _statements(side_effects([tensor_methods_core])) == ["SEEN.add(1)"]
+
+
+def test_changes_through_a_helpers_result_and_a_loops_item_are_named() -> None:
+    """Before, a state reached through what a helper returns or through a loop's item was not seen: the kernels made
+    the change once, while tracing, without a word."""
+    assert _statements(side_effects([reached_core])) == [
+        "get_log().append(x)", "log.append(v)", "named.append(x)", "log.append(x)", "kept.append(v)",
+        "LOG.records().append(x)",
+    ]
+
+
+def test_a_method_of_the_steps_own_class_returning_its_state_is_followed() -> None:
+    assert _statements(list(find_constants(RecordingByMethod()).side_effects)) == ["self.log().append(h)"]

@@ -10,10 +10,14 @@ text of the user functions a core runs (:mod:`flexsn_trace.source`), so that the
 What counts: an assignment (``=``, ``+=``, ``del``) to a name declared ``global`` or ``nonlocal``, or to an
 attribute or item of something that is not the function's own local (a global, a closure variable, ``self``); a
 call of a container's mutating method (:data:`MUTATORS`) or of a tensor's in-place method (``ACC.add_(s)``) on such
-a thing. An item written into an argument (``v[v > 1] = 0``, a tensor written in place) is the step's own tensor
-math, which the trace keeps, and is not counted. A local bound to such a thing by a whole statement
-(``r = RECORD``, ``cfg = self.cfg``) counts as it does, and so does ``setattr`` / ``delattr`` on one; a state
-reached another way (through a call's result, a container's item bound in a loop) is not seen.
+a thing. ``add`` and ``sort`` count only as a whole statement (``SEEN.add(k)``): a tensor's ``add`` / ``sort``
+return their result (``BIAS.add(x)`` changes nothing). An item written into an argument (``v[v > 1] = 0``, a tensor
+written in place) is the step's own tensor math, which the trace keeps, and is not counted. A local bound to such a
+thing by a whole statement (``r = RECORD``, ``cfg = self.cfg``) counts as it does, and so does ``setattr`` /
+``delattr`` on one; so does a loop's item over such a thing (``for log in LOGS: log.append(h)``, also through
+``.items()`` / ``.values()``, ``enumerate`` and ``zip``), and the result of a user function that returns such a thing
+(``get_log().append(h)`` where ``get_log`` returns ``LOGS[0]``; a method of a global object or of the step's own
+class likewise). A state reached another way (deeper calls, a function without source text) is not seen.
 """
 
 from __future__ import annotations
@@ -33,6 +37,11 @@ MUTATORS = frozenset({
     "append", "appendleft", "extend", "extendleft", "insert", "pop", "popleft", "popitem", "remove", "discard",
     "clear", "update", "setdefault", "add", "sort", "reverse", "rotate",
 })
+#: of :data:`MUTATORS`, the names a tensor's out-of-place methods share (``t.add(x)``, ``t.sort()`` return a result):
+#: counted only as a whole statement, where a container's (``None``-returning) call stands
+_SHARED_WITH_TENSORS = frozenset({"add", "sort"})
+#: builtins whose result holds the items of their arguments (a loop over ``enumerate(LOGS)`` binds LOGS's items)
+_PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "list", "tuple", "iter", "sorted"})
 
 
 def _own_statements(node: Function) -> Iterator[ast.AST]:
@@ -54,12 +63,20 @@ def _root(expr: ast.expr) -> str | None:
     return expr.id if isinstance(expr, ast.Name) else None
 
 
+def _base(expr: ast.expr) -> ast.expr:
+    """What an attribute or item chain starts from (the call in ``get_log()[0].items``)."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr
+
+
 class _Scope:
     """Which names of ``func`` are its own: parameters and locals (``co_varnames``, ``co_cellvars``), less the
     names its text declares ``global`` or ``nonlocal``; ``this`` is the first parameter of a method (``self``)."""
 
-    def __init__(self, func: types.FunctionType, node: Function) -> None:
+    def __init__(self, func: types.FunctionType, node: Function, follow_calls: bool = True) -> None:
         code = func.__code__
+        # follow_calls: bind a local to what a called helper returns (off in the helper's own scope: one call deep)
         declared: set[str] = set()
         for n in _own_statements(node):
             if isinstance(n, (ast.Global, ast.Nonlocal)):
@@ -69,14 +86,19 @@ class _Scope:
         self.local = frozenset(code.co_varnames) | frozenset(code.co_cellvars)
         self.this = code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else None
         self.globals = func.__globals__
-        #: locals bound, as a whole statement, to another name for outside state (``r = RECORD``, ``cfg = self.cfg``),
-        #: in the order written (an alias of an alias counts)
+        self.func = func
+        cells = func.__closure__ or ()
+        #: the closure variables' values (a helper a step calls may be one)
+        self.free = {name: cell for name, cell in zip(code.co_freevars, cells)}
+        #: locals bound, as a whole statement, to another name for outside state (``r = RECORD``, ``cfg = self.cfg``,
+        #: ``r = get_log()``), or as a loop's item over outside state, in the order written (an alias of an alias counts)
         self.aliases: set[str] = set()
         for n in sorted(_own_statements(node), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                    and isinstance(n.value, (ast.Name, ast.Attribute, ast.Subscript)) and self.outside(_root(n.value)) \
-                    and not self.module(_root(n.value)):
+                    and (self.held(n.value) or follow_calls and isinstance(n.value, ast.Call) and self.returns_outside(n.value)):
                 self.aliases.add(n.targets[0].id)
+            elif isinstance(n, (ast.For, ast.AsyncFor)) and self.items_outside(n.iter):
+                self.aliases.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
 
     def module(self, name: str | None) -> bool:
         """Whether ``name`` is a global naming a module (``torch``, ``F``): its functions are not state."""
@@ -88,6 +110,63 @@ class _Scope:
         return name is not None and (
             name in self.declared or name not in self.local or name == self.this or name in self.aliases
         )
+
+    def held(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` is a name, attribute or item of outside state (not of a module: ``torch.float32``)."""
+        root = _root(expr) if isinstance(expr, (ast.Name, ast.Attribute, ast.Subscript)) else None
+        return self.outside(root) and not self.module(root)
+
+    def items_outside(self, expr: ast.expr) -> bool:
+        """Whether a loop over ``expr`` binds items of outside state: ``LOGS``, ``self.logs.values()``,
+        ``enumerate(LOGS)``, ``(LOG_A, LOG_B)``."""
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return any(self.held(e) for e in expr.elts)
+        if isinstance(expr, ast.Call):
+            f = expr.func
+            if isinstance(f, ast.Attribute) and f.attr in ("items", "values"):
+                return self.held(f.value)
+            if isinstance(f, ast.Name) and f.id in _PASSING_ITEMS and f.id not in self.local:
+                return any(self.items_outside(a) for a in expr.args)
+            return False
+        return self.held(expr)
+
+    def _resolve(self, expr: ast.expr) -> object:
+        """The object a callee names: a global or closure function, a method of a global object or of the step's
+        own class (``self.get_log``); ``None`` when it cannot be told from here."""
+        if isinstance(expr, ast.Name) and expr.id not in self.local:
+            cell = self.free.get(expr.id)
+            if cell is not None:
+                try:
+                    return cell.cell_contents
+                except ValueError:  # an empty cell
+                    return None
+            return self.globals.get(expr.id)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            name = expr.value.id
+            if name == self.this:  # the step's own class, when it is a module-level one (``K.forward``)
+                owner: object = self.globals.get(self.func.__qualname__.split(".")[0]) if _method(self.func) else None
+            elif name in self.local or self.module(name):
+                return None
+            else:
+                owner = self.globals.get(name)
+            if owner is None:
+                return None
+            return getattr(owner if isinstance(owner, type) else type(owner), expr.attr, None)
+        return None
+
+    def returns_outside(self, call: ast.Call) -> bool:
+        """Whether ``call`` calls a user function whose every ``return`` gives outside state of its own
+        (``def get_log(): return LOGS[0]``; ``def log(self): return self.records``): its result is that state."""
+        fn = self._resolve(call.func)
+        fn = getattr(fn, "__func__", fn)  # a classmethod / staticmethod found on the class
+        if not isinstance(fn, types.FunctionType) or not _user_function(fn):
+            return False
+        node = own_node(fn)
+        if node is None or isinstance(node, ast.Lambda):
+            return False
+        returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
+        scope = _Scope(fn, node, follow_calls=False)
+        return bool(returns) and all(r.value is not None and scope.held(r.value) for r in returns)
 
 
 def _changed(target: ast.expr, scope: _Scope) -> bool:
@@ -110,6 +189,7 @@ def _changes_in(func: types.FunctionType) -> list[str]:
         return []
     scope = _Scope(func, node)
     found: list[ast.AST] = []
+    statements = {id(n.value) for n in _own_statements(node) if isinstance(n, ast.Expr)}  # calls standing alone
     for n in _own_statements(node):
         if isinstance(n, ast.Assign) and any(_changed(t, scope) for t in n.targets):
             found.append(n)
@@ -125,9 +205,12 @@ def _changes_in(func: types.FunctionType) -> list[str]:
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             method = n.func.attr
             in_place = method in MUTATORS or (method.endswith("_") and not method.startswith("_"))
-            root = _root(n.func.value)
+            if method in _SHARED_WITH_TENSORS and id(n) not in statements:
+                continue  # BIAS.add(x), h.sort(): a tensor's result, used; a container's add / sort stands alone
+            base, root = _base(n.func.value), _root(n.func.value)
             # torch.relu_(h), F.dropout_: a module's function, called on the step's tensors
-            if in_place and not scope.module(root) and scope.outside(root):
+            if in_place and (not scope.module(root) and scope.outside(root)
+                             or isinstance(base, ast.Call) and scope.returns_outside(base)):  # get_log().append(h)
                 found.append(n)
     found.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     where = func.__code__.co_filename
