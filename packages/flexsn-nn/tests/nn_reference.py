@@ -142,3 +142,26 @@ def final_state_loop(core: Callable[..., Any], x: torch.Tensor, num_states: int 
     ``(output_seq, *final_states)`` (:func:`flexsn_trace.reference_scan`, final-state form)."""
     states = tuple(x.new_zeros(x.shape[1:]) for _ in range(num_states))
     return reference_scan(core, ScanContract(1, num_states, 1, (x,), states, final_state=True))
+
+
+def compiled_twice_then_another_shape(
+    neuron: torch.nn.Module, x: torch.Tensor, want: torch.Tensor | None = None
+) -> list[warnings.WarningMessage]:
+    """``neuron`` compiled (``aot_eager``, ``fullgraph=True``) and called twice on ``x [T, B, ...]`` (each from a
+    reset, compared with ``want`` when given), then once on ``x[:, :2]`` (a second shape: Dynamo compiles again); the
+    warnings of those calls. Dynamo is reset before and after."""
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                neuron.reset()  # type: ignore[operator]
+                out = compiled(x)
+                if want is not None:
+                    torch.testing.assert_close(out, want)
+            neuron.reset()  # type: ignore[operator]
+            compiled(x[:, :2])
+        return list(caught)
+    finally:
+        torch._dynamo.reset()

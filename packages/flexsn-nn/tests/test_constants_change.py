@@ -16,7 +16,7 @@ from flexsn_nn import FlexSN
 from flexsn_runtime import compile_time
 from flexsn_runtime.compile_time import guarded_by_dynamo
 from flexsn_trace import ScanContract, reference_scan
-from nn_reference import assert_changes_followed, loss_and_grad, pick_device, traced_numbers
+from nn_reference import assert_changes_followed, compiled_twice_then_another_shape, loss_and_grad, pick_device, traced_numbers
 
 V_TH = 1.0
 
@@ -457,17 +457,6 @@ def test_a_class_attribute_read_under_a_torch_that_does_not_guard_it_is_told(mon
     step, _ = _place("class attribute")
     neuron = FlexSN(step, 1, 1, 1, step_mode="m", backend="triton")
     x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(13)).to(pick_device())
-    torch._dynamo.reset()
-    try:
-        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            for _ in range(2):
-                neuron.reset()
-                compiled(x)
-            neuron.reset()
-            compiled(x[:, :2])  # compiled again: told already
-        told = [str(w.message) for w in caught if "Dynamo does not guard" in str(w.message)]
-        assert len(told) == 1 and "global _Thresholds.thr" in told[0], told
-    finally:
-        torch._dynamo.reset()
+    caught = compiled_twice_then_another_shape(neuron, x)  # the second shape: compiled again, told already
+    told = [str(w.message) for w in caught if "Dynamo does not guard" in str(w.message)]
+    assert len(told) == 1 and "global _Thresholds.thr" in told[0], told

@@ -20,7 +20,7 @@ import torch
 from flexsn_nn import FlexSN
 from flexsn_trace import ScanContract, reference_scan
 from flexsn_trace.testing import lif_core
-from nn_reference import final_state_loop, traced_numbers
+from nn_reference import compiled_twice_then_another_shape, final_state_loop, traced_numbers
 
 DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
@@ -83,20 +83,9 @@ def test_a_compiled_call_that_runs_the_loop_compiles_with_fullgraph_and_says_why
     x = torch.rand(6, 3, 8, generator=torch.Generator().manual_seed(5), dtype=torch.float64) * 3  # float64: never fused
     neuron = FlexSN(lif_core, 1, 1, 1)
     want, _ = reference_scan(lif_core, ScanContract(1, 1, 1, (x,), ()))
-    torch._dynamo.reset()
-    try:
-        compiled = torch.compile(neuron, backend="aot_eager", fullgraph=True)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            for _ in range(2):
-                neuron.reset()
-                torch.testing.assert_close(compiled(x), want)
-            neuron.reset()
-            compiled(x[:, :2])  # another shape: compiled again, already told
-        told = [str(w.message) for w in caught if "FlexSN" in str(w.message)]
-        assert len(told) == 1 and "dtype torch.float64" in told[0] and "eager PyTorch loop" in told[0], told
-    finally:
-        torch._dynamo.reset()
+    caught = compiled_twice_then_another_shape(neuron, x, want)  # the second shape: compiled again, already told
+    told = [str(w.message) for w in caught if "FlexSN" in str(w.message)]
+    assert len(told) == 1 and "dtype torch.float64" in told[0] and "eager PyTorch loop" in told[0], told
 
 
 def test_a_network_whose_neuron_runs_its_own_method_compiles_with_fullgraph_and_trains_fused() -> None:
