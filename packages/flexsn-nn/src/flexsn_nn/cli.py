@@ -44,7 +44,8 @@ def _load(target: str) -> Any:
     module_name, sep, attr = target.partition(":")
     if not sep or not module_name or not attr:
         raise TargetError(f"expected module:function (or module:neuron), got {target!r}")
-    sys.path.insert(0, ".")  # a module next to where the command runs, as python -m does
+    if "." not in sys.path:  # a module next to where the command runs, as python -m does (once: main may run again)
+        sys.path.insert(0, ".")
     try:
         obj: Any = importlib.import_module(module_name)
     except ImportError as exc:
