@@ -231,5 +231,17 @@ def test_changes_through_a_helpers_result_and_a_loops_item_are_named() -> None:
     ]
 
 
+def comprehending_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    outs = [t.clamp_(0.0, 1.0) for t in (x.clone(), v.clone())]  # the comprehension's own tensors
+    [log.append(x) for log in LOGS]  # items of outside state
+    return outs[0], outs[1]
+
+
+def test_a_comprehensions_variables_are_its_own_unless_it_runs_over_outside_state() -> None:
+    """Before, on Python 3.11 (which keeps a comprehension's variables out of the function's locals) the first was
+    told as a change and, on 3.12 (which inlines them), the second was not seen."""
+    assert _statements(side_effects([comprehending_core])) == ["log.append(x)"]
+
+
 def test_a_method_of_the_steps_own_class_returning_its_state_is_followed() -> None:
     assert _statements(list(find_constants(RecordingByMethod()).side_effects)) == ["self.log().append(h)"]

@@ -14,8 +14,8 @@ a thing. ``add`` and ``sort`` count only as a whole statement (``SEEN.add(k)``):
 return their result (``BIAS.add(x)`` changes nothing). An item written into an argument (``v[v > 1] = 0``, a tensor
 written in place) is the step's own tensor math, which the trace keeps, and is not counted. A local bound to such a
 thing by a whole statement (``r = RECORD``, ``cfg = self.cfg``) counts as it does, and so does ``setattr`` /
-``delattr`` on one; so does a loop's item over such a thing (``for log in LOGS: log.append(h)``, also through
-``.items()`` / ``.values()``, ``enumerate`` and ``zip``), and the result of a user function that returns such a thing
+``delattr`` on one; so does a loop's item over such a thing (``for log in LOGS: log.append(h)``, a comprehension's
+too, also through ``.items()`` / ``.values()``, ``enumerate`` and ``zip``), and the result of a user function that returns such a thing
 (``get_log().append(h)`` where ``get_log`` returns ``LOGS[0]``; a method of a global object or of the step's own
 class likewise). A state reached another way (deeper calls, a function without source text) is not seen.
 """
@@ -83,7 +83,10 @@ class _Scope:
                 declared.update(n.names)
         self.declared = frozenset(declared)
         self.params = frozenset(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
-        self.local = frozenset(code.co_varnames) | frozenset(code.co_cellvars)
+        # a comprehension's variables are its own (Python 3.11 keeps them out of co_varnames, 3.12 inlines them)
+        comprehended = {t.id for n in _own_statements(node) if isinstance(n, ast.comprehension)
+                        for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+        self.local = frozenset(code.co_varnames) | frozenset(code.co_cellvars) | comprehended
         self.this = code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else None
         self.globals = func.__globals__
         self.func = func
@@ -97,7 +100,7 @@ class _Scope:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                     and (self.held(n.value) or follow_calls and isinstance(n.value, ast.Call) and self.returns_outside(n.value)):
                 self.aliases.add(n.targets[0].id)
-            elif isinstance(n, (ast.For, ast.AsyncFor)) and self.items_outside(n.iter):
+            elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and self.items_outside(n.iter):
                 self.aliases.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
 
     def module(self, name: str | None) -> bool:
