@@ -61,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_measure import CASES, DTYPES, IMPLS, Bench, Options, check_numerics, measure, stopping  # noqa: E402
 from bench_neurons import NEURONS, case_parts, set_surrogate  # noqa: E402
 from bench_report import (  # noqa: E402
-    Progress, _cell, compact_memory, memory_table, plot, results_table, startup_table, targets_table,
+    Progress, cell, compact_memory, memory_table, plot, results_table, startup_table, targets_table,
 )
 from bench_startup import measure_startup  # noqa: E402
 
@@ -170,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 check_numerics(b, neuron, d)
             r = measure(b, case, d, T, impl)
             b.save()
-            prog.step(f"{case} {d} T={T} {impl}", _cell(r, True))
+            prog.step(f"{case} {d} T={T} {impl}", cell(r, True))
             if r["status"] not in ("ok",):
                 print(f"  {case} {d} T={T} {impl}: {r['status']} {r['note']}", flush=True)
     except BaseException as exc:

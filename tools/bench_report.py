@@ -22,7 +22,8 @@ def _fmt_ms(v: float | None) -> str:
     return f"{v:.4g}"
 
 
-def _cell(r: dict[str, Any] | None, compact: bool) -> str:
+def cell(r: dict[str, Any] | None, compact: bool) -> str:
+    """One measurement as a table cell: ``ratio@ms`` (``compact``) or ``ms ratio``; ``!`` marks an eager fallback."""
     if r is None:
         return "-"
     if r["status"] != "ok":
@@ -52,13 +53,13 @@ def results_table(b: Bench, compact: bool) -> str:
         lines.append("COMPACT copy ratio @ ms  (ratio = clone ms / impl ms; ! = eager fallback)")
         lines.append(f"{'case':<9} {'dt':<4} {'T':>3} {'clone ms':>8} | " + " | ".join(f"{i:<{w}}" for i in impls))
         for case, d, T in _rows(b):
-            cells = [_cell(b.find(case, d, T, i), True) for i in impls]
+            cells = [cell(b.find(case, d, T, i), True) for i in impls]
             lines.append(f"{short.get(case, case):<9} {d:<4} {T:>3} {_fmt_ms(b.clone_ms.get((d, T))):>8} | " + " | ".join(f"{c:<{w}}" for c in cells))
         return "\n".join(lines)
     w = 20
     lines.append(f"{'case':<14} {'dtype':<5} {'T':>4} {'clone ms':>9} | " + " | ".join(f"{i + ' ms / ratio':>{w}}" for i in impls))
     for case, d, T in _rows(b):
-        cells = [_cell(b.find(case, d, T, i), False) for i in impls]
+        cells = [cell(b.find(case, d, T, i), False) for i in impls]
         lines.append(f"{case:<14} {d:<5} {T:>4} {_fmt_ms(b.clone_ms.get((d, T))):>9} | " + " | ".join(f"{c:>{w}}" for c in cells))
     apis = b.meta.get("triton_api")
     if apis:
