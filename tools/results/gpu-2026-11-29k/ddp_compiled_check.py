@@ -25,7 +25,7 @@ torch.cuda.set_device(local)
 dev = torch.device("cuda", local)
 dist.init_process_group("nccl", device_id=dev)
 g = torch.Generator(device=dev).manual_seed(1 + rank)
-x = torch.randn(8, 16, 3, 32, 32, device=dev, generator=g)
+x = torch.randn(8, 16, 3, 32, 32, device=dev, generator=g) * 4 + 1  # the neurons fire, the readout too
 labels = torch.randint(0, 10, (16,), device=dev, generator=g)
 
 
