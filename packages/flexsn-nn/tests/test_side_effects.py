@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from typing import Callable
 
+import pytest
 import torch
 
 from flexsn_nn import FlexSN
@@ -278,3 +279,24 @@ def test_a_backward_changing_what_it_reads_runs_the_eager_loop() -> None:
             torch.testing.assert_close(xg.grad, xr.grad)
     told = _messages(caught, "changes numbers it also reads")
     assert len(told) == 1 and "read by _CountingSpike.backward" in told[0], [str(w.message) for w in caught]
+
+
+def test_an_empty_call_never_runs_a_changing_core_on_fake_tensors() -> None:
+    """``T == 0``: the loop runs the core no time. Before, one step on fake tensors shaped the outputs and left a
+    ``FakeTensor`` in ``STATS["last"]`` on every backend. Fused, the kernels' rule shapes them (every result reads the
+    step); on the loop the call asks for ``example_outputs``, naming the statement; with them it runs."""
+    x = torch.rand(4, 3, 8, device=pick_device())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the side effect is told at construction: not what this test checks
+        fused = FlexSN(keeping_the_last, 1, 1, 1, step_mode="m", backend="triton")
+        loop = FlexSN(keeping_the_last, 1, 1, 1, step_mode="m", backend="torch")
+        given = FlexSN(keeping_the_last, 1, 1, 1, step_mode="m", backend="torch", example_outputs=[torch.zeros(3, 8)])
+    assert fused.kernel.handle is not None and fused.kernel.results_keep_step
+    STATS.clear()
+    out = fused(x[:0])
+    assert out.shape == (0, 3, 8) and out.dtype == x.dtype and "last" not in STATS
+    with pytest.raises(ValueError, match=r"T = 0 requires example_outputs.*STATS\['last'\] = h in keeping_the_last"):
+        loop(x[:0])
+    assert "last" not in STATS and loop.states == []
+    out = given(x[:0])
+    assert out.shape == (0, 3, 8) and "last" not in STATS

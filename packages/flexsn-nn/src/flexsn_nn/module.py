@@ -38,15 +38,16 @@ import torch
 from torch import nn
 
 from flexsn_runtime import FlexSNKernel, eager_loop, stored_in
-from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list, fake_step_outputs
+from flexsn_trace import ScanContract, as_tensor_tuple, check_scan_args, check_tensor_list
 
 from .arity import check_requires_grad, resolve_counts
 from .backends import KERNEL_BACKENDS, Checked, check_backend, check_bool, check_step_mode, run_hop
+from .empty_calls import empty_call_outputs
 from .graph_capture import note_capture, note_detach
 from .persistence import KeepsNoStates
 from .replay import in_backward, note_reset, replayed
 from .shapes import (
-    OutputSpec, check_example_outputs, check_state_shapes, check_states_value, empty_outputs, shape_error, states_for_call,
+    OutputSpec, check_example_outputs, check_state_shapes, check_states_value, shape_error, states_for_call,
 )
 from .static_inputs import register_static_inputs
 from .step_module import StepModule
@@ -110,7 +111,9 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
     tensors, and the states stay as they were (initialized if they were
     empty). ``shape`` and dtype are those of a call with steps, from one step on fake tensors
     (:func:`flexsn_trace.fake_step_outputs`), or ``example_outputs``' (on the Triton backends their
-    dtype, with the broadcast per-step shape); a core that cannot run so on the ``torch`` / ``hop`` backends needs them.
+    dtype, with the broadcast per-step shape); a core that cannot run so on the ``torch`` / ``hop`` backends needs them,
+    and so does a core that changes state outside its arguments where the kernels' rule is not exact: it is never run
+    on fake tensors (:mod:`flexsn_nn.empty_calls`).
 
     Every call is validated before anything runs, and nothing is updated when
     a call raises: :attr:`states` and :attr:`state_seqs` are then exactly what
@@ -431,12 +434,8 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
         )
         init = [] if omit_init else self._resolve_states(seqs, step_shape)
         no = self.num_outputs
-        if x0.shape[0] == 0:
-            # the ready-made neurons' outputs are like their inputs (no fake step); a kernel's, as it stores them
-            like, kernels = getattr(self, "_outputs_like_inputs", False), self._backend in KERNEL_BACKENDS and self.kernel.handle is not None
-            fused = [x0.dtype] * no if like else self.kernel.output_dtypes(x0.dtype) if kernels else None
-            who, st, ns = f"FlexSN(backend={self._backend!r})", self.static_inputs, self.num_states
-            outs = empty_outputs(who, seqs, init, self._output_specs, no, fused, None if like else lambda: fake_step_outputs(self.core, seqs, init, st, no, ns, who))
+        if x0.shape[0] == 0:  # the core does not run (flexsn_nn.empty_calls)
+            outs = empty_call_outputs(self, seqs, init)
             self._commit(list(init), [s.new_empty((0, *s.shape)) for s in init])
             return outs
         try:
