@@ -46,10 +46,12 @@ def empty_call_outputs(neuron: Any, seqs: Sequence[torch.Tensor], init: Sequence
         return empty_outputs(who, seqs, init, neuron._output_specs, no, [x0.dtype] * no)
     kernels = neuron._backend in KERNEL_BACKENDS and neuron.kernel.handle is not None
     fused: Sequence[torch.dtype] | None = neuron.kernel.output_dtypes(x0.dtype) if kernels else None
-    fake: Callable[[], Sequence[OutputSpec]] | None = lambda: fake_step_outputs(neuron.core, seqs, init, statics, no, ns, who)
+    fake: Callable[[], Sequence[OutputSpec]] = lambda: fake_step_outputs(neuron.core, seqs, init, statics, no, ns, who)
     # under torch.compile the step is traced on Dynamo's own fake tensors, which keeps no result of it (as before)
     if neuron._output_specs is None and not torch.compiler.is_compiling():
-        effects = neuron.kernel.constants.side_effects if kernels else find_constants(neuron.core).side_effects
+        # the kernel backends found them at construction (fused or not); the loops' backends search now
+        on_kernels = neuron._backend in KERNEL_BACKENDS
+        effects = neuron.kernel.constants.side_effects if on_kernels else find_constants(neuron.core).side_effects
         if effects:
             why = (f"the core changes state outside its arguments ({'; '.join(effects)}), so FlexSN does not run it "
                    "on fake tensors to find them")
