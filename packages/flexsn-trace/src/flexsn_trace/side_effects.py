@@ -210,9 +210,9 @@ def _changes_in(func: types.FunctionType) -> list[str]:
             in_place = method in MUTATORS or (method.endswith("_") and not method.startswith("_"))
             if method in _SHARED_WITH_TENSORS and id(n) not in statements:
                 continue  # BIAS.add(x), h.sort(): a tensor's result, used; a container's add / sort stands alone
-            base, root = _base(n.func.value), _root(n.func.value)
-            # torch.relu_(h), F.dropout_: a module's function, called on the step's tensors
-            if in_place and (not scope.module(root) and scope.outside(root)
+            base = _base(n.func.value)
+            # held: not torch.relu_(h), F.dropout_ (a module's function, called on the step's tensors)
+            if in_place and (scope.held(n.func.value)
                              or isinstance(base, ast.Call) and scope.returns_outside(base)):  # get_log().append(h)
                 found.append(n)
     found.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
