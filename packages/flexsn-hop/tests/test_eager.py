@@ -142,6 +142,24 @@ def test_t0_without_templates_and_a_value_branching_core_raises(scan) -> None:
         scan(branching, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))
 
 
+STATS: dict[str, torch.Tensor] = {}
+
+
+@pytest.mark.parametrize("scan", [*SCANS, *FINAL_SCANS])
+def test_t0_without_templates_never_runs_a_changing_core_on_fake_tensors(scan) -> None:
+    def recording(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + x
+        STATS["last"] = h  # the loop makes this change at every step, and no time at all when T == 0
+        return h, h
+
+    STATS.clear()
+    with pytest.raises(ValueError, match=r"T == 0 requires output_template_specs .*STATS\["):
+        scan(recording, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))
+    assert STATS == {}  # no fake tensor left in the user's state
+    y, v = scan(recording, 1, 1, 1, torch.empty(0, 3), torch.zeros(3), output_template_specs=(((3,), torch.float32),))
+    assert y.shape == (0, 3) and STATS == {}
+
+
 def test_t0_without_outputs_needs_no_templates() -> None:
     (s,) = flex_sn_scan(lambda x, v: v + x, 1, 1, 0, torch.empty(0, 3), torch.zeros(3))
     assert s.shape == (0, 3)

@@ -92,6 +92,15 @@ def test_t0_and_validation(scan) -> None:
 
     with pytest.raises(ValueError, match="T == 0 requires output_template_specs"):
         scan(branching, 1, 1, 1, x, v0)
+    seen: list[torch.Tensor] = []
+
+    def recording(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        seen.append(x)  # a change the loop makes at every step: never run on fake tensors
+        return x, v
+
+    with pytest.raises(ValueError, match=r"T == 0 requires output_template_specs .*seen\.append"):
+        scan(recording, 1, 1, 1, x, v0)
+    assert seen == []
     with pytest.raises(ValueError, match="input 1 has leading dim 4, expected T=5"):
         scan(two_by_two_core, 2, 2, 2, torch.zeros(5, 3), torch.zeros(4, 3), v0, v0)
     with pytest.raises(ValueError, match="expected 3 tensor args"):

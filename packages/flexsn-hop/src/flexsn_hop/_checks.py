@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import torch
 
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, fake_step_outputs
+from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, fake_step_outputs, find_constants
 
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 from .sizes import LiftedSizes, split_sizes
@@ -254,17 +254,23 @@ def check_step_results(results: object, num_outputs: int, num_states: int) -> tu
     return as_tensor_tuple(results, "flex_sn_scan: core", num_outputs + num_states, TypeError)
 
 
-def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn) -> tuple[torch.Tensor, ...]:
+def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn, core_fn: CoreFn | None = None) -> tuple[torch.Tensor, ...]:
     """Empty ``[0, *shape]`` output sequences of a ``T == 0`` call: from the templates, else from a fake step.
 
-    ``core`` is the step as the loop calls it (:meth:`ScanArgs.loop_core`).
+    ``core`` is the step as the loop calls it (:meth:`ScanArgs.loop_core`),
+    ``core_fn`` the user's function it wraps (searched for side effects; ``core`` when not given).
     Without ``output_template_specs`` the shapes and dtypes come from one
     step of ``core`` on fake tensors (:func:`flexsn_trace.fake_step_outputs`),
     as Dynamo's trace of the step finds them under ``torch.compile``;
-    SpikingJelly's ``flex_sn_scan`` requires the templates instead.
+    SpikingJelly's ``flex_sn_scan`` requires the templates instead. A core
+    that changes state outside its arguments (:func:`flexsn_trace.side_effects`:
+    ``STATS["last"] = h``) is never run so: that step would make its change
+    once, with a fake tensor left in the user's state, where the loop runs the
+    core no time.
 
     Raises ``ValueError`` when ``num_outputs > 0``, no templates were given
-    and the core cannot run on fake tensors (the message says why).
+    and the core cannot run on fake tensors, or changes state outside its
+    arguments (the message says why and names the statement).
     """
     if num_outputs == 0:
         return ()
@@ -272,6 +278,13 @@ def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn) -> tuple[torch
     if specs is None:
         c = args.contract
         try:
+            # under torch.compile Dynamo traces the step on its own fake tensors, which keeps no result of it
+            effects = () if torch.compiler.is_compiling() else find_constants(core_fn or core).side_effects
+            if effects:
+                raise ValueError(
+                    f"the core changes state outside its arguments ({'; '.join(effects)}), so flex_sn_scan does "
+                    "not run it on fake tensors to find them"
+                )
             found = fake_step_outputs(core, c.input_seqs, c.states0(), c.lifted_args, num_outputs, c.num_states, "flex_sn_scan")
         except ValueError as exc:
             raise ValueError(

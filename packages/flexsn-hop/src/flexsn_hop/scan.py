@@ -53,7 +53,7 @@ def _run_loop(core_fn: CoreFn, num_outputs: int, args: ScanArgs, *, state_seqs: 
     """
     contract = args.contract._replace(final_state=not state_seqs)
     core = args.loop_core(core_fn)
-    empty = empty_outputs(args, num_outputs, core) if args.contract.T == 0 else None
+    empty = empty_outputs(args, num_outputs, core, core_fn) if args.contract.T == 0 else None
     return reference_scan(core, contract, empty, what="flex_sn_scan: core")
 
 
