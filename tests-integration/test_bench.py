@@ -127,3 +127,28 @@ def test_cuda_only_helpers_with_fakes(monkeypatch: pytest.MonkeyPatch) -> None:
     assert m["saved_units"] == 1.0 and m["pass"] is True
     assert m["held_after_forward_units"] == 2.25 and m["peak_units"] == 3.25
     assert m["io_tensors"] == 2 and m["ideal_peak_units"] == 3
+
+
+def test_scale_ddp_gpu_timeline_against_a_tick_count() -> None:
+    """``tools/scale_ddp.py``'s split of a profile's GPU time, against counting each microsecond of random kernels."""
+    import random
+
+    import scale_ddp
+
+    rng = random.Random(0)
+    for _ in range(50):
+        events = [
+            {"cat": "kernel", "name": rng.choice(["ncclDevKernel_AllReduce", "triton_poi_fused", "conv"]),
+             "ts": rng.randrange(0, 60), "dur": rng.randrange(1, 15)}
+            for _ in range(rng.randrange(1, 8))
+        ]
+        events.append({"cat": "cpu_op", "name": "aten::add", "ts": 0, "dur": 500})  # not a kernel: not counted
+        got = scale_ddp.gpu_timeline({"traceEvents": events})
+        kernels = events[:-1]
+        start, end = min(e["ts"] for e in kernels), max(e["ts"] + e["dur"] for e in kernels)
+        ticks = {"compute_us": 0, "nccl_only_us": 0, "idle_us": 0}
+        for t in range(start, end):
+            on = [e["name"] for e in kernels if e["ts"] <= t < e["ts"] + e["dur"]]
+            nccl = [n for n in on if "nccl" in n.lower()]
+            ticks["idle_us" if not on else "nccl_only_us" if len(nccl) == len(on) else "compute_us"] += 1
+        assert got == {"span_us": end - start, **ticks}, (events, got)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Multi-GPU scaling of a FlexSN training step: the spiking convnet under ``DistributedDataParallel``.
 
-    torchrun --nproc_per_node=N tools/scale_ddp.py [--T 8] [--batch-size 64] [--steps 30] [--compile MODE] --out OUT
+    torchrun --nproc_per_node=N tools/scale_ddp.py [--T 8] [--batch-size 64] [--steps 30] [--compile MODE]
+        [--neuron triton|torch] --out OUT
 
 The network of ``tools/bench_net.py`` (three conv-BN-LIF blocks with pooling, a spiking readout;
 ``FlexSN(backend="triton")`` neurons) on random CIFAR-sized ``[T, B, 3, 32, 32]`` data, one
@@ -12,7 +13,12 @@ events between two barriers) and appends ``{"gpus", "samples_per_s", ...}`` to `
 run it with N = 1 and N = 2 and read the efficiency as ``samples_per_s(2) / samples_per_s(1)``.
 ``--compile default`` / ``reduce-overhead`` runs the step's forward through ``torch.compile`` of the DDP module in
 that mode (Dynamo's DDP optimizer splits the graph at the gradient buckets; FlexSN's neighbour pass fuses the
-BatchNorms into the scans, as in ``tools/bench_net.py``); the row records the mode.
+BatchNorms into the scans, as in ``tools/bench_net.py``); the row records the mode. ``--neuron torch`` builds the
+same network on ``FlexSN(backend="torch")``, the plain Python time loop (``tools/bench_net.py``'s ``loop``): the
+reference for how well a network without FlexSN's kernels scales in each mode. ``--profile K`` then records K more
+steps on rank 0 with ``torch.profiler`` and adds to the row where their GPU time went (:func:`gpu_timeline`):
+time some compute kernel ran, time only NCCL's kernels ran (communication not hidden behind compute), and time no
+kernel ran (the GPU waiting for the host).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import torch
 import torch.distributed as dist
@@ -39,6 +46,9 @@ def main() -> None:
     ap.add_argument("--warm", type=int, default=5)
     ap.add_argument("--compile", choices=("none", "default", "reduce-overhead"), default="none",
                     help="torch.compile the DDP module in this mode (none: eager)")
+    ap.add_argument("--neuron", choices=("triton", "torch"), default="triton",
+                    help="FlexSN's fused kernels (triton) or the plain Python time loop (torch)")
+    ap.add_argument("--profile", type=int, default=0, metavar="K", help="profile K more steps on rank 0 (0: none)")
     ap.add_argument("--out", type=Path, default=Path("out/scale"))
     args = ap.parse_args()
     if not torch.cuda.is_available():
@@ -50,7 +60,7 @@ def main() -> None:
     if world > 1:
         dist.init_process_group("nccl", device_id=dev)
     torch.manual_seed(0)
-    net = Net(makers()["triton"]).to(dev)
+    net = Net(makers()[args.neuron]).to(dev)
     model = nn.parallel.DistributedDataParallel(net, device_ids=[local]) if world > 1 else net
     g = torch.Generator(device=dev).manual_seed(1 + rank)  # each rank its own shard of random data
     x = torch.randn(args.T, args.batch_size, 3, 32, 32, device=dev, generator=g)
@@ -74,9 +84,15 @@ def main() -> None:
     ms = start.elapsed_time(end) / args.steps
     if rank == 0:
         row = {
-            "gpus": world, "compile": args.compile, "T": args.T, "batch_per_gpu": args.batch_size, "ms_per_step": ms,
+            "gpus": world, "compile": args.compile, "neuron": args.neuron, "T": args.T, "batch_per_gpu": args.batch_size,
+            "ms_per_step": ms,
             "samples_per_s": world * args.batch_size * 1000.0 / ms, "device": torch.cuda.get_device_name(dev),
         }
+    if args.profile:
+        timeline = profiled(step, args.profile, rank)
+        if rank == 0:
+            row.update(timeline)
+    if rank == 0:
         print(json.dumps(row), flush=True)
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / "scaling.json"
@@ -84,6 +100,53 @@ def main() -> None:
         path.write_text(json.dumps([*rows, row], indent=1))
     if world > 1:
         dist.destroy_process_group()
+
+
+def profiled(step: Callable[[], None], k: int, rank: int) -> dict[str, float]:
+    """Run ``k`` steps under ``torch.profiler`` (rank 0 records; every rank steps, as DDP needs) and return
+    :func:`gpu_timeline` of them, per step (the trace itself, tens of MB, is not kept)."""
+    import tempfile
+
+    from torch.profiler import ProfilerActivity, profile
+
+    if rank != 0:
+        for _ in range(k):
+            step()
+        torch.cuda.synchronize()
+        return {}
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(k):
+            step()
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = Path(tmp) / "trace.json"
+        prof.export_chrome_trace(str(trace))
+        return {key: v / k for key, v in gpu_timeline(json.loads(trace.read_text())).items()}
+
+
+def gpu_timeline(trace: dict[str, Any]) -> dict[str, float]:
+    """Where the GPU time of a Chrome trace (``torch.profiler``'s export) went, in µs: ``compute_us`` (some kernel
+    other than NCCL's ran), ``nccl_only_us`` (only NCCL's kernels ran: communication not hidden), ``idle_us`` (no
+    kernel ran, between the first kernel's start and the last one's end) and ``span_us``."""
+    kernels = [e for e in trace.get("traceEvents", []) if e.get("cat") == "kernel" and "dur" in e]
+    if not kernels:
+        return {}
+    nccl = [(e["ts"], e["ts"] + e["dur"]) for e in kernels if "nccl" in e["name"].lower()]
+    compute = [(e["ts"], e["ts"] + e["dur"]) for e in kernels if "nccl" not in e["name"].lower()]
+    start, end = min(e["ts"] for e in kernels), max(e["ts"] + e["dur"] for e in kernels)
+    busy, any_busy = _union(compute), _union(compute + nccl)
+    return {"span_us": end - start, "compute_us": busy, "nccl_only_us": any_busy - busy, "idle_us": end - start - any_busy}
+
+
+def _union(spans: list[tuple[float, float]]) -> float:
+    """The length of the union of the intervals ``spans``."""
+    total, reach = 0.0, float("-inf")
+    for a, b in sorted(spans):
+        if b <= reach:
+            continue
+        total += b - max(a, reach)
+        reach = b
+    return total
 
 
 if __name__ == "__main__":
