@@ -13,7 +13,12 @@ events between two barriers) and appends ``{"gpus", "samples_per_s", ...}`` to `
 run it with N = 1 and N = 2 and read the efficiency as ``samples_per_s(2) / samples_per_s(1)``.
 ``--compile default`` / ``reduce-overhead`` runs the step's forward through ``torch.compile`` of the DDP module in
 that mode (Dynamo's DDP optimizer splits the graph at the gradient buckets; FlexSN's neighbour pass fuses the
-BatchNorms into the scans, as in ``tools/bench_net.py``); the row records the mode. ``--neuron torch`` builds the
+BatchNorms into the scans, as in ``tools/bench_net.py``); the row records the mode, the host's time per step and how
+the step compiled (graphs, graph breaks, CUDA-graph skips). ``--compile-inner`` compiles the network inside DDP instead
+(``DistributedDataParallel(torch.compile(net))``: DDP's own forward stays eager Python, where compiling the DDP module
+breaks its graph at DDP's logger call); ``--ddp-optimizer`` picks Dynamo's handling of DDP (a graph per gradient bucket, one
+graph, or DDP's reducer traced by compiled autograd), ``--no-broadcast-buffers`` turns off DDP's broadcast of
+buffers, and ``--cprofile K`` writes where rank 0's host time goes. ``--neuron torch`` builds the
 same network on ``FlexSN(backend="torch")``, the plain Python time loop (``tools/bench_net.py``'s ``loop``): the
 reference for how well a network without FlexSN's kernels scales in each mode. ``--profile K`` then records K more
 steps on rank 0 with ``torch.profiler`` and adds to the row where their GPU time went (:func:`gpu_timeline`):
@@ -27,6 +32,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -48,6 +54,15 @@ def main() -> None:
                     help="torch.compile the DDP module in this mode (none: eager)")
     ap.add_argument("--neuron", choices=("triton", "torch"), default="triton",
                     help="FlexSN's fused kernels (triton) or the plain Python time loop (torch)")
+    ap.add_argument("--compile-inner", action="store_true",
+                    help="compile the network inside DDP (DistributedDataParallel(torch.compile(net))), not the DDP module")
+    ap.add_argument("--ddp-optimizer", choices=("split", "none", "python_reducer"), default="split",
+                    help="torch._dynamo.config.optimize_ddp: split (True: a graph per gradient bucket), none (False: one "
+                    "graph) or python_reducer (DDP's reducer traced by compiled autograd)")
+    ap.add_argument("--cprofile", type=int, default=0, metavar="K",
+                    help="cProfile K more steps on rank 0, the top functions by own time to OUT/cprofile_*.txt")
+    ap.add_argument("--no-broadcast-buffers", action="store_true",
+                    help="DistributedDataParallel(broadcast_buffers=False): no broadcast of buffers before each forward")
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="profile K more steps on rank 0 (0: none)")
     ap.add_argument("--out", type=Path, default=Path("out/scale"))
     args = ap.parse_args()
@@ -61,11 +76,17 @@ def main() -> None:
         dist.init_process_group("nccl", device_id=dev)
     torch.manual_seed(0)
     net = Net(makers()[args.neuron]).to(dev)
-    model = nn.parallel.DistributedDataParallel(net, device_ids=[local]) if world > 1 else net
+    torch._dynamo.config.optimize_ddp = {"split": True, "none": False}.get(args.ddp_optimizer, args.ddp_optimizer)
+    if args.ddp_optimizer == "python_reducer":
+        torch._dynamo.config.compiled_autograd = True
+    ddp = {"device_ids": [local], "broadcast_buffers": not args.no_broadcast_buffers}
+    mode = None if args.compile == "default" else args.compile
+    inner = torch.compile(net, mode=mode) if args.compile != "none" and args.compile_inner else net
+    model = nn.parallel.DistributedDataParallel(inner, **ddp) if world > 1 else inner
     g = torch.Generator(device=dev).manual_seed(1 + rank)  # each rank its own shard of random data
     x = torch.randn(args.T, args.batch_size, 3, 32, 32, device=dev, generator=g)
     labels = torch.randint(0, 10, (args.batch_size,), device=dev, generator=g)
-    fwd = model if args.compile == "none" else torch.compile(model, mode=None if args.compile == "default" else args.compile)
+    fwd = model if args.compile == "none" or args.compile_inner else torch.compile(model, mode=mode)
     step = make_step(model, fwd, x, labels, "train")  # resets the neurons inside the DDP wrapper too
 
     for _ in range(args.warm):
@@ -75,8 +96,10 @@ def main() -> None:
         dist.barrier()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
+    t0 = time.perf_counter()
     for _ in range(args.steps):
         step()
+    host_ms = (time.perf_counter() - t0) * 1000.0 / args.steps  # the host's time per step, where it ran ahead
     end.record()
     torch.cuda.synchronize()
     if world > 1:
@@ -85,9 +108,12 @@ def main() -> None:
     if rank == 0:
         row = {
             "gpus": world, "compile": args.compile, "neuron": args.neuron, "T": args.T, "batch_per_gpu": args.batch_size,
-            "ms_per_step": ms,
+            "ms_per_step": ms, "host_ms_per_step": host_ms, "ddp_optimizer": args.ddp_optimizer, "compile_inner": args.compile_inner,
+            "broadcast_buffers": not args.no_broadcast_buffers, **_dynamo_counts(),
             "samples_per_s": world * args.batch_size * 1000.0 / ms, "device": torch.cuda.get_device_name(dev),
         }
+    if args.cprofile:
+        cprofiled(step, args.cprofile, rank, args.out / f"cprofile_{args.neuron}_{args.compile}_{world}gpu.txt")
     if args.profile:
         timeline = profiled(step, args.profile, rank)
         if rank == 0:
@@ -100,6 +126,37 @@ def main() -> None:
         path.write_text(json.dumps([*rows, row], indent=1))
     if world > 1:
         dist.destroy_process_group()
+
+
+def _dynamo_counts() -> dict[str, Any]:
+    """How the compiled step ran: graphs Dynamo made, its graph breaks, and the graphs CUDA graphs skipped (why)."""
+    from torch._dynamo.utils import counters
+
+    return {
+        "graphs": counters["stats"].get("unique_graphs", 0),
+        "graph_breaks": dict(counters["graph_break"]),
+        "cudagraph_skips": counters["inductor"].get("cudagraph_skips", 0),
+    }
+
+
+def cprofiled(step: Callable[[], None], k: int, rank: int, path: Path) -> None:
+    """Run ``k`` steps, under ``cProfile`` on rank 0, and write its top 60 functions by own time to ``path``."""
+    import cProfile
+    import io
+    import pstats
+
+    prof = cProfile.Profile()
+    if rank == 0:
+        prof.enable()
+    for _ in range(k):
+        step()
+    torch.cuda.synchronize()
+    if rank == 0:
+        prof.disable()
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(60)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{k} steps\n" + text.getvalue())
 
 
 def profiled(step: Callable[[], None], k: int, rank: int) -> dict[str, float]:

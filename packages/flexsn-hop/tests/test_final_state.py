@@ -83,8 +83,11 @@ def test_t0_outputs_from_templates_and_clones_of_initial_states() -> None:
     assert y.shape == (0, 2, 3) and y.dtype == torch.float16
     assert v.shape == (2, 3) and v is not v0 and v.data_ptr() != v0.data_ptr()
     torch.testing.assert_close(v, v0)
-    (y,) = final(core, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))[:1]  # no templates: one fake step
-    assert y.shape == (0, 3) and calls == [1]
+    (y,) = final(lambda x, v: (x, v), 1, 1, 1, torch.empty(0, 3), torch.zeros(3))[:1]  # no templates: one fake step
+    assert y.shape == (0, 3)
+    with pytest.raises(ValueError, match=r"T == 0 requires output_template_specs .*calls\.append"):
+        final(core, 1, 1, 1, torch.empty(0, 3), torch.zeros(3))  # a core changing outside state: no fake step
+    assert calls == []
 
     def branching(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return (x, v) if bool((x > 0).any()) else (-x, v)
