@@ -20,7 +20,7 @@ breaks its graph at DDP's logger call); ``--ddp-optimizer`` picks Dynamo's handl
 graph, or DDP's reducer traced by compiled autograd), ``--no-broadcast-buffers`` turns off DDP's broadcast of
 buffers, and ``--cprofile K`` writes where rank 0's host time goes. ``--neuron torch`` builds the
 same network on ``FlexSN(backend="torch")``, the plain Python time loop (``tools/bench_net.py``'s ``loop``): the
-reference for how well a network without FlexSN's kernels scales in each mode. ``--profile K`` then records K more
+reference for how well a network without FlexSN's kernels scales in each mode. ``--profile K`` records K more
 steps on rank 0 with ``torch.profiler`` and adds to the row where their GPU time went (:func:`gpu_timeline`):
 time some compute kernel ran, time only NCCL's kernels ran (communication not hidden behind compute), and time no
 kernel ran (the GPU waiting for the host).
@@ -108,8 +108,8 @@ def main() -> None:
     if rank == 0:
         row = {
             "gpus": world, "compile": args.compile, "neuron": args.neuron, "T": args.T, "batch_per_gpu": args.batch_size,
-            "ms_per_step": ms, "host_ms_per_step": host_ms, "ddp_optimizer": args.ddp_optimizer, "compile_inner": args.compile_inner,
-            "broadcast_buffers": not args.no_broadcast_buffers, **_dynamo_counts(),
+            "ms_per_step": ms, "host_ms_per_step": host_ms, "ddp_optimizer": args.ddp_optimizer,
+            "compile_inner": args.compile_inner, "broadcast_buffers": not args.no_broadcast_buffers, **_dynamo_counts(),
             "samples_per_s": world * args.batch_size * 1000.0 / ms, "device": torch.cuda.get_device_name(dev),
         }
     if args.cprofile:
@@ -129,7 +129,8 @@ def main() -> None:
 
 
 def _dynamo_counts() -> dict[str, Any]:
-    """How the compiled step ran: graphs Dynamo made, its graph breaks, and the graphs CUDA graphs skipped (why)."""
+    """How the compiled step ran: the graphs Dynamo made, its graph breaks (reason: count) and how many graphs CUDA
+    graphs skipped (``TORCH_LOGS=perf_hints`` says why)."""
     from torch._dynamo.utils import counters
 
     return {
