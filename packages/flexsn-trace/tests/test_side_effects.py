@@ -245,3 +245,43 @@ def test_a_comprehensions_variables_are_its_own_unless_it_runs_over_outside_stat
 
 def test_a_method_of_the_steps_own_class_returning_its_state_is_followed() -> None:
     assert _statements(list(find_constants(RecordingByMethod()).side_effects)) == ["self.log().append(h)"]
+
+
+def pick_log() -> list[torch.Tensor]:
+    return LOGS[1]
+
+
+def get_picked() -> list[torch.Tensor]:
+    return pick_log()  # what another helper returns: outside state too
+
+
+def all_logs() -> list[list[torch.Tensor]]:
+    return LOGS
+
+
+def first_log() -> list[torch.Tensor]:
+    return all_logs()[0]  # an item of what another helper returns
+
+
+def looping() -> list[torch.Tensor]:
+    return looping()  # never returns: the bound on calls followed stops the search
+
+
+def fresh_from_helper(x: torch.Tensor) -> torch.Tensor:
+    return make_buffer(x)  # a fresh tensor, two calls deep
+
+
+def chained_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    get_picked().append(x)
+    kept = get_picked()
+    kept.append(v)
+    fresh_from_helper(x).add_(v)
+    looping().append(x)
+    first_log().append(v)
+    return x, v
+
+
+def test_a_helpers_result_is_followed_through_helpers_returning_another_helpers_result() -> None:
+    """Before, ``get_picked().append(x)`` where ``get_picked`` returns ``pick_log()``, which returns ``LOGS[1]``,
+    was not seen (one call was followed): the kernels made the change once, while tracing, without a word."""
+    assert _statements(side_effects([chained_core])) == ["get_picked().append(x)", "kept.append(v)", "first_log().append(v)"]

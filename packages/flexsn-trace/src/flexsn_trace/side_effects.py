@@ -16,8 +16,9 @@ written in place) is the step's own tensor math, which the trace keeps, and is n
 thing by a whole statement (``r = RECORD``, ``cfg = self.cfg``) counts as it does, and so does ``setattr`` /
 ``delattr`` on one; so does a loop's item over such a thing (``for log in LOGS: log.append(h)``, a comprehension's
 too, also through ``.items()`` / ``.values()``, ``enumerate`` and ``zip``), and the result of a user function that returns such a thing
-(``get_log().append(h)`` where ``get_log`` returns ``LOGS[0]``; a method of a global object or of the step's own
-class likewise). A state reached another way (deeper calls, a function without source text) is not seen.
+(``get_log().append(h)`` where ``get_log`` returns ``LOGS[0]``, or returns ``pick()`` that does, up to
+:data:`RETURN_DEPTH` calls deep; a method of a global object or of the step's own class likewise). A state reached
+another way (deeper calls, a function without source text) is not seen.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from .kinds import _user_function
 from .places import code_names
 from .source import Function, own_node
 
-__all__ = ["MUTATORS", "run_by_step", "side_effects"]
+__all__ = ["MUTATORS", "RETURN_DEPTH", "run_by_step", "side_effects"]
 
 #: methods of Python's containers (``list``, ``dict``, ``set``, ``collections.deque``) that change them in place
 MUTATORS = frozenset({
@@ -40,6 +41,9 @@ MUTATORS = frozenset({
 #: of :data:`MUTATORS`, the names a tensor's out-of-place methods share (``t.add(x)``, ``t.sort()`` return a result):
 #: counted only as a whole statement, where a container's (``None``-returning) call stands
 _SHARED_WITH_TENSORS = frozenset({"add", "sort"})
+#: how many calls deep a helper's result is followed to outside state (``get_log()`` returning ``pick()`` returning
+#: ``LOGS[0]`` is two); a longer chain is not seen
+RETURN_DEPTH = 3
 #: builtins whose result holds the items of their arguments (a loop over ``enumerate(LOGS)`` binds LOGS's items)
 _PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "list", "tuple", "iter", "sorted"})
 
@@ -74,9 +78,10 @@ class _Scope:
     """Which names of ``func`` are its own: parameters and locals (``co_varnames``, ``co_cellvars``), less the
     names its text declares ``global`` or ``nonlocal``; ``this`` is the first parameter of a method (``self``)."""
 
-    def __init__(self, func: types.FunctionType, node: Function, follow_calls: bool = True) -> None:
+    def __init__(self, func: types.FunctionType, node: Function, depth: int = RETURN_DEPTH) -> None:
         code = func.__code__
-        # follow_calls: bind a local to what a called helper returns (off in the helper's own scope: one call deep)
+        #: how many more calls a helper's result may be followed through (a helper's own scope has one less)
+        self.depth = depth
         declared: set[str] = set()
         for n in _own_statements(node):
             if isinstance(n, (ast.Global, ast.Nonlocal)):
@@ -98,7 +103,7 @@ class _Scope:
         self.aliases: set[str] = set()
         for n in sorted(_own_statements(node), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                    and (self.held(n.value) or follow_calls and isinstance(n.value, ast.Call) and self.returns_outside(n.value)):
+                    and (self.held(n.value) or isinstance(n.value, ast.Call) and self.returns_outside(n.value)):
                 self.aliases.add(n.targets[0].id)
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and self.items_outside(n.iter):
                 self.aliases.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
@@ -159,7 +164,10 @@ class _Scope:
 
     def returns_outside(self, call: ast.Call) -> bool:
         """Whether ``call`` calls a user function whose every ``return`` gives outside state of its own
-        (``def get_log(): return LOGS[0]``; ``def log(self): return self.records``): its result is that state."""
+        (``def get_log(): return LOGS[0]``; ``def log(self): return self.records``), or the result of a call that
+        does (``return pick()``, ``return pick()[0]``; :data:`RETURN_DEPTH` calls at most): its result is that state."""
+        if self.depth <= 0:
+            return False
         fn = self._resolve(call.func)
         fn = getattr(fn, "__func__", fn)  # a classmethod / staticmethod found on the class
         if not isinstance(fn, types.FunctionType) or not _user_function(fn):
@@ -168,8 +176,14 @@ class _Scope:
         if node is None or isinstance(node, ast.Lambda):
             return False
         returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
-        scope = _Scope(fn, node, follow_calls=False)
-        return bool(returns) and all(r.value is not None and scope.held(r.value) for r in returns)
+        scope = _Scope(fn, node, self.depth - 1)
+        return bool(returns) and all(r.value is not None and scope.gives_outside(r.value) for r in returns)
+
+    def gives_outside(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` is outside state: held (:meth:`held`), or an attribute, item or whole result of a call
+        returning such state (:meth:`returns_outside`)."""
+        base = _base(expr)
+        return self.held(expr) or isinstance(base, ast.Call) and self.returns_outside(base)
 
 
 def _changed(target: ast.expr, scope: _Scope) -> bool:
@@ -210,10 +224,8 @@ def _changes_in(func: types.FunctionType) -> list[str]:
             in_place = method in MUTATORS or (method.endswith("_") and not method.startswith("_"))
             if method in _SHARED_WITH_TENSORS and id(n) not in statements:
                 continue  # BIAS.add(x), h.sort(): a tensor's result, used; a container's add / sort stands alone
-            base = _base(n.func.value)
             # held: not torch.relu_(h), F.dropout_ (a module's function, called on the step's tensors)
-            if in_place and (scope.held(n.func.value)
-                             or isinstance(base, ast.Call) and scope.returns_outside(base)):  # get_log().append(h)
+            if in_place and scope.gives_outside(n.func.value):  # RECORD.append(h), get_log().append(h)
                 found.append(n)
     found.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     where = func.__code__.co_filename
