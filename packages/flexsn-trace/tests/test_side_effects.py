@@ -278,10 +278,14 @@ def chained_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.
     fresh_from_helper(x).add_(v)
     looping().append(x)
     first_log().append(v)
+    item = all_logs()[1]  # a local bound to an item of what a helper returns
+    item.append(x)
     return x, v
 
 
 def test_a_helpers_result_is_followed_through_helpers_returning_another_helpers_result() -> None:
     """Before, ``get_picked().append(x)`` where ``get_picked`` returns ``pick_log()``, which returns ``LOGS[1]``,
     was not seen (one call was followed): the kernels made the change once, while tracing, without a word."""
-    assert _statements(side_effects([chained_core])) == ["get_picked().append(x)", "kept.append(v)", "first_log().append(v)"]
+    assert _statements(side_effects([chained_core])) == [
+        "get_picked().append(x)", "kept.append(v)", "first_log().append(v)", "item.append(x)",
+    ]

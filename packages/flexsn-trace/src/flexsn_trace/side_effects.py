@@ -99,11 +99,12 @@ class _Scope:
         #: the closure variables' values (a helper a step calls may be one)
         self.free = {name: cell for name, cell in zip(code.co_freevars, cells)}
         #: locals bound, as a whole statement, to another name for outside state (``r = RECORD``, ``cfg = self.cfg``,
-        #: ``r = get_log()``), or as a loop's item over outside state, in the order written (an alias of an alias counts)
+        #: ``r = get_log()``, ``r = all_logs()[1]``), or as a loop's item over outside state, in the order written (an
+        #: alias of an alias counts)
         self.aliases: set[str] = set()
         for n in sorted(_own_statements(node), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                    and (self.held(n.value) or isinstance(n.value, ast.Call) and self.returns_outside(n.value)):
+                    and self.gives_outside(n.value):
                 self.aliases.add(n.targets[0].id)
             elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and self.items_outside(n.iter):
                 self.aliases.update(t.id for t in ast.walk(n.target) if isinstance(t, ast.Name))
