@@ -152,3 +152,27 @@ def test_scale_ddp_gpu_timeline_against_a_tick_count() -> None:
             nccl = [n for n in on if "nccl" in n.lower()]
             ticks["idle_us" if not on else "nccl_only_us" if len(nccl) == len(on) else "compute_us"] += 1
         assert got == {"span_us": end - start, **ticks}, (events, got)
+
+
+def test_scale_ddp_plot_only_draws_the_recorded_rows(tmp_path: Path) -> None:
+    """``tools/scale_ddp.py --plot-only`` draws a PNG from recorded rows without a GPU, and refuses an empty folder."""
+    import scale_ddp
+
+    rows = [
+        {"gpus": g, "neuron": n, "compile": "reduce-overhead", "batch_per_gpu": 64, "samples_per_s": s,
+         **({"compute_us": 2800.0, "nccl_only_us": 20.0, "idle_us": 900.0} if g == 2 else {})}
+        for g, n, s in ((1, "triton", 22000.0), (2, "triton", 30000.0), (1, "torch", 10000.0), (2, "torch", 14000.0))
+    ]
+    assert scale_ddp.label(rows[0]) == "FlexSN reduce-overhead"
+    assert scale_ddp.label({**rows[2], "batch_per_gpu": 128, "compile_inner": True}) == "loop reduce-overhead B=128 inner"
+    (tmp_path / "scaling.json").write_text(json.dumps(rows))
+    src = [str(p) for p in sorted((REPO / "packages").glob("*/src"))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(src)}
+    command = [sys.executable, str(REPO / "tools" / "scale_ddp.py"), "--plot-only", "--out"]
+    proc = subprocess.run([*command, str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (tmp_path / "scaling.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = subprocess.run([*command, str(empty)], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode != 0 and "no rows" in proc.stderr

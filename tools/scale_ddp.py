@@ -18,7 +18,8 @@ the step compiled (graphs, graph breaks, CUDA-graph skips). ``--compile-inner`` 
 (``DistributedDataParallel(torch.compile(net))``: DDP's own forward stays eager Python, where compiling the DDP module
 breaks its graph at DDP's logger call); ``--ddp-optimizer`` picks Dynamo's handling of DDP (a graph per gradient bucket, one
 graph, or DDP's reducer traced by compiled autograd), ``--no-broadcast-buffers`` turns off DDP's broadcast of
-buffers, and ``--cprofile K`` writes where rank 0's host time goes. ``--neuron torch`` builds the
+buffers, and ``--cprofile K`` writes where rank 0's host time goes. Rank 0 draws ``OUT/scaling.png`` from every row
+(:func:`plot`); ``--plot-only`` draws it from ``OUT/scaling.json`` without a GPU. ``--neuron torch`` builds the
 same network on ``FlexSN(backend="torch")``, the plain Python time loop (``tools/bench_net.py``'s ``loop``): the
 reference for how well a network without FlexSN's kernels scales in each mode. ``--profile K`` records K more
 steps on rank 0 with ``torch.profiler`` and adds to the row where their GPU time went (:func:`gpu_timeline`):
@@ -65,7 +66,15 @@ def main() -> None:
                     help="DistributedDataParallel(broadcast_buffers=False): no broadcast of buffers before each forward")
     ap.add_argument("--profile", type=int, default=0, metavar="K", help="profile K more steps on rank 0 (0: none)")
     ap.add_argument("--out", type=Path, default=Path("out/scale"))
+    ap.add_argument("--plot-only", action="store_true",
+                    help="draw OUT/scaling.png from OUT/scaling.json and stop (no GPU needed)")
     args = ap.parse_args()
+    if args.plot_only:
+        rows = json.loads((args.out / "scaling.json").read_text()) if (args.out / "scaling.json").exists() else []
+        if not rows:
+            raise SystemExit(f"scale_ddp.py --plot-only: no rows in {args.out / 'scaling.json'}")
+        print(plot(rows, args.out / "scaling.png"))
+        return
     if not torch.cuda.is_available():
         raise SystemExit("scale_ddp.py needs CUDA devices (one per process)")
     rank, world = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
@@ -124,8 +133,70 @@ def main() -> None:
         path = args.out / "scaling.json"
         rows = json.loads(path.read_text()) if path.exists() else []
         path.write_text(json.dumps([*rows, row], indent=1))
+        plot([*rows, row], args.out / "scaling.png")
     if world > 1:
         dist.destroy_process_group()
+
+
+def label(row: dict[str, Any]) -> str:
+    """A configuration's name in the plot: the neuron, the mode and each setting off its default."""
+    parts = ["FlexSN" if row.get("neuron", "triton") == "triton" else "loop", row.get("compile", "none")]
+    if row.get("batch_per_gpu", 64) != 64:
+        parts.append(f"B={row['batch_per_gpu']}")
+    if row.get("compile_inner"):
+        parts.append("inner")
+    if row.get("ddp_optimizer", "split") != "split":
+        parts.append(f"ddp_opt={row['ddp_optimizer']}")
+    if not row.get("broadcast_buffers", True):
+        parts.append("no bcast")
+    return " ".join(parts)
+
+
+def plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """Samples/s on one GPU and on two per configuration, with the two-GPU scaling written above (left), and, for
+    rows with a ``--profile``, each step's GPU time split into compute, NCCL only and idle (right); writes ``path``
+    (PNG) and returns it, or ``None`` without matplotlib. The last row of each configuration and GPU count counts."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as exc:  # noqa: BLE001
+        print(f"note: no plot ({exc})", flush=True)
+        return None
+    last = {(label(r), r["gpus"]): r for r in rows}
+    names = list(dict.fromkeys(name for name, _ in last))
+    profiled = [(f"{name}, {g} GPU", r) for (name, g), r in last.items() if "compute_us" in r]
+    fig, axes = plt.subplots(1, 2 if profiled else 1, figsize=(13 if profiled else 7, 0.5 * len(names) + 2.5),
+                             squeeze=False)
+    ax = axes[0][0]
+    for k, g in enumerate((1, 2)):
+        ys = [last[(n, g)]["samples_per_s"] if (n, g) in last else 0.0 for n in names]
+        ax.barh([i + 0.4 * k for i in range(len(names))], ys, height=0.4, label=f"{g} GPU{'s' if g > 1 else ''}")
+    for i, n in enumerate(names):
+        if (n, 1) in last and (n, 2) in last:
+            two = last[(n, 2)]["samples_per_s"]
+            ax.text(two, i + 0.4, f" {two / last[(n, 1)]['samples_per_s']:.2f}x", va="center", fontsize=8)
+    ax.set_xlim(0, 1.15 * max(r["samples_per_s"] for r in last.values()))  # room for the scaling labels
+    ax.set_yticks([i + 0.2 for i in range(len(names))], names, fontsize=8)
+    ax.set_xlabel("samples / s (higher is better)")
+    ax.set_title("DDP training step: samples/s and two-GPU scaling")
+    ax.legend(fontsize=8)
+    if profiled:
+        ax = axes[0][1]
+        left = [0.0] * len(profiled)
+        for key, color in (("compute_us", "tab:blue"), ("nccl_only_us", "tab:orange"), ("idle_us", "tab:gray")):
+            widths = [r[key] / 1000.0 for _, r in profiled]
+            ax.barh(range(len(profiled)), widths, left=left, color=color, label=key.removesuffix("_us").replace("_", " "))
+            left = [a + b for a, b in zip(left, widths)]
+        ax.set_yticks(range(len(profiled)), [n for n, _ in profiled], fontsize=8)
+        ax.set_xlabel("ms per profiled step (GPU time on rank 0)")
+        ax.set_title("where the GPU time goes (idle: waiting for the host)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def _dynamo_counts() -> dict[str, Any]:
