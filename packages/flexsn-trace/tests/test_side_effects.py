@@ -289,3 +289,33 @@ def test_a_helpers_result_is_followed_through_helpers_returning_another_helpers_
     assert _statements(side_effects([chained_core])) == [
         "get_picked().append(x)", "kept.append(v)", "first_log().append(v)", "item.append(x)",
     ]
+
+
+def test_a_helper_called_from_many_places_is_read_once_per_depth(tmp_path, monkeypatch) -> None:
+    """Following results three calls deep must not read a helper once per call site: 6 helpers each calling 6 helpers
+    each calling 6 more were read 1 + 6 + 36 + 216 times before the search shared its answers (0.7 s for 12 of each)."""
+    import importlib.util
+
+    from flexsn_trace import side_effects as se
+
+    lines = ["import torch"]
+    for tier, callee in (("c", None), ("b", "c"), ("a", "b")):
+        for i in range(6):
+            body = "".join(f"    r{j} = {callee}{j}(x)\n" if callee else f"    r{j} = torch.relu(x)\n" for j in range(6))
+            lines.append(f"def {tier}{i}(x):\n{body}    return x\n")
+    lines.append("def core(x, v):\n" + "".join(f"    r{j} = a{j}(x)\n" for j in range(6)) + "    return x, v\n")
+    path = tmp_path / "fan_out_core.py"
+    path.write_text("\n\n".join(lines))
+    spec = importlib.util.spec_from_file_location("fan_out_core", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    built: list[str] = []
+    real_init = se._Scope.__init__
+
+    def counting_init(self, func, *args, **kwargs):  # type: ignore[no-untyped-def]
+        built.append(func.__name__)
+        real_init(self, func, *args, **kwargs)
+
+    monkeypatch.setattr(se._Scope, "__init__", counting_init)
+    assert se.side_effects([module.core]) == []
+    assert len(built) <= 1 + 6 + 6 + 6  # the core, then each helper of each tier once

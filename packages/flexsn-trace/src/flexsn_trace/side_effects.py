@@ -78,10 +78,16 @@ class _Scope:
     """Which names of ``func`` are its own: parameters and locals (``co_varnames``, ``co_cellvars``), less the
     names its text declares ``global`` or ``nonlocal``; ``this`` is the first parameter of a method (``self``)."""
 
-    def __init__(self, func: types.FunctionType, node: Function, depth: int = RETURN_DEPTH) -> None:
+    def __init__(
+        self, func: types.FunctionType, node: Function, depth: int = RETURN_DEPTH,
+        memo: dict[tuple[types.FunctionType, int], bool] | None = None,
+    ) -> None:
         code = func.__code__
         #: how many more calls a helper's result may be followed through (a helper's own scope has one less)
         self.depth = depth
+        #: :meth:`returns_outside`'s answers by helper and depth, shared by the scopes of one search (a helper
+        #: called from many places is read once per depth, not once per call: the search stays linear)
+        self.memo: dict[tuple[types.FunctionType, int], bool] = {} if memo is None else memo
         declared: set[str] = set()
         for n in _own_statements(node):
             if isinstance(n, (ast.Global, ast.Nonlocal)):
@@ -173,12 +179,15 @@ class _Scope:
         fn = getattr(fn, "__func__", fn)  # a classmethod / staticmethod found on the class
         if not isinstance(fn, types.FunctionType) or not _user_function(fn):
             return False
-        node = own_node(fn)
-        if node is None or isinstance(node, ast.Lambda):
-            return False
-        returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
-        scope = _Scope(fn, node, self.depth - 1)
-        return bool(returns) and all(r.value is not None and scope.gives_outside(r.value) for r in returns)
+        key = (fn, self.depth)
+        if key not in self.memo:
+            self.memo[key] = False  # a helper returning its own call's result (recursion) gives nothing found
+            node = own_node(fn)
+            if node is not None and not isinstance(node, ast.Lambda):
+                returns = [n for n in _own_statements(node) if isinstance(n, ast.Return)]
+                scope = _Scope(fn, node, self.depth - 1, self.memo)
+                self.memo[key] = bool(returns) and all(r.value is not None and scope.gives_outside(r.value) for r in returns)
+        return self.memo[key]
 
     def gives_outside(self, expr: ast.expr) -> bool:
         """Whether ``expr`` is outside state: held (:meth:`held`), or an attribute, item or whole result of a call
@@ -201,11 +210,11 @@ def _changed(target: ast.expr, scope: _Scope) -> bool:
     return scope.outside(root)
 
 
-def _changes_in(func: types.FunctionType) -> list[str]:
+def _changes_in(func: types.FunctionType, memo: dict[tuple[types.FunctionType, int], bool]) -> list[str]:
     node = own_node(func)
     if node is None:  # no text to read (made by exec, typed at a REPL): nothing can be said
         return []
-    scope = _Scope(func, node)
+    scope = _Scope(func, node, RETURN_DEPTH, memo)
     found: list[ast.AST] = []
     statements = {id(n.value) for n in _own_statements(node) if isinstance(n, ast.Expr)}  # calls standing alone
     for n in _own_statements(node):
@@ -269,8 +278,9 @@ def side_effects(funcs: Iterable[types.FunctionType]) -> list[str]:
     """
     out: list[str] = []
     seen: set[int] = set()
+    memo: dict[tuple[types.FunctionType, int], bool] = {}
     for fn in funcs:
         if id(fn.__code__) not in seen and _user_function(fn):
             seen.add(id(fn.__code__))
-            out += _changes_in(fn)
+            out += _changes_in(fn, memo)
     return list(dict.fromkeys(out))
