@@ -41,7 +41,10 @@ def _grads(cls: type, backend: str, x: torch.Tensor, warm: bool | None, truth: b
 @pytest.mark.parametrize("cls", [LIFNode, ParametricLIFNode, EIFNode])
 @pytest.mark.parametrize("backend", ["triton", "hop"])
 def test_fused_training_under_autocast_is_as_exact_as_the_loop(backend: str, cls: type, warm: bool | None) -> None:
-    x = torch.randn(6, 5, 12, device=DEVICE)
+    # drawn from a generator of its own, not the global one: what earlier tests on the same worker drew must not pick
+    # the inputs (an input where a bf16-stored membrane crosses the threshold one step apart from float64's flips a
+    # spike, for the loop as for the kernels, and puts both past 2e-2; the first bound still holds there)
+    x = torch.randn(6, 5, 12, generator=torch.Generator().manual_seed(0)).to(DEVICE)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fallback's reason is not what this test checks
         truth = _grads(cls, "torch", x, None, truth=True)
