@@ -26,7 +26,8 @@ Layer 5 of FlexSN:
 * :func:`from_spikingjelly` (:mod:`flexsn_nn.migrate`): a network's SpikingJelly neurons swapped
   for these, with their settings;
 * :func:`explain` (and the ``flexsn explain module:function`` command):
-  why a core runs fused or not, what it traced, generated and moves.
+  why a core runs fused or not, what it traced, generated and moves;
+  :func:`explain_network` the same for every neuron of a network.
 
 Quick start::
 
@@ -50,7 +51,7 @@ from . import functional, neurons, surrogate
 from .__about__ import __version__
 from .functional import detach_net, prepare_fully_shard, reset_net, set_backend, set_step_mode
 from .backends import BACKENDS, ENV_LOWERABLE_SCAN, ENV_LOWERABLE_WHILE_LOOP, STEP_MODES, hop_available
-from .explain import Explanation, explain
+from .explain import Explanation, NetworkExplanation, explain, explain_network
 from .migrate import from_spikingjelly, surrogate_from_spikingjelly
 from .module import FlexSN
 from .neurons import NEURON_STEP_MODE, IFNode, LIFNode
@@ -64,6 +65,7 @@ __all__ = [
     "EIFNode",
     "Explanation",
     "IzhikevichNode",
+    "NetworkExplanation",
     "LearnableThresholdLIFNode",
     "ParametricLIFNode",
     "QIFNode",
@@ -77,6 +79,7 @@ __all__ = [
     "LIFNode",
     "__version__",
     "explain",
+    "explain_network",
     "from_spikingjelly",
     "surrogate_from_spikingjelly",
     "functional",

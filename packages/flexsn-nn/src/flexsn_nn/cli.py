@@ -6,13 +6,14 @@ Examples::
     flexsn explain my_neurons:lif --num-states 1      # SpikingJelly 2.0's form: the other counts found
     flexsn explain my_net:model.sn1                    # a built neuron: its own counts and static inputs
     flexsn explain flexsn_nn:ParametricLIFNode         # a neuron class: built with its defaults
+    flexsn explain my_net:model                        # a network: each of its neurons (explain_network)
 
 prints whether the core runs fused, the op and line that stop it and what to
 write instead, the traced step, the kernel sources' cache paths and the
 bytes a step moves. ``python -m flexsn_nn`` and ``python -m flexsn_nn.cli`` run the same command.
 
-Exit status: 0 when the core lowers to the kernels, 1 when it does not (the report says why), 2 for a
-target that cannot be loaded or explained (a message on stderr, no traceback).
+Exit status: 0 when the core lowers to the kernels (a network: every neuron, as set up), 1 when it does not (the
+report says why), 2 for a target that cannot be loaded or explained (a message on stderr, no traceback).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import importlib
 import sys
 from typing import Any, Callable, Sequence
 
-from .explain import explain
+import torch
+
+from .explain import explain, explain_network
 from .module import FlexSN
 
 __all__ = ["main"]
@@ -59,7 +62,8 @@ def _load(target: str) -> Any:
 
 
 def _explain_target(obj: Any, args: argparse.Namespace) -> Any:
-    """:func:`flexsn_nn.explain` of a core function, a built neuron, or a neuron class built with its defaults.
+    """:func:`flexsn_nn.explain` of a core function, a built neuron, or a neuron class built with its defaults;
+    :func:`flexsn_nn.explain_network` of a network holding neurons.
 
     Raises:
         TargetError: counts given for a neuron, an object that is neither, or what :func:`~flexsn_nn.explain`
@@ -72,7 +76,9 @@ def _explain_target(obj: Any, args: argparse.Namespace) -> Any:
             obj = build()
         except (TypeError, ValueError) as exc:
             raise TargetError(f"{obj.__name__} cannot be built without arguments ({exc}); name a built neuron instead") from exc
-    if isinstance(obj, FlexSN):
+    network = isinstance(obj, torch.nn.Module) and not isinstance(obj, FlexSN) and counts == (None, None, None) \
+        and any(isinstance(m, FlexSN) for m in obj.modules())
+    if isinstance(obj, FlexSN) or network:
         if counts != (None, None, None) or args.num_static:
             raise TargetError("a built neuron holds its own counts and static inputs: drop --num-inputs/--num-states/"
                               "--num-outputs/--num-static")
@@ -81,6 +87,8 @@ def _explain_target(obj: Any, args: argparse.Namespace) -> Any:
     elif counts == (None, None, None):
         counts = _DEFAULT_COUNTS
     try:
+        if network:
+            return explain_network(obj, element_size=args.element_size)
         if isinstance(obj, FlexSN):
             return explain(obj, element_size=args.element_size)
         return explain(obj, *counts, num_static=args.num_static, element_size=args.element_size)
@@ -102,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     ex = sub.add_parser("explain", help="why a core runs fused or not, and what it moves",
                         description="Explain how FlexSN runs a single-step core function, a built neuron or a neuron class.")
-    ex.add_argument("target", help="module:function of the single-step core, or module:name of a FlexSN neuron (or class)")
+    ex.add_argument("target", help="module:function of the single-step core, or module:name of a FlexSN neuron (or "
+                    "class), or of a network holding neurons")
     ex.add_argument("--num-inputs", type=_count, default=None, help="input sequences of the core (default 1)")
     ex.add_argument("--num-states", type=_count, default=None,
                     help="states of the core (default 1; alone: the other counts found, as SpikingJelly 2.0's FlexSN does)")

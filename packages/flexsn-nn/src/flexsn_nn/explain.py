@@ -28,7 +28,7 @@ from flexsn_trace import generate_inference_graph
 from .arity import resolve_counts
 from .module import FlexSN
 
-__all__ = ["Explanation", "explain"]
+__all__ = ["Explanation", "NetworkExplanation", "explain", "explain_network"]
 
 #: what to write instead of an op that mixes neurons (packet name -> advice)
 _ADVICE = {
@@ -103,6 +103,19 @@ class Explanation:
     side_effects: tuple[str, ...] = ()
 
     def __str__(self) -> str:
+        lines = self.summary()
+        if self.saved_per_step:
+            lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
+        for kind, moved in self.bytes_per_element_step.items():
+            lines.append(f"bytes per element and step ({kind}): {moved:g}")
+        for kind, (_, path) in self.sources.items():
+            lines.append(f"{kind} kernel source: {path}")
+        if self.inference_graph:
+            lines += ["traced step:", self.inference_graph.strip()]
+        return "\n".join(lines)
+
+    def summary(self) -> list[str]:
+        """The report's lines on how the neuron runs and why (without what was traced, saved and generated)."""
         lines = [f"fused inference: {'yes' if self.lowers else 'no'}; fused training: {'yes' if self.trains_fused else 'no'}"]
         if self.module_route:
             lines.append(f"this module: {self.module_route}")
@@ -121,14 +134,43 @@ class Explanation:
         if self.side_effects:  # the eager loop, when the neuron falls back to it, makes them at every step
             made = "made only while tracing" if self.lowers else "made at every step of the eager loop"
             lines.append(f"changes outside its arguments, {made}: {'; '.join(self.side_effects)}")
-        if self.saved_per_step:
-            lines.append("saved per step for the backward: " + ", ".join(self.saved_per_step))
-        for kind, moved in self.bytes_per_element_step.items():
-            lines.append(f"bytes per element and step ({kind}): {moved:g}")
-        for kind, (_, path) in self.sources.items():
-            lines.append(f"{kind} kernel source: {path}")
-        if self.inference_graph:
-            lines += ["traced step:", self.inference_graph.strip()]
+        return lines
+
+
+@dataclass
+class NetworkExplanation:
+    """What :func:`explain_network` found: one :class:`Explanation` per FlexSN neuron of a network (``str()`` gives
+    each neuron's summary under its module name).
+
+    Attributes:
+        neurons: the neurons' explanations by module name (``"features.3"``), in ``named_modules()`` order; a
+            neuron reachable under two names is listed once.
+        kinds: the neurons' class names by module name (``"LIFNode"``).
+    """
+
+    neurons: dict[str, Explanation]
+    kinds: dict[str, str]
+
+    @property
+    def lowers(self) -> bool:
+        """Every neuron's calls run inference on the fused kernels as the neuron is set up: its core lowers, and its
+        step mode and backend take the kernels (:attr:`Explanation.module_route` is ``None``)."""
+        return all(e.lowers and e.module_route is None for e in self.neurons.values())
+
+    @property
+    def trains_fused(self) -> bool:
+        """Every neuron's calls that need gradients run on the fused BPTT kernels as the neuron is set up."""
+        return all(e.trains_fused and e.module_route is None for e in self.neurons.values())
+
+    def __str__(self) -> str:
+        n = len(self.neurons)
+        fused = sum(e.lowers and e.module_route is None for e in self.neurons.values())
+        trained = sum(e.trains_fused and e.module_route is None for e in self.neurons.values())
+        lines = [f"{n} FlexSN neuron{'s' if n != 1 else ''}: as set up, {fused} run inference fused, {trained} train fused"]
+        for name, e in self.neurons.items():
+            first, *rest = e.summary()
+            lines.append(f"{name} ({self.kinds[name]}): {first}")
+            lines += [f"    {line}" for line in rest]
         return "\n".join(lines)
 
 
@@ -249,6 +291,9 @@ def explain(
         route = _module_route(core)
         core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static = core._kernel_arguments()
     if num_inputs is None or num_states is None or num_outputs is None:
+        if isinstance(core, torch.nn.Module) and any(isinstance(m, FlexSN) for m in core.modules()):
+            raise TypeError(f"explain takes one neuron or core; {type(core).__name__} holds FlexSN neurons: "
+                            "explain_network(net) explains each of them")
         if num_states is None or num_static:
             raise TypeError(
                 "explain(core, num_inputs, num_states, num_outputs): a core function needs the three counts "
@@ -302,3 +347,34 @@ def explain(
                 if why is not None:
                     result.dtype_fallbacks[f"{str(dtype).removeprefix('torch.')} {'training' if training else 'inference'}"] = why
     return result
+
+
+def explain_network(net: torch.nn.Module, element_size: int = 4) -> NetworkExplanation:
+    """Explain every FlexSN neuron of a network: :func:`explain` of each, under its module name.
+
+    The analogue of ``torch._dynamo.explain(model)`` for the neurons: which of them run inference and training on
+    the fused kernels, and for each that does not, why (the blocking op and its line, a step mode or backend that
+    does not take the kernels, a dtype, a change outside the core's arguments). ``str()`` gives one summary per
+    neuron; each :class:`Explanation` in ``neurons`` also holds the traced step and the kernel sources.
+
+    Args:
+        net: a module holding :class:`~flexsn_nn.FlexSN` neurons (a FlexSN itself counts as one).
+        element_size: bytes per element, as :func:`explain` takes it.
+
+    Returns:
+        :class:`NetworkExplanation`.
+
+    Raises:
+        TypeError: ``net`` is not an ``nn.Module``.
+        ValueError: ``net`` holds no FlexSN neuron.
+    """
+    if not isinstance(net, torch.nn.Module):
+        raise TypeError(f"explain_network expects an nn.Module holding FlexSN neurons, got {type(net).__name__}")
+    found = [(name or type(net).__name__, m) for name, m in net.named_modules() if isinstance(m, FlexSN)]
+    if not found:
+        raise ValueError(f"explain_network: {type(net).__name__} holds no FlexSN neuron (its modules: "
+                         f"{sorted({type(m).__name__ for m in net.modules()})})")
+    return NetworkExplanation(
+        neurons={name: explain(m, element_size=element_size) for name, m in found},
+        kinds={name: type(m).__name__ for name, m in found},
+    )
