@@ -39,6 +39,7 @@ def test_each_neuron_is_explained_as_explain_tells_it() -> None:
     assert report.neurons["3"].lowers and report.neurons["3"].module_route is not None
     assert not report.neurons["4"].lowers and report.neurons["4"].blocking_op == "aten.cumsum.default"
     assert not report.lowers and not report.trains_fused
+    assert report.fused() == ["1"] and report.fused(training=True) == ["1"]
     text = str(report).splitlines()
     assert text[0] == "3 FlexSN neurons: as set up, 1 run inference fused, 1 train fused"
     assert text[1] == "1 (LIFNode): fused inference: yes; fused training: yes"

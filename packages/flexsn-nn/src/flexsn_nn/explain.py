@@ -151,21 +151,25 @@ class NetworkExplanation:
     neurons: dict[str, Explanation]
     kinds: dict[str, str]
 
+    def fused(self, training: bool = False) -> list[str]:
+        """The neurons whose calls run inference (``training``: the BPTT step) on the fused kernels as they are set
+        up: the core lowers, and the step mode and backend take the kernels (:attr:`Explanation.module_route` is
+        ``None``)."""
+        return [name for name, e in self.neurons.items()
+                if (e.trains_fused if training else e.lowers) and e.module_route is None]
+
     @property
     def lowers(self) -> bool:
-        """Every neuron's calls run inference on the fused kernels as the neuron is set up: its core lowers, and its
-        step mode and backend take the kernels (:attr:`Explanation.module_route` is ``None``)."""
-        return all(e.lowers and e.module_route is None for e in self.neurons.values())
+        """Every neuron's calls run inference on the fused kernels as the neuron is set up (:meth:`fused`)."""
+        return len(self.fused()) == len(self.neurons)
 
     @property
     def trains_fused(self) -> bool:
         """Every neuron's calls that need gradients run on the fused BPTT kernels as the neuron is set up."""
-        return all(e.trains_fused and e.module_route is None for e in self.neurons.values())
+        return len(self.fused(training=True)) == len(self.neurons)
 
     def __str__(self) -> str:
-        n = len(self.neurons)
-        fused = sum(e.lowers and e.module_route is None for e in self.neurons.values())
-        trained = sum(e.trains_fused and e.module_route is None for e in self.neurons.values())
+        n, fused, trained = len(self.neurons), len(self.fused()), len(self.fused(training=True))
         lines = [f"{n} FlexSN neuron{'s' if n != 1 else ''}: as set up, {fused} run inference fused, {trained} train fused"]
         for name, e in self.neurons.items():
             first, *rest = e.summary()
