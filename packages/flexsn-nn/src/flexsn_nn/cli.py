@@ -23,9 +23,7 @@ import importlib
 import sys
 from typing import Any, Callable, Sequence
 
-import torch
-
-from .explain import explain, explain_network
+from .explain import explain, explain_network, is_network
 from .module import FlexSN
 
 __all__ = ["main"]
@@ -76,8 +74,7 @@ def _explain_target(obj: Any, args: argparse.Namespace) -> Any:
             obj = build()
         except (TypeError, ValueError) as exc:
             raise TargetError(f"{obj.__name__} cannot be built without arguments ({exc}); name a built neuron instead") from exc
-    network = isinstance(obj, torch.nn.Module) and not isinstance(obj, FlexSN) and counts == (None, None, None) \
-        and any(isinstance(m, FlexSN) for m in obj.modules())
+    network = counts == (None, None, None) and is_network(obj)
     if isinstance(obj, FlexSN) or network:
         if counts != (None, None, None) or args.num_static:
             raise TargetError("a built neuron holds its own counts and static inputs: drop --num-inputs/--num-states/"

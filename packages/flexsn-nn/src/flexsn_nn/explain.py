@@ -295,7 +295,7 @@ def explain(
         route = _module_route(core)
         core, num_inputs, num_states, num_outputs, example_inputs, requires_grad, num_static = core._kernel_arguments()
     if num_inputs is None or num_states is None or num_outputs is None:
-        if isinstance(core, torch.nn.Module) and any(isinstance(m, FlexSN) for m in core.modules()):
+        if is_network(core):
             raise TypeError(f"explain takes one neuron or core; {type(core).__name__} holds FlexSN neurons: "
                             "explain_network(net) explains each of them")
         if num_states is None or num_static:
@@ -351,6 +351,13 @@ def explain(
                 if why is not None:
                     result.dtype_fallbacks[f"{str(dtype).removeprefix('torch.')} {'training' if training else 'inference'}"] = why
     return result
+
+
+def is_network(obj: object) -> bool:
+    """Whether ``obj`` is a module holding FlexSN neurons but no neuron itself: what :func:`explain_network`
+    explains (``explain`` and the ``flexsn explain`` command send it there)."""
+    return isinstance(obj, torch.nn.Module) and not isinstance(obj, FlexSN) \
+        and any(isinstance(m, FlexSN) for m in obj.modules())
 
 
 def explain_network(net: torch.nn.Module, element_size: int = 4) -> NetworkExplanation:
