@@ -35,7 +35,7 @@ import torch
 
 from flexsn_trace import FlexSNInfo
 
-from .launchers import kept_returns, launch_args
+from .launchers import launch_args
 from .layout import Order, backward_order, empty_in_order, fit_orders, in_order, stored_shape, strides_in_order
 from .scan_kernel import NO_ALT, ScanKernel
 from .statics import PartialsLayout, partials_layout, static_dims
@@ -151,17 +151,8 @@ class LaunchPlan:
             split = no if final_state else len(kinds)
         seq_dtypes = tuple(d if d is not x.dtype else None for d in (f.output_dtype(k, x) for k in kinds))
         n_finals = ns if final_state else 0
-        # the one-step results (final states, checkpoint rows) among the launch's outputs: kept contiguous where
-        # the launch is in another order and the kernel can write them so (flexsn_runtime.layout.kept_order)
-        if not final_state:
-            kept: list[int] = []
-        elif stored is None:
-            kept = list(range(len(kinds), len(kinds) + n_finals))
-        else:
-            kept = kept_returns(info, kinds, x.shape[0])
         dtypes = [t.dtype for t in la.tensors] + [d or x.dtype for d in seq_dtypes] + [x.dtype] * n_finals
-        alt = la.alt_writing(kept)
-        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init, alt=alt)
+        launch = f.prepared(dtypes, x, x.shape[0], x.numel() // x.shape[0], la.dims, la.zero_init, alt=la.alt)
         if launch is None:
             return None
         seq = tuple(x.shape)
@@ -174,9 +165,9 @@ class LaunchPlan:
         returns = None if order == tuple(range(len(order))) else order
         if not ordered:
             return cls(launch, body, tuple(allocs), returns)
-        shapes, mem, one_step = [seq if sh is None else sh for sh, _ in allocs], la.order, la.step_order
+        shapes, mem = [seq if sh is None else sh for sh, _ in allocs], la.order
         assert mem is not None  # ordered: checked above
-        strided = tuple((sh, strides_in_order(sh, one_step if i in kept else mem)) for i, sh in enumerate(shapes))
+        strided = tuple((sh, strides_in_order(sh, mem)) for sh in shapes)
         return cls(launch, body, tuple(allocs), returns, tuple(tuple(t.stride()) for t in flat), strided)
 
     def run(self, flat: Sequence[torch.Tensor]) -> tuple[torch.Tensor, ...] | None:

@@ -12,14 +12,14 @@ SpikingJelly's ``flexsn_*`` wrappers for ``T == 0``: no launch, empty sequences,
 from __future__ import annotations
 
 import math
-from typing import Iterable, NamedTuple, Sequence, cast
+from typing import NamedTuple, Sequence, cast
 
 import torch
 
 from flexsn_codegen import final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, Swap, empty_in_order, fit_orders, kept_order, launch_order, stored_empty, stored_rows, written_alt
+from .layout import Order, empty_in_order, fit_orders, launch_order, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import static_dims
 
@@ -66,8 +66,6 @@ class LaunchArgs(NamedTuple):
         order: the memory order of the launch (:func:`flexsn_runtime.layout.launch_order`;
             ``None`` = contiguous), in which the results are allocated.
         alt: the tensors read in the second memory order (:func:`flexsn_runtime.layout.fit_orders`).
-        kept: the second memory order in which the launch writes its final states and checkpoint rows
-            contiguous (:func:`flexsn_runtime.layout.kept_order`); ``None``: it writes them in ``order``.
     """
 
     x: torch.Tensor
@@ -76,17 +74,6 @@ class LaunchArgs(NamedTuple):
     zero_init: bool
     order: Order = None
     alt: tuple[int, int, int] = (0, 1, 1)
-    kept: Swap | None = None
-
-    @property
-    def step_order(self) -> Order:
-        """The memory order of the one-step results (final states, checkpoint rows): contiguous where ``kept``."""
-        return None if self.kept is not None else self.order
-
-    def alt_writing(self, outputs: Iterable[int]) -> tuple[int, int, int]:
-        """:attr:`alt` with the launch's outputs at indices ``outputs`` (its one-step results) written in ``kept``."""
-        base = len(self.tensors)
-        return written_alt(self.alt, self.kept, (base + i for i in outputs))
 
 
 def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchArgs:
@@ -105,7 +92,6 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
     x = flat_args[0]
     statics = flat_args[n:]
     order = launch_order(x, [w.shape for w in statics])
-    _, kept = kept_order(order, x.shape[1:])
     if not zero_init and n != ni + ns:
         raise ValueError(
             f"FlexSN ops take num_inputs={ni} input sequences optionally followed by "
@@ -113,14 +99,14 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
             f"got {len(flat_args)} tensors"
         )
     # sequences and states in the order, or (a contiguous state beside channels-last inputs) read where they lie
-    fitted, alt = fit_orders(flat_args[:n], order, x.shape[1:], swap=kept)
+    fitted, alt = fit_orders(flat_args[:n], order, x.shape[1:])
     body = cast("list[torch.Tensor]", fitted)
     if zero_init:
         body += [body[0]] * ns  # pointers only: ZERO_INIT kernels do not read them
     if not nst:
-        return LaunchArgs(x, body, [], zero_init, order, alt, kept)
+        return LaunchArgs(x, body, [], zero_init, order, alt)
     dims = static_dims([w.shape for w in statics], x.shape[1:], order)
-    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order, alt, kept)
+    return LaunchArgs(x, [*body, *(w.contiguous() for w in statics)], dims, zero_init, order, alt)
 
 
 def _split(info: FlexSNInfo, args: Sequence[torch.Tensor], checked: bool = False) -> LaunchArgs:
@@ -168,13 +154,12 @@ def _like_input(x: torch.Tensor, args: Sequence[torch.Tensor], num_inputs: int) 
     return index >= 0 or all(a.is_meta is x.is_meta for a in args)
 
 
-def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor], alt: tuple[int, int, int]) -> None:
-    """Launch ``f`` on the call's tensors and ``outs``, ``alt`` its second memory order (:meth:`LaunchArgs.alt_writing`)."""
+def _run(f: ScanKernel, la: LaunchArgs, outs: list[torch.Tensor]) -> None:
     x = la.x
     T, ncl = x.shape[0], math.prod(x.shape[1:])
     if T == 0 or ncl == 0:
         return
-    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init, alt=alt)
+    f.launch([*la.tensors, *outs], T, ncl, x, la.dims, la.zero_init, alt=la.alt)
 
 
 def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
@@ -183,19 +168,12 @@ def _finals(info: FlexSNInfo, la: LaunchArgs) -> list[torch.Tensor]:
     if la.zero_init:
         if x.shape[0] == 0:
             return [x.new_zeros(x.shape[1:]) for _ in range(info.num_states)]
-        return [empty_in_order(x.shape[1:], la.step_order, x.dtype, x.device) for _ in range(info.num_states)]
+        return [empty_in_order(x.shape[1:], la.order, x.dtype, x.device) for _ in range(info.num_states)]
     init = la.tensors[info.num_inputs : info.num_inputs + info.num_states]
-    finals = [empty_in_order(s.shape, la.step_order, s.dtype, s.device) for s in init]
-    if x.shape[0] == 0:  # clones in the one-step results' order, where the fakes plan them (an initial state may lie in another)
+    finals = [empty_in_order(s.shape, la.order, s.dtype, s.device) for s in init]
+    if x.shape[0] == 0:  # clones in the launch's order, where the fakes plan them (an initial state may lie in another)
         return [f.copy_(s) for f, s in zip(finals, init)]
     return finals
-
-
-def kept_returns(info: FlexSNInfo, stored: Sequence[int], T: int) -> list[int]:
-    """The one-step results among a final-state training forward's launch outputs ``[*stored returns, *final states]``
-    over ``T`` steps: its checkpoint rows and final states (:func:`flexsn_runtime.layout.kept_order`)."""
-    n = len(stored)
-    return [i for i, k in enumerate(stored) if stored_rows(info, k, T)] + list(range(n, n + info.num_states))
 
 
 def flexsn_inference(
@@ -236,10 +214,10 @@ def launch_inference(f: ScanKernel, info: FlexSNInfo, la: LaunchArgs, final_stat
     n_seqs = info.num_outputs + (0 if final_state else info.num_states)
     outs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in range(n_seqs)]
     if not final_state:
-        _run(f, la, outs, la.alt)
+        _run(f, la, outs)
         return tuple(outs)
     finals = _finals(info, la)
-    _run(f, la, [*outs, *finals], la.alt_writing(range(n_seqs, n_seqs + info.num_states)))
+    _run(f, la, [*outs, *finals])
     return (*outs, *finals)
 
 
@@ -292,13 +270,13 @@ def launch_forward(
     x = la.x
     if not final_state:
         outs = [empty_in_order(x.shape, la.order, f.output_dtype(k, x), x.device) for k in range(info.num_fwd_kernel_returns)]
-        _run(f, la, outs, la.alt)
+        _run(f, la, outs)
         return tuple(outs)
     if stored is None:
         stored = final_state_forward_returns(info)
-    seqs = [stored_empty(info, k, x, la.order, f.output_dtype(k, x)) for k in stored]
+    seqs = [empty_in_order(stored_shape(info, k, x.shape), la.order, f.output_dtype(k, x), x.device) for k in stored]
     finals = _finals(info, la)
-    _run(f, la, [*seqs, *finals], la.alt_writing(kept_returns(info, stored, x.shape[0])))
+    _run(f, la, [*seqs, *finals])
     return (*seqs[: info.num_outputs], *finals, *seqs[info.num_outputs :])
 
 

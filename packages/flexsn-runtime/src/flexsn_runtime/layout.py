@@ -35,7 +35,7 @@ the strides ``torch.compile`` plans with are the strides the kernels write
 from __future__ import annotations
 
 import math
-from typing import Collection, Iterable, Sequence, cast
+from typing import Collection, Sequence
 
 import torch
 
@@ -44,15 +44,10 @@ from flexsn_trace import FlexSNInfo
 
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = [
-    "Order", "Swap", "backward_order", "empty_in_order", "fit_orders", "in_order", "kept_order", "launch_order", "seq_order",
-    "stored_empty", "stored_rows", "stored_shape", "strides_in_order", "written_alt",
-]
+__all__ = ["Order", "backward_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
-#: a second memory order as the kernels index it: ``(inner, mid)`` (:func:`_swap`)
-Swap = tuple[int, int]
 
 
 def seq_order(x: torch.Tensor) -> Order:
@@ -119,11 +114,8 @@ def _strides(shape: Sequence[int], order: tuple[int, ...], lead: int) -> tuple[i
     return tuple(strides)
 
 
-def strides_in_order(shape: Sequence[int], order: Order) -> tuple[int, ...]:
-    """The strides of a dense sequence ``[T, *S]`` or state ``[*S]`` of ``shape`` whose per-step dims lie in ``order``
-    (``None``: contiguous)."""
-    if order is None:
-        return _strides(shape, tuple(range(len(shape))), 0)
+def strides_in_order(shape: Sequence[int], order: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of a dense sequence ``[T, *S]`` or state ``[*S]`` of ``shape`` whose per-step dims lie in ``order``."""
     return _strides(shape, order, len(shape) - len(order))
 
 
@@ -224,42 +216,8 @@ def _swap(step: tuple[int, ...], launch: tuple[int, ...], own: tuple[int, ...]) 
     return None
 
 
-def kept_order(order: Order, step: Sequence[int]) -> tuple[Order, Swap | None]:
-    """The memory order of the one-step results of a launch in ``order`` (final states, checkpoint rows), and its swap.
-
-    ``torch.compile`` traces a network in the strides eager gives, and Inductor keeps a graph output's traced strides
-    (``torch._inductor.config.keep_output_stride``; a saved activation's too, ``torch/_inductor/graph.py``,
-    ``GraphLowering.run_node``): where its layout optimisation made a convolution's output channels-last, results
-    written in that order were copied back to contiguous memory after the scan, one kernel each. The kernels
-    therefore write final states and checkpoint rows contiguous wherever they can index contiguous memory from the
-    launch's order (it is the launch's order with its two innermost groups of dims swapped, :func:`fit_orders`):
-    ``(None, (inner, mid))``. Otherwise, and for a contiguous launch, ``(order, None)``: in the launch's order.
-    Sequences ``[T, *S]`` always take the launch's order (a pointwise operator keeps its input's memory format).
-    """
-    if order is None:
-        return None, None
-    swap = _swap(tuple(step), order, tuple(range(len(step))))
-    return (None, swap) if swap is not None else (order, None)
-
-
-def written_alt(alt: tuple[int, int, int], swap: Swap | None, positions: Iterable[int]) -> tuple[int, int, int]:
-    """A launch's second memory order ``alt`` (:func:`fit_orders`) with the kernel parameters at ``positions`` written
-    in ``swap`` too (the one-step results :func:`kept_order` keeps contiguous); ``alt`` itself when ``swap`` is ``None``.
-
-    ``alt``'s own swap, where its mask is not 0, is ``swap`` (:func:`launch_args
-    <flexsn_runtime.launchers.launch_args>` asks :func:`fit_orders` for it).
-    """
-    if swap is None:
-        return alt
-    mask = alt[0]
-    for p in positions:
-        mask |= 1 << p
-    return (mask, *swap) if mask else alt
-
-
 def fit_orders(
-    tensors: Sequence[torch.Tensor | None], order: Order, step: Sequence[int], zeros: Collection[int] = (),
-    swap: Swap | None = None,
+    tensors: Sequence[torch.Tensor | None], order: Order, step: Sequence[int], zeros: Collection[int] = ()
 ) -> tuple[list[torch.Tensor | None], tuple[int, int, int]]:
     """The first tensor arguments of a launch in ``order``, and the launch's second memory order.
 
@@ -278,8 +236,6 @@ def fit_orders(
         order: the launch's memory order (:func:`launch_order`, :func:`backward_order`).
         step: ``S``.
         zeros: positions of dense zero tensors, read alike in any order: kept as they are.
-        swap: the one swap a tensor may be read in (the one the launch writes its one-step results in,
-            :func:`kept_order`); ``None``: the first one a tensor needs.
 
     Returns:
         ``(tensors, (mask, inner, mid))``; ``(0, 1, 1)`` when every tensor is in ``order``
@@ -288,7 +244,7 @@ def fit_orders(
     step = tuple(step)
     launch = tuple(range(len(step))) if order is None else order
     out = list(tensors)
-    mask = 0
+    mask, swap = 0, None
     for k, t in enumerate(tensors):
         if t is None or k in zeros:
             continue
@@ -302,7 +258,7 @@ def fit_orders(
                 swap, mask = sw, mask | (1 << k)
                 continue
         out[k] = in_order(t, order)
-    return out, (mask, *swap) if mask and swap is not None else (0, 1, 1)
+    return out, (mask, *swap) if swap is not None else (0, 1, 1)
 
 
 def _in_order_already(t: torch.Tensor, order: Order, lead: int) -> bool:
@@ -313,25 +269,13 @@ def _in_order_already(t: torch.Tensor, order: Order, lead: int) -> bool:
     return all(s == w for s, w, n in zip(t.stride(), want, t.shape) if n != 1)
 
 
-def stored_rows(info: FlexSNInfo, k: int, T: int) -> bool:
-    """Whether return ``k`` of the final-state training forward over ``T`` steps holds a state's checkpoint rows."""
-    return checkpoint_rows(info, T) is not None and info.num_outputs <= k < info.num_outputs + info.num_states
-
-
 def stored_shape(info: FlexSNInfo, k: int, shape: Sequence[int]) -> tuple[int, ...]:
     """Shape of return ``k`` of the final-state training forward for input sequences of ``shape`` ``[T, *S]``.
 
     ``[T, *S]``, or ``[ceil(T / chunk), *S]`` for a state's checkpoints when the
     backward recomputes the steps (:func:`flexsn_codegen.checkpoint_rows`).
     """
-    if stored_rows(info, k, shape[0]):
-        return (cast(int, checkpoint_rows(info, shape[0])), *shape[1:])
+    rows = checkpoint_rows(info, shape[0])
+    if rows is not None and info.num_outputs <= k < info.num_outputs + info.num_states:
+        return (rows, *shape[1:])
     return tuple(shape)
-
-
-def stored_empty(info: FlexSNInfo, k: int, x: torch.Tensor, order: Order, dtype: torch.dtype) -> torch.Tensor:
-    """Return ``k`` of the final-state training forward over input sequence ``x`` launched in ``order``, allocated:
-    :func:`stored_shape`, checkpoint rows in :func:`kept_order`'s order, sequences in ``order``."""
-    shape = stored_shape(info, k, x.shape)
-    rows = stored_rows(info, k, x.shape[0])
-    return empty_in_order(shape, kept_order(order, x.shape[1:])[0] if rows else order, dtype, x.device)

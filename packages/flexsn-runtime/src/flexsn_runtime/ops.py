@@ -29,7 +29,7 @@ import torch
 from flexsn_trace import check_scan_args, layout_problem
 
 from .call_cache import interpreted, tensor_signature
-from .layout import Order, backward_order, empty_in_order, kept_order, launch_order, stored_empty
+from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
 from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
@@ -136,10 +136,7 @@ def _fake_inference(handle: int, flat_args: list[torch.Tensor], final_state: boo
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
     order = _fake_order(flat_args, info.num_static)
-    if final_state:  # one step each, where launchers._finals puts them
-        states = [empty_in_order(x.shape[1:], kept_order(order, x.shape[1:])[0], x.dtype, x.device) for _ in range(info.num_states)]
-    else:
-        states = [empty_in_order(x.shape, order, x.dtype, x.device) for _ in range(info.num_states)]
+    states = [empty_in_order(x.shape[1:] if final_state else x.shape, order, x.dtype, x.device) for _ in range(info.num_states)]
     return [empty_in_order(x.shape, order, kernel.output_dtype(k, x), x.device) for k in range(info.num_outputs)] + states
 
 
@@ -160,9 +157,9 @@ def _fake_training(handle: int, flat_args: list[torch.Tensor], final_state: bool
         return [seq(fwd.output_dtype(k, x)) for k in range(info.num_fwd_kernel_returns)]
     return (
         [seq(fwd.output_dtype(k, x)) for k in range(info.num_outputs)]
-        + [empty_in_order(x.shape[1:], kept_order(order, x.shape[1:])[0], x.dtype, x.device) for _ in range(info.num_states)]
+        + [empty_in_order(x.shape[1:], order, x.dtype, x.device) for _ in range(info.num_states)]
         # as launchers.launch_forward allocates them
-        + [stored_empty(info, k, x, order, fwd.output_dtype(k, x)) for k in final_state_extras(info)]
+        + [empty_in_order(stored_shape(info, k, x.shape), order, fwd.output_dtype(k, x), x.device) for k in final_state_extras(info)]
     )
 
 

@@ -28,7 +28,7 @@ import triton
 from flexsn_codegen import interpreter_enabled
 from flexsn_trace.env import env_flag
 
-from .layout import empty_in_order, launch_order, stored_empty
+from .layout import empty_in_order, launch_order, stored_shape
 from .scan_kernel import NO_ALT, Alt, ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
 from .training_plan import Spec, TrainingCall, TrainingPlan
@@ -137,15 +137,14 @@ def guess_backward_launch(
     if x.dim() == 0 or x.numel() == 0:  # nothing to launch
         return None
     call = TrainingCall(plan, flat_args)
-    # the forward's outputs as meta tensors in the op's order, allocated as the forward allocates them (its launch's
-    # memory order; checkpoint rows where flexsn_runtime.layout.kept_order puts them): each kernel return in its place
+    # the forward's outputs as meta tensors in the op's order, allocated as the forward allocates them (shape: a
+    # recomputing pair's checkpoint rows have their own; memory order: the launch's): each kernel return in its place
     fwd, info = plan.forward, plan.info
     order = launch_order(x, [w.shape for w in flat_args[len(flat_args) - info.num_static :]])
-    xm = _like(x, x.dtype)
-    output = [xm] * (max(plan.output_of_return.values(), default=-1) + 1)
+    output = [_like(x, x.dtype)] * (max(plan.output_of_return.values(), default=-1) + 1)
     for k, j in plan.output_of_return.items():
-        dt = fwd.output_dtype(k, x)
-        output[j] = stored_empty(info, k, xm, order, dt) if plan.final_state else empty_in_order(x.shape, order, dt, _META)
+        shape = stored_shape(info, k, x.shape) if plan.final_state else x.shape
+        output[j] = empty_in_order(shape, order, fwd.output_dtype(k, x), _META)
     saved = call.restore(call.saved([_like(t, t.dtype) for t in flat_args], output), _like(x[0], x.dtype))
     grads: list[torch.Tensor | None] = []
     for k in range(plan.n_outputs):
