@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bench_measure import RATIO_TARGETS, Bench, evaluate_targets
+from plotting import pyplot
 
 
 def _fmt_ms(v: float | None) -> str:
@@ -137,13 +138,8 @@ def targets_table(b: Bench) -> str:
 
 def plot(b: Bench) -> Path | None:
     """Copy ratio vs T, one panel per case, one line per impl and dtype; writes ``bench.png``."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except Exception as exc:  # noqa: BLE001
-        print(f"note: no plot ({exc})", flush=True)
+    plt = pyplot()
+    if plt is None:
         return None
     cases = b.opts.cases
     ncols = 2 if len(cases) > 1 else 1

@@ -52,6 +52,7 @@ from typing import Any, Callable
 import torch
 
 from bench_per_call import AUTOGRAD_THREADS_HELP, back_to_back, per_call  # the timers (tools/ is this script's folder on sys.path)
+from plotting import pyplot
 
 RESULTS: list[dict[str, Any]] = []
 #: the run's --autograd-threads, recorded in every row
@@ -308,11 +309,9 @@ def over_constants(ax: Any, rows: list[dict[str, Any]]) -> None:
 
 
 def plot(out: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
+    if plt is None:
+        return
     rows = [r for r in RESULTS if r.get("case") in ("plif_train", "overhead_train")]
     if not rows:
         return

@@ -94,10 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     for src in sorted((REPO / "packages").glob("*/src")):
         if str(src) not in sys.path:
             sys.path.append(str(src))
-    import matplotlib
+    from plotting import pyplot  # tools/: this script's folder
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot(required=True)
     import numpy as np
     from sklearn.datasets import load_digits
     from sklearn.model_selection import train_test_split

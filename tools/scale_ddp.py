@@ -43,6 +43,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_net import Net, make_step, makers  # noqa: E402
+from plotting import pyplot  # noqa: E402
 
 
 def main() -> None:
@@ -156,13 +157,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
     """Samples/s on one GPU and on two per configuration, with the two-GPU scaling written above (left), and, for
     rows with a ``--profile``, each step's GPU time split into compute, NCCL only and idle (right); writes ``path``
     (PNG) and returns it, or ``None`` without matplotlib. The last row of each configuration and GPU count counts."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except Exception as exc:  # noqa: BLE001
-        print(f"note: no plot ({exc})", flush=True)
+    plt = pyplot()
+    if plt is None:
         return None
     last = {(label(r), r["gpus"]): r for r in rows}
     names = list(dict.fromkeys(name for name, _ in last))
