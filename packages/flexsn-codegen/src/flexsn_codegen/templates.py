@@ -342,6 +342,9 @@ def render_forward_kernel(
 
     Returns:
         ``(code, kernel_name)``.
+
+    Raises:
+        ValueError: ``info`` has no input sequence.
     """
     if info.num_inputs < 1:
         raise ValueError("a FlexSN kernel needs at least one input sequence")
