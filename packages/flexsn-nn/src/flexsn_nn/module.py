@@ -242,12 +242,14 @@ class FlexSN(KeepsNoStates, StepModule, nn.Module):
         ``kernel(*input_seqs, *init_states) -> (*output_seqs, *state_seqs)``
         and ``kernel.final_state(...) -> (*output_seqs, *final_states)``.
         Shared (not rebuilt) by deep copies.
+
+        Raises:
+            RuntimeError: building the kernels raised an ``AttributeError`` (``nn.Module.__getattr__`` would hide it).
         """
         if self._kernel is None:
             try:
                 self._kernel = FlexSNKernel(*self._kernel_arguments(), static_names=self._static_names)
-            except AttributeError as exc:
-                # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
+            except AttributeError as exc:  # nn.Module.__getattr__ would report a missing 'kernel' attribute instead
                 raise RuntimeError(f"building the kernels of the core failed: {type(exc).__name__}: {exc}") from exc
         return self._kernel
 
