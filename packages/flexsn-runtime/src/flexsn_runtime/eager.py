@@ -23,7 +23,8 @@ def eager_loop(
 ) -> tuple[torch.Tensor, ...]:
     """The reference time loop (:func:`flexsn_trace.reference_scan`) in the positional form of ``FlexSN``'s torch backend.
 
-    ``static_inputs`` are passed to the core after the states at every step.
+    ``input_seqs`` are ``num_inputs`` sequences ``[T, *shape]``, ``init_states`` ``num_states`` states ``[*shape]``
+    (any floating dtype), and ``static_inputs`` are passed to the core after the states at every step.
     Returns ``(*output_seqs, *state_seqs)``, or ``(*output_seqs,
     *final_states)`` when ``store_state_seqs`` is false. Raises as
     :func:`flexsn_trace.reference_scan`. Floating results come in the input

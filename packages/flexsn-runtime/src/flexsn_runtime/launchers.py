@@ -239,7 +239,10 @@ def flexsn_forward(
     Args:
         f: the forward kernel (with ``final_state``: its ``final_state`` variant).
         info: the training :class:`FlexSNInfo`.
-        args: input sequences, initial states, then static inputs.
+        args: ``num_inputs`` input sequences ``[T, *shape]`` then ``num_states``
+            initial states ``[*shape]`` (optional: zeros), one device and dtype
+            (float32, float16 or bfloat16), then ``info.num_static`` static
+            inputs in layout form (as :func:`flexsn_inference`).
         final_state: keep final states; state sequences are written only
             where the backward reads them.
         stored: ``final_state_forward_returns(info)`` when the caller has it

@@ -178,7 +178,8 @@ class ScanContract(NamedTuple):
 def layout_problem(t: torch.Tensor) -> str | None:
     """Why the neurons cannot take ``t``'s layout (sparse, nested), as the end of a sentence; ``None`` for a dense tensor.
 
-    The kernels and the eager loop index steps and neurons of a dense (``torch.strided``) tensor.
+    ``t``: any tensor a neuron is handed (a sequence ``[T, *shape]``, a state, a static input). The kernels and the
+    eager loop index steps and neurons of a dense (``torch.strided``) tensor.
     """
     if t.is_nested:
         return "is a nested tensor; FlexSN takes dense tensors only (torch.nested.to_padded_tensor, or one call per sequence)"

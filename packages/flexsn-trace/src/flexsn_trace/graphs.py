@@ -250,6 +250,14 @@ def generate_joint_graph(fn: Callable[..., Any], example_inputs: Sequence[torch.
     splits, before the split. A custom ``torch.autograd.Function``'s backward shows in it as run at the
     examples' dtypes, which :func:`flexsn_trace.arithmetic_signature` compares across dtypes.
 
+    Args:
+        fn: the step function.
+        example_inputs: one tensor per argument of ``fn``, as :func:`trace_training_graphs` takes them
+            (a step's tensors ``[*shape]``, static inputs in their own shape).
+
+    Returns:
+        The joint ``torch.fx.Graph`` (primals, then one tangent per result).
+
     Raises:
         TypeError / ValueError: as :func:`trace_training_graphs`.
     """
@@ -277,7 +285,10 @@ def trace_training_graphs(
 
     Args:
         fn: the step function.
-        example_inputs: example tensors, one per argument.
+        example_inputs: example tensors, one per argument: the inputs and
+            states of one step (``[*shape]``, any per-step shape; the dtype
+            the kernels are traced for, float32 unless 16-bit sequences are
+            traced), then static inputs in their own (broadcastable) shape.
         requires_grad: per-input flags; ``None`` marks every floating-point
             input as differentiable.
         num_inputs: how many leading arguments are per-step inputs (the rest

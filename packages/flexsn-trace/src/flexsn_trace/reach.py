@@ -34,7 +34,7 @@ def reached_arguments(results: Sequence[torch.Tensor], arguments: Sequence[torch
     """Per result, the arguments whose ``requires_grad`` it follows, from the autograd graph that made it.
 
     Args:
-        results: a step's results, computed with gradients enabled from ``arguments``.
+        results: a step's results (any shapes and dtypes), computed with gradients enabled from ``arguments``.
         arguments: the step's arguments, leaves (those that require grad are followed).
 
     Returns:
