@@ -96,6 +96,9 @@ class IzhikevichCore(QIFCore):
 class QIFNode(IFNode):
     """Quadratic integrate-and-fire neuron (SpikingJelly ``neuron.QIFNode``; see the module docstring).
 
+    Shapes as :class:`~flexsn_nn.neurons.IFNode`: input currents ``[T, *shape]`` (``step_mode="m"``) or ``[*shape]``
+    (``"s"``) give spikes (0.0 / 1.0) of that shape and the input's dtype; potentials are dimensionless.
+
     Args:
         tau: membrane time constant (> 1, default 2.0).
         v_c: critical potential (default 0.8).
@@ -124,6 +127,9 @@ class QIFNode(IFNode):
 class EIFNode(IFNode):
     """Exponential integrate-and-fire neuron (SpikingJelly ``neuron.EIFNode``; see the module docstring).
 
+    Shapes as :class:`~flexsn_nn.neurons.IFNode`: input currents ``[T, *shape]`` (``step_mode="m"``) or ``[*shape]``
+    (``"s"``) give spikes (0.0 / 1.0) of that shape and the input's dtype; potentials are dimensionless.
+
     Args:
         tau: membrane time constant (> 1, default 2.0).
         delta_T: sharpness (> 0, default 1.0).
@@ -148,6 +154,9 @@ class EIFNode(IFNode):
 
 class IzhikevichNode(IFNode):
     """Izhikevich neuron (SpikingJelly ``neuron.IzhikevichNode``; see the module docstring). States ``v`` and ``w``.
+
+    Shapes as :class:`~flexsn_nn.neurons.IFNode`: input currents ``[T, *shape]`` (``step_mode="m"``) or ``[*shape]``
+    (``"s"``) give spikes (0.0 / 1.0) of that shape and the input's dtype; potentials are dimensionless.
 
     Args:
         tau, v_c, a0, v_threshold, v_rest (default -0.1), surrogate_function,
