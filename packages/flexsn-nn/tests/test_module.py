@@ -227,8 +227,10 @@ def test_constructor_validation_and_repr() -> None:
         FlexSN(lif_core, 1, 1, 1, step_mode="multi")
     with pytest.raises(TypeError, match="callable"):
         FlexSN(3, 1, 1, 1)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="num_inputs >= 1"):
+    with pytest.raises(ValueError, match=r"num_inputs must be >= 1, got 0 \(at least one input sequence\)"):
         FlexSN(lif_core, 0, 1, 1, backend="torch")
+    with pytest.raises(ValueError, match="num_inputs must be >= 1, got -1"):  # not ">= 0": zero is refused too
+        FlexSN(lif_core, -1, 1, 1, backend="torch")
     with pytest.raises(TypeError, match="num_states must be an int"):
         FlexSN(lif_core, 1, 1.0, 1, backend="torch")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="example_outputs must hold"):

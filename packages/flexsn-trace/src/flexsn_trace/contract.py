@@ -50,11 +50,10 @@ def check_counts(
     for name, value in (("num_inputs", num_inputs), ("num_states", num_states), ("num_outputs", num_outputs)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{who}: {name} must be an int, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"{who}: {name} must be >= 0, got {value}")
+        least = 1 if name == "num_inputs" else 0  # a scan needs a sequence to take T from
+        if value < least:
+            raise ValueError(f"{who}: {name} must be >= {least}, got {value}" + (" (at least one input sequence)" if least else ""))
         values.append(value)
-    if values[0] < 1:
-        raise ValueError(f"{who}: requires at least one input sequence (num_inputs >= 1), got 0")
     if need_result and values[1] + values[2] < 1:
         raise ValueError(f"{who}: the core must return at least one output or state (num_outputs + num_states >= 1)")
     return values[0], values[1], values[2]
