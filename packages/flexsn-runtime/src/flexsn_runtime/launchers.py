@@ -19,7 +19,7 @@ import torch
 from flexsn_codegen import final_state_forward_returns
 from flexsn_trace import FlexSNInfo, check_scan_args
 
-from .layout import Order, empty_in_order, fit_orders, launch_order, stored_shape
+from .layout import Order, call_order, empty_in_order, fit_orders, stored_shape
 from .scan_kernel import ScanKernel, ncl_bucket
 from .statics import static_dims
 
@@ -91,7 +91,7 @@ def launch_args(info: FlexSNInfo, flat_args: Sequence[torch.Tensor]) -> LaunchAr
     zero_init = n == ni and ns > 0
     x = flat_args[0]
     statics = flat_args[n:]
-    order = launch_order(x, [w.shape for w in statics])
+    order = call_order(flat_args, nst)
     if not zero_init and n != ni + ns:
         raise ValueError(
             f"FlexSN ops take num_inputs={ni} input sequences optionally followed by "

@@ -44,7 +44,7 @@ from flexsn_trace import FlexSNInfo
 
 from .statics import padded_shape, permuted, static_layout
 
-__all__ = ["Order", "backward_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
+__all__ = ["Order", "backward_order", "call_order", "empty_in_order", "fit_orders", "in_order", "launch_order", "seq_order", "stored_shape", "strides_in_order"]
 
 #: per-step dims from the outermost in memory to the innermost; ``None`` = contiguous
 Order = tuple[int, ...] | None
@@ -98,6 +98,12 @@ def launch_order(x: torch.Tensor, static_shapes: Sequence[Sequence[int]] = ()) -
         return order
     step = tuple(x.shape[1:])
     return order if all(_static_fits(s, step, order) for s in static_shapes) else None
+
+
+def call_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
+    """The :func:`launch_order` of a call's flat arguments ``[*input_seqs, *init_states?, *static_inputs]``
+    (``num_static`` of them last): what the launchers launch in, the ops' fakes allocate in and the prewarm guesses."""
+    return launch_order(flat_args[0], [w.shape for w in flat_args[len(flat_args) - num_static :]])
 
 
 def _strides(shape: Sequence[int], order: tuple[int, ...], lead: int) -> tuple[int, ...]:

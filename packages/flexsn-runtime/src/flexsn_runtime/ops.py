@@ -29,7 +29,7 @@ import torch
 from flexsn_trace import check_scan_args, layout_problem
 
 from .call_cache import interpreted, tensor_signature
-from .layout import Order, backward_order, empty_in_order, launch_order, stored_shape
+from .layout import backward_order, call_order, empty_in_order, stored_shape
 from .op_autograd import EagerTraining, backward, op_setup
 from .op_impls import backward_impl, inference_impl, inference_kernel, op_info, training_impl
 from .registry import ensure_training_kernels, lookup_flexsn_kernel_handle
@@ -127,15 +127,10 @@ def _kernel_inference(handle: int, flat_args: list[torch.Tensor], final_state: b
     return inference_impl(handle, flat_args, final_state, check_op_args(handle, flat_args, "flexsn::inference"))
 
 
-def _fake_order(flat_args: Sequence[torch.Tensor], num_static: int) -> Order:
-    """The memory order the implementation will launch in (``launchers.launch_args``): the fakes allocate in it."""
-    return launch_order(flat_args[0], [w.shape for w in flat_args[len(flat_args) - num_static :]])
-
-
 def _fake_inference(handle: int, flat_args: list[torch.Tensor], final_state: bool) -> list[torch.Tensor]:
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     x = flat_args[0]
-    order = _fake_order(flat_args, info.num_static)
+    order = call_order(flat_args, info.num_static)
     states = [empty_in_order(x.shape[1:] if final_state else x.shape, order, x.dtype, x.device) for _ in range(info.num_states)]
     return [empty_in_order(x.shape, order, kernel.output_dtype(k, x), x.device) for k in range(info.num_outputs)] + states
 
@@ -148,7 +143,7 @@ def _fake_training(handle: int, flat_args: list[torch.Tensor], final_state: bool
     x = flat_args[0]
     plan = plan_for(handle, final_state, x.dtype)  # the pair the implementation runs for this dtype
     info, fwd = plan.info, plan.forward
-    order = _fake_order(flat_args, info.num_static)
+    order = call_order(flat_args, info.num_static)
 
     def seq(dtype: torch.dtype) -> torch.Tensor:
         return empty_in_order(x.shape, order, dtype, x.device)

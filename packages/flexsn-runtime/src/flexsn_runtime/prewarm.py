@@ -28,7 +28,7 @@ import triton
 from flexsn_codegen import interpreter_enabled
 from flexsn_trace.env import env_flag
 
-from .layout import empty_in_order, launch_order, stored_shape
+from .layout import call_order, empty_in_order, stored_shape
 from .scan_kernel import NO_ALT, Alt, ScanKernel, jit_kwargs
 from .step_buffers import StepBuffers
 from .training_plan import Spec, TrainingCall, TrainingPlan
@@ -140,7 +140,7 @@ def guess_backward_launch(
     # the forward's outputs as meta tensors in the op's order, allocated as the forward allocates them (shape: a
     # recomputing pair's checkpoint rows have their own; memory order: the launch's): each kernel return in its place
     fwd, info = plan.forward, plan.info
-    order = launch_order(x, [w.shape for w in flat_args[len(flat_args) - info.num_static :]])
+    order = call_order(flat_args, info.num_static)
     output = [_like(x, x.dtype)] * (max(plan.output_of_return.values(), default=-1) + 1)
     for k, j in plan.output_of_return.items():
         shape = stored_shape(info, k, x.shape) if plan.final_state else x.shape
