@@ -229,7 +229,7 @@ class FlexSNKernel:
         """
         settle_while_compiling(self._serial)
         constants = self.constants
-        if not constants.items:
+        if not len(constants):  # not constants.items: Dynamo would guard every object each item holds
             return
         guarded = self._dynamo_guarded
         # read only what Dynamo can guard: reading an np.float32 would make the comparison "data-dependent"

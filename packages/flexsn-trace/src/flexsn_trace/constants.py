@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import torch
 from torch import nn
 
+from .anchors import GONE as _GONE, MISSING as _MISSING, places_of, read_place
 from .unfollowed import unfollowed_reads
 from .kinds import NUMBER_BUFFERS, SEQUENCES, _library, is_array, is_code, is_constant, is_number, own_attributes
 from .side_effects import run_by_step, side_effects
@@ -61,10 +62,6 @@ __all__ = [
 #: NumPy arrays (and sets) of up to this many elements are watched by their contents (a copy compared before
 #: every call); a larger one is named in :attr:`Constants.unwatched` instead
 MAX_ARRAY_ELEMENTS = 4096
-
-_MISSING = object()
-#: what reading a place that no longer holds its value raises
-_GONE = (AttributeError, ValueError, KeyError, IndexError, TypeError)
 
 
 class Constant(NamedTuple):
@@ -179,7 +176,7 @@ class Constants:
     comparison; only a difference takes the slow path that names it.
     """
 
-    __slots__ = ("items", "unwatched", "side_effects", "code", "_reads", "_values")
+    __slots__ = ("items", "unwatched", "side_effects", "code", "_reads", "_values", "_anchors", "_places")
 
     def __init__(
         self, items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]] = (),  # type: ignore[assignment]
@@ -199,9 +196,11 @@ class Constants:
         #: every kind :func:`_watched` takes); worked out here, where Dynamo's ``isinstance`` cannot always tell a
         #: value's type (torch 2.11)
         self.code = tuple([is_code(c.value) for c in items])
+        #: each item's place as an anchor and a constant path, which :meth:`current` reads (:mod:`flexsn_trace.anchors`)
+        self._anchors, self._places = places_of([c.read for c in self.items], _WRAPPERS)
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self._places)  # not self.items: Dynamo guards each object an item holds once code reads the tuple
 
     def rebound(self, found: "Constants") -> "Constants | None":
         """``found`` (:func:`find_constants` of a copy of the core) checked against the values these were found with.
@@ -245,9 +244,10 @@ class Constants:
         Compare code (:attr:`code`) with ``is``: ``==`` on a bound method is a graph break on torch 2.11.
         """
         out: list[object] = []
-        for c, read, code in zip(self.items, (True,) * len(self.items) if which is None else which, self.code):
+        anchors = self._anchors
+        for (i, steps, then), read, code in zip(self._places, (True,) * len(self._places) if which is None else which, self.code):
             if read:
-                value = _read(c.read)
+                value = read_place(anchors[i], steps, then)
                 out.append(value if code else _plain(value))  # Dynamo 2.11 fails on type(<function>).__module__
         return tuple(out)
 
@@ -270,7 +270,7 @@ class Constants:
             return []
         out: list[str] = []
         for (name, read, value, _) in self.items:
-            now = _read(read)
+            now = read_place(read)
             if now is not value and (now is _MISSING or now != value):
                 out.append(_change(name, value, now))
         return out
@@ -308,13 +308,6 @@ def _plain(value: object) -> object:
     decide), but guards on the Python number ``.item()`` gives.
     """
     return value.item() if type(value).__module__ == "numpy" else value  # type: ignore[attr-defined]
-
-
-def _read(read: Callable[[], object]) -> object:
-    try:
-        return read()
-    except _GONE:  # a deleted attribute, an emptied cell, a default removed
-        return _MISSING
 
 
 def _defaults_now(places: list[tuple[str, Any]], func: types.FunctionType) -> tuple[object, ...]:
@@ -446,6 +439,10 @@ def _sized(value: Any, depth: int) -> bool:
 
 def _length(read: Callable[[], Any]) -> int:
     return len(read())
+
+
+#: the reads of a place compared by something of its value, each with what it applies to the value
+_WRAPPERS: dict[Callable[..., Any], Callable[[Any], Any]] = {_contents: _compared, _class_of: type, _length: len}
 
 
 def _add_nested(

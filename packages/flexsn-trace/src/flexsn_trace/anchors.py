@@ -1,0 +1,99 @@
+"""Watched places as an anchor object and a constant path: what code ``torch.compile`` traces reads them through.
+
+Each watched place (:class:`flexsn_trace.Constant`) has a ``read``: a root's reader (``getattr(cell,
+"cell_contents")``, ``operator.getitem(module_globals, "THRESH")``, ``getattr(self, "tau")``, a default
+argument) with the path below it (:func:`flexsn_trace.places.reader`), wrapped when the place is compared by
+its contents, class or length. Read as it is inside a compiled call, Dynamo guards every object of that
+nesting (each ``functools.partial``, its arguments tuple, its keywords, each path tuple, each function's
+code) besides the number itself: about 25 guards per place, checked before every compiled call (the convnet of
+``tools/bench_net.py``: 294 of its 787 guards, 7.6 of its 18.2 µs of guard checking on the development CPU).
+
+:func:`anchored` takes such a ``read`` apart into the object it starts from (a closure cell, a module's
+globals, a function, the core's object or class, a partial's arguments) and one constant path of steps from
+there. :class:`flexsn_trace.Constants` keeps the distinct anchors in one tuple and the places as
+``(anchor index, steps, then)`` in another, constants but for ``then``, which Dynamo guards as one value; reading a place
+then costs the guards on the objects the path passes and on the value.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Any, Callable, Mapping, Sequence
+
+from .places import Step, _read_path, follow
+from .roots import read_default
+
+__all__ = ["GONE", "MISSING", "Place", "anchored", "places_of", "read_place"]
+
+#: what reading a place gives once it no longer holds a value (unequal to any value)
+MISSING = object()
+#: what reading a place that no longer holds its value raises (a deleted attribute, an emptied cell, a default removed)
+GONE = (AttributeError, ValueError, KeyError, IndexError, TypeError)
+
+#: one place: the index of its anchor, the steps from it (``None``: the anchor is a read, called as it is), and the
+#: function applied to the value found there (``None``: none)
+Place = tuple[int, "tuple[Step, ...] | None", "Callable[[Any], Any] | None"]
+
+
+def read_place(anchor: Any, steps: tuple[Step, ...] | None = None, then: Callable[[Any], Any] | None = None) -> Any:
+    """The value at ``steps`` below ``anchor`` (``anchor()`` when ``steps`` is ``None``), ``then`` applied;
+    :data:`MISSING` once the place no longer holds one."""
+    try:
+        value = anchor() if steps is None else follow(anchor, steps)
+        return value if then is None else then(value)
+    except GONE:
+        return MISSING
+
+
+def anchored(
+    read: Callable[[], Any], wrappers: Mapping[Callable[..., Any], Callable[[Any], Any]],
+) -> tuple[Any, tuple[Step, ...] | None, Callable[[Any], Any] | None]:
+    """``(anchor, steps, then)`` with ``read_place(anchor, steps, then)`` giving what ``read()`` gives.
+
+    ``wrappers``: functions of one reader that compare a place by something of its value (its contents, its
+    class, its length), each with the function of the value it applies. A read of another form comes back as
+    ``(read, None, None)``: called as it is.
+    """
+    then = None
+    if isinstance(read, functools.partial) and not read.keywords and len(read.args) == 1 and read.func in wrappers:
+        then, read = wrappers[read.func], read.args[0]
+    found = _path(read)
+    if found is None:
+        return read, None, None
+    return found[0], found[1], then
+
+
+def _path(read: Any) -> tuple[Any, tuple[Step, ...]] | None:
+    """``(anchor, steps)`` for the reads :mod:`flexsn_trace.roots` and :func:`flexsn_trace.places.reader` make."""
+    if not isinstance(read, functools.partial) or read.keywords:
+        return None
+    func, args = read.func, read.args
+    if func is _read_path and len(args) == 2:
+        below = _path(args[0])
+        return None if below is None else (below[0], below[1] + tuple(args[1]))
+    if func is getattr and len(args) == 2 and isinstance(args[1], str):
+        return args[0], (("attr", args[1]),)
+    if func is operator.getitem and len(args) == 2:
+        return args[0], (("item", args[1]),)
+    if func is follow and len(args) == 2:
+        return args[0], tuple(args[1])
+    if func is read_default and len(args) == 3:
+        return args[0], (("attr", "__defaults__" if args[1] == "default" else "__kwdefaults__"), ("item", args[2]))
+    return None
+
+
+def places_of(
+    reads: Sequence[Callable[[], Any]], wrappers: Mapping[Callable[..., Any], Callable[[Any], Any]],
+) -> tuple[tuple[Any, ...], tuple[Place, ...]]:
+    """The distinct anchors of ``reads`` (by identity, in order of first use) and each read as a :data:`Place`."""
+    anchors: list[Any] = []
+    index: dict[int, int] = {}
+    out: list[Place] = []
+    for read in reads:
+        anchor, steps, then = anchored(read, wrappers)
+        if id(anchor) not in index:
+            index[id(anchor)] = len(anchors)
+            anchors.append(anchor)
+        out.append((index[id(anchor)], steps, then))
+    return tuple(anchors), tuple(out)
