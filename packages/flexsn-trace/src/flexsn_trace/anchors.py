@@ -3,16 +3,17 @@
 Each watched place (:class:`flexsn_trace.Constant`) has a ``read``: a root's reader (``getattr(cell,
 "cell_contents")``, ``operator.getitem(module_globals, "THRESH")``, ``getattr(self, "tau")``, a default
 argument) with the path below it (:func:`flexsn_trace.places.reader`), wrapped when the place is compared by
-its contents, class or length. Read as it is inside a compiled call, Dynamo guards every object of that
-nesting (each ``functools.partial``, its arguments tuple, its keywords, each path tuple, each function's
-code) besides the number itself: about 25 guards per place, checked before every compiled call (the convnet of
-``tools/bench_net.py``: 294 of its 787 guards, 7.6 of its 18.2 µs of guard checking on the development CPU).
+its contents, class or length. A compiled call traces a read of every place, so that Dynamo guards each number and
+a change compiles again. Traced through those readers, Dynamo guarded every object of their nesting too (each
+``functools.partial``, its arguments tuple and keywords, each path tuple, each function's code): about 25 guards
+per place, checked before every compiled call (the convnet of ``tools/bench_net.py``: 294 of its 787 guards, 7.6
+of its 18.2 µs of guard checking on the development CPU; ``tools/guard_probe.py``).
 
 :func:`anchored` takes such a ``read`` apart into the object it starts from (a closure cell, a module's
 globals, a function, the core's object or class, a partial's arguments) and one constant path of steps from
 there. :class:`flexsn_trace.Constants` keeps the distinct anchors in one tuple and the places as
-``(anchor index, steps, then)`` in another, constants but for ``then``, which Dynamo guards as one value; reading a place
-then costs the guards on the objects the path passes and on the value.
+``(anchor index, steps, then)`` in another, which Dynamo guards as one value where it holds only constants;
+reading a place (:func:`read_place`) then costs the guards on the objects its path passes and on the value.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ GONE = (AttributeError, ValueError, KeyError, IndexError, TypeError)
 
 #: one place: the index of its anchor, the steps from it (``None``: the anchor is a read, called as it is), and the
 #: function applied to the value found there (``None``: none)
-Place = tuple[int, "tuple[Step, ...] | None", "Callable[[Any], Any] | None"]
+Place = tuple[int, tuple[Step, ...] | None, Callable[[Any], Any] | None]
 
 
 def read_place(anchor: Any, steps: tuple[Step, ...] | None = None, then: Callable[[Any], Any] | None = None) -> Any:
