@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+import pytest
 import torch
 from torch import nn
 
@@ -121,3 +122,36 @@ def test_a_read_of_another_form_is_called_as_it_is() -> None:
         raise AttributeError("deleted")
 
     assert read_place(gone) is MISSING
+
+
+class Layer(nn.Module):
+    """Tensors a core captures: its module's parameter and buffer, a submodule's parameter, a closure's tensor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.tensor(0.3))
+        self.register_buffer("th", torch.ones(3))
+        self.inner = nn.Linear(3, 3)
+
+    def forward(self, x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = v + (x - v) * torch.sigmoid(self.w) + self.inner.bias + GAIN
+        return (h >= self.th).to(x.dtype), h
+
+
+GAIN = torch.tensor(0.1)
+
+
+def test_captured_tensors_are_read_from_their_anchors_as_their_reads_read_them() -> None:
+    from flexsn_trace import find_captures
+
+    layer = Layer()
+    captures = find_captures(layer)
+    assert set(captures.names()) == {"global GAIN", "self.w", "self.th", "self.inner.weight", "self.inner.bias"}
+    assert all(steps is not None for _, steps, _ in captures._places)  # each taken apart, none called as a whole
+    assert all(a is b for a, b in zip(captures.values(), [c.read() for c in captures.items]))
+    with torch.no_grad():
+        layer.w = nn.Parameter(torch.tensor(0.7))  # rebound: the next read finds the new tensor
+    assert any(t is layer.w for t in captures.values())
+    del layer.w
+    with pytest.raises(AttributeError):  # a tensor gone from its place raises, as its read does
+        captures.values()

@@ -53,7 +53,8 @@ from torch import fx, nn
 
 from .info import placeholders
 from .kinds import MODULE_STATE, shadowable
-from .places import Step, describe, held_names, helpers, names_of, nested, reader, replaced
+from .anchors import places_of, value_at
+from .places import Step, describe, follow, held_names, helpers, names_of, nested, reader, replaced
 from .roots import Root, core_function, roots
 from .rebind import HelperReach, Substitutes, helper_reach, helper_root, rebind_helpers, shadowed
 
@@ -120,13 +121,22 @@ class Captures:
         self.core, self.items = core, list(items)
         self._func, self._owner, self._modules = func, owner, list(modules)
         self._reach = reach
+        #: each tensor's place as an anchor and a constant path, which :meth:`values` reads (:mod:`flexsn_trace.anchors`:
+        #: under ``torch.compile`` Dynamo then guards the tensors, not the objects describing how to read them)
+        self._anchors, self._places = places_of([c.read for c in self.items], {})
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self._places)
 
     def values(self) -> tuple[torch.Tensor, ...]:
-        """The live tensors, in argument order."""
-        return tuple(c.read() for c in self.items)
+        """The live tensors, in argument order.
+
+        Raises:
+            AttributeError / KeyError / IndexError / ValueError: a place no longer holds its tensor (what its
+                ``read`` raises).
+        """
+        anchors = self._anchors
+        return tuple([value_at(anchors[i], steps) for i, steps, _ in self._places])
 
     def names(self) -> tuple[str, ...]:
         """Where each lives, for messages."""
@@ -270,7 +280,9 @@ def find_captures(core: Callable[..., Any]) -> Captures:
         named = [*m.named_parameters(remove_duplicate=True), *m.named_buffers(remove_duplicate=True), *_plain_tensors(m, names)]
         for path, t in named:
             if _floating(t):
-                read = functools.partial(_module_tensor, m, tuple(path.split(".")))
+                # a plain getattr per step, which Dynamo traces and guards (not operator.attrgetter: Dynamo cannot trace
+                # it, and a compiled network whose core is its own method would not compile)
+                read = functools.partial(follow, m, tuple([("attr", name) for name in path.split(".")]))
                 add(Captured(f"{prefix}{path}", read, "module", (index, path)), t)
 
     called = helpers(func, owner)
@@ -339,15 +351,6 @@ def _plain_tensors(m: nn.Module, names: frozenset[str]) -> list[tuple[str, torch
             if name in names and name not in MODULE_STATE and _floating(value):
                 found.append((f"{sub_name}.{name}" if sub_name else name, value))
     return found
-
-
-def _module_tensor(m: nn.Module, path: tuple[str, ...]) -> Any:
-    """The tensor at dotted ``path`` below ``m`` now: a plain ``getattr`` per step, which Dynamo traces and guards
-    (it cannot trace ``operator.attrgetter``: a compiled network whose core is its own method would not compile)."""
-    value: Any = m
-    for name in path:
-        value = getattr(value, name)
-    return value
 
 
 def used_arguments(graph: fx.Graph, first: int) -> list[bool]:
