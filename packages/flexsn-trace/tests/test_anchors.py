@@ -114,7 +114,7 @@ def test_a_read_of_another_form_is_called_as_it_is() -> None:
     def read() -> float:
         return 1.5
 
-    anchor, steps, then = anchored(read, {})
+    anchor, steps, then = anchored(read)
     assert anchor is read and steps is None and then is None
     assert read_place(anchor, steps, then) == 1.5
 

@@ -2,7 +2,7 @@
 
 Each watched place (:class:`flexsn_trace.Constant`) has a ``read``: a root's reader (``getattr(cell,
 "cell_contents")``, ``operator.getitem(module_globals, "THRESH")``, ``getattr(self, "tau")``, a default
-argument) with the path below it (:func:`flexsn_trace.places.reader`), wrapped when the place is compared by
+argument) with the path below it (:func:`flexsn_trace.places.reader`), wrapped (:func:`applied`) when the place is compared by
 its contents, class or length. A compiled call traces a read of every place, so that Dynamo guards each number and
 a change compiles again. Traced through those readers, Dynamo guarded every object of their nesting too (each
 ``functools.partial``, its arguments tuple and keywords, each path tuple, each function's code): about 25 guards
@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import functools
 import operator
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from .places import Step, _read_path, follow
 from .roots import read_default
 
-__all__ = ["GONE", "MISSING", "Place", "anchored", "places_of", "read_place", "value_at"]
+__all__ = ["GONE", "MISSING", "Place", "anchored", "applied", "places_of", "read_place", "value_at"]
 
 #: what reading a place gives once it no longer holds a value (unequal to any value)
 MISSING = object()
@@ -54,18 +54,21 @@ def read_place(anchor: Any, steps: tuple[Step, ...] | None = None, then: Callabl
         return MISSING
 
 
-def anchored(
-    read: Callable[[], Any], wrappers: Mapping[Callable[..., Any], Callable[[Any], Any]],
-) -> tuple[Any, tuple[Step, ...] | None, Callable[[Any], Any] | None]:
+def applied(fn: Callable[[Any], Any], read: Callable[[], Any]) -> Any:
+    """``fn(read())``: the read of a place compared by something of its value (its contents, class or length), as
+    ``functools.partial(applied, len, read)``; :func:`anchored` takes ``fn`` apart as its ``then``."""
+    return fn(read())
+
+
+def anchored(read: Callable[[], Any]) -> tuple[Any, tuple[Step, ...] | None, Callable[[Any], Any] | None]:
     """``(anchor, steps, then)`` with ``read_place(anchor, steps, then)`` giving what ``read()`` gives.
 
-    ``wrappers``: functions of one reader that compare a place by something of its value (its contents, its
-    class, its length), each with the function of the value it applies. A read of another form comes back as
-    ``(read, None, None)``: called as it is.
+    A read of another form than those :mod:`flexsn_trace.roots`, :func:`flexsn_trace.places.reader` and
+    :func:`applied` build comes back as ``(read, None, None)``: called as it is.
     """
     then = None
-    if isinstance(read, functools.partial) and not read.keywords and len(read.args) == 1 and read.func in wrappers:
-        then, read = wrappers[read.func], read.args[0]
+    if isinstance(read, functools.partial) and not read.keywords and read.func is applied and len(read.args) == 2:
+        then, read = read.args
     found = _path(read)
     if found is None:
         return read, None, None
@@ -91,15 +94,13 @@ def _path(read: Any) -> tuple[Any, tuple[Step, ...]] | None:
     return None
 
 
-def places_of(
-    reads: Sequence[Callable[[], Any]], wrappers: Mapping[Callable[..., Any], Callable[[Any], Any]],
-) -> tuple[tuple[Any, ...], tuple[Place, ...]]:
+def places_of(reads: Sequence[Callable[[], Any]]) -> tuple[tuple[Any, ...], tuple[Place, ...]]:
     """The distinct anchors of ``reads`` (by identity, in order of first use) and each read as a :data:`Place`."""
     anchors: list[Any] = []
     index: dict[int, int] = {}
     out: list[Place] = []
     for read in reads:
-        anchor, steps, then = anchored(read, wrappers)
+        anchor, steps, then = anchored(read)
         if id(anchor) not in index:
             index[id(anchor)] = len(anchors)
             anchors.append(anchor)

@@ -123,7 +123,7 @@ class Captures:
         self._reach = reach
         #: each tensor's place as an anchor and a constant path, which :meth:`values` reads (:mod:`flexsn_trace.anchors`:
         #: under ``torch.compile`` Dynamo then guards the tensors, not the objects describing how to read them)
-        self._anchors, self._places = places_of([c.read for c in self.items], {})
+        self._anchors, self._places = places_of([c.read for c in self.items])
 
     def __len__(self) -> int:
         return len(self._places)

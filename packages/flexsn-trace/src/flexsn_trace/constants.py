@@ -47,7 +47,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 import torch
 from torch import nn
 
-from .anchors import GONE as _GONE, MISSING as _MISSING, places_of, read_place
+from .anchors import GONE as _GONE, MISSING as _MISSING, applied, places_of, read_place
 from .unfollowed import unfollowed_reads
 from .kinds import NUMBER_BUFFERS, SEQUENCES, _library, is_array, is_code, is_constant, is_number, own_attributes
 from .side_effects import run_by_step, side_effects
@@ -162,11 +162,6 @@ def is_contents(value: object) -> bool:
     return isinstance(value, (ArrayContents, frozenset, NumberItems))
 
 
-def _contents(read: Callable[[], Any]) -> object:
-    """What ``read`` gives, as :func:`_compared` (a place rebound from an array to a number: the number)."""
-    return _compared(read())
-
-
 class Constants:
     """The numbers :func:`find_constants` found; :meth:`changed` compares them with their current values.
 
@@ -197,7 +192,7 @@ class Constants:
         #: value's type (torch 2.11)
         self.code = tuple([is_code(c.value) for c in items])
         #: each item's place as an anchor and a constant path, which :meth:`current` reads (:mod:`flexsn_trace.anchors`)
-        self._anchors, self._places = places_of([c.read for c in self.items], _WRAPPERS)
+        self._anchors, self._places = places_of([c.read for c in self.items])
 
     def __len__(self) -> int:
         return len(self._places)  # not self.items: Dynamo guards each object an item holds once code reads the tuple
@@ -320,11 +315,6 @@ def _called(read: Callable[[], object]) -> object:
     return read()
 
 
-def _class_of(read: Callable[[], object]) -> type:
-    """The class of what ``read`` gives: how an ``nn.Module`` place is compared (``self.act = nn.Tanh()``)."""
-    return type(read())
-
-
 def find_constants(core: Callable[..., Any]) -> Constants:
     """Find the numbers ``core`` reads from outside its arguments (see the module docstring).
 
@@ -437,13 +427,6 @@ def _sized(value: Any, depth: int) -> bool:
     return not value or any(_watched(v) or isinstance(v, (*SEQUENCES, dict, torch.Tensor)) for v in children)
 
 
-def _length(read: Callable[[], Any]) -> int:
-    return len(read())
-
-
-#: the reads of a place compared by something of its value, each with what it applies to the value
-_WRAPPERS: dict[Callable[..., Any], Callable[[Any], Any]] = {_contents: _compared, _class_of: type, _length: len}
-
 
 def _add_nested(
     items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], unwatched: list[str], root: Root,
@@ -458,7 +441,7 @@ def _add_nested(
     below = [(path, leaf) for path, leaf, _ in nested(root.value, names, cut=cut)]
     for path, leaf in [((), root.value), *below]:  # the lengths of the containers followed under every key
         if _sized(leaf, len(path)):
-            length = functools.partial(_length, reader(root.read, path))
+            length = functools.partial(applied, len, reader(root.read, path))
             items.append(Constant(f"len({root.name}{describe(path)}{suffix})", length, len(leaf)))
             reads.append((_called, length, False))
     for path, leaf in [*top, *below]:
@@ -476,9 +459,9 @@ def _add_nested(
                 root.in_class or any(isinstance(follow(root.value, path[:i]), type) for i in range(len(path)))
             )
             if whole:
-                read, leaf = functools.partial(_contents, read), _compared(leaf)
+                read, leaf = functools.partial(applied, _compared, read), _compared(leaf)  # rebound to a number: the number
             elif isinstance(leaf, nn.Module):  # its class: the forward the trace inlined (its numbers and tensors are
-                read, leaf = functools.partial(_class_of, read), type(leaf)  # read through it, so an equal copy is no change)
+                read, leaf = functools.partial(applied, type, read), type(leaf)  # read through it, so an equal copy is no change)
                 where = f"type({where})"
             elif dotted is not None and path and all(k == "attr" and "." not in n for k, n in path):  # compared as read
                 dotted.append((Constant(where, read, leaf, in_class), ".".join([root.key, *(n for _, n in path)])))
