@@ -81,6 +81,8 @@ class Case:
     inputs: one value list per function argument (all length N).
     build: for ops make_fx decomposes, ``build(graph, *placeholders) -> node``.
     exact: compare bit for bit (selections, rounding, comparisons).
+    signed_zero: compare a zero's sign too (rounding, which C and CUDA define to keep it: ``round(-0.4)`` is
+        ``-0.0``; other ops' zeros differ in sign between PyTorch's own CPU and CUDA code).
     rtol/atol: fp32 tolerances (defaults 1e-5 / 1e-6).
     half: also run with fp16/bf16 inputs.
     """
@@ -95,6 +97,7 @@ class Case:
     atol: float = 1e-6
     half: bool = True
     extra_ops: tuple[str, ...] = field(default_factory=tuple)
+    signed_zero: bool = False
 
     @property
     def name(self) -> str:
@@ -243,14 +246,14 @@ CASES: list[Case] = [
     C("nan_to_num", lambda x: torch.nan_to_num(x, nan=1.5, posinf=7.0, neginf=-7.0), ANY, id="nan_to_num[values]",
       exact=True),
     # rounding
-    unary("floor", torch.floor, TIES, exact=True),
-    unary("ceil", torch.ceil, TIES, exact=True),
-    unary("trunc", torch.trunc, TIES, exact=True),
-    built("fix", A.fix.default, 1, inputs=[TIES], exact=True),
-    unary("round.default", torch.round, TIES, exact=True),
-    C("round.decimals", lambda x: torch.round(x, decimals=1), TIES, exact=True),
-    C("round.decimals", lambda x: torch.round(x, decimals=-1), TIES, id="round.decimals[-1]", exact=True),
-    unary("frac", torch.frac, TIES, exact=True),
+    unary("floor", torch.floor, TIES, exact=True, signed_zero=True),
+    unary("ceil", torch.ceil, TIES, exact=True, signed_zero=True),
+    unary("trunc", torch.trunc, TIES, exact=True, signed_zero=True),
+    built("fix", A.fix.default, 1, inputs=[TIES], exact=True, signed_zero=True),
+    unary("round.default", torch.round, TIES, exact=True, signed_zero=True),
+    C("round.decimals", lambda x: torch.round(x, decimals=1), TIES, exact=True, signed_zero=True),
+    C("round.decimals", lambda x: torch.round(x, decimals=-1), TIES, id="round.decimals[-1]", exact=True, signed_zero=True),
+    unary("frac", torch.frac, TIES, exact=True, signed_zero=True),
     # activations
     unary("relu", torch.relu, ANY, exact=True),
     unary("silu", F.silu, ANY),

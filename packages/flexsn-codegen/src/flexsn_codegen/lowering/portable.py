@@ -66,7 +66,9 @@ def round_half_even(x: str, ctx: Ctx | None = None) -> str:
     r = _let(ctx, f"tl.floor({x})")
     d = _let(ctx, f"{x} - {r}")
     odd = f"({r} - 2.0 * tl.floor({r} * 0.5) != 0.0)"
-    return f"tl.where(({d} > 0.5) | (({d} == 0.5) & {odd}), {r} + 1.0, {r})"
+    up = _let(ctx, f"tl.where(({d} > 0.5) | (({d} == 0.5) & {odd}), {r} + 1.0, {r})")
+    # -0.4 rounds up to floor's -1 + 1 = +0.0; PyTorch's round keeps x's sign (-0.0), as C's nearbyint does
+    return f"tl.where({up} == 0.0, {x} * 0.0, {up})"
 
 
 def atan(x: str, ctx: Ctx | None = None) -> str:
