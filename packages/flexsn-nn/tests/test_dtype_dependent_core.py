@@ -32,6 +32,13 @@ def eps_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tens
     return s, h * (1.0 - s)
 
 
+def overflow_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    # exp(12 h) overflows float16 where h > 0.925: nan_to_num's default posinf is the dtype's largest value,
+    # 65504 in a float16 step; the kernels' float32 step gives a finite value that the float16 store makes inf
+    h = v + (x - v) / 2.0
+    return torch.nan_to_num(torch.exp(12.0 * h)), h * 0.5
+
+
 def converting_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x.float() - v.float()) / 2.0
     s = (h >= 1.0).to(x.dtype)
@@ -62,7 +69,10 @@ def _calls(
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
-@pytest.mark.parametrize(("core", "dtype"), [(branch_core, torch.bfloat16), (eps_core, torch.float16), (eps_core, torch.bfloat16)])
+@pytest.mark.parametrize(
+    ("core", "dtype"),
+    [(branch_core, torch.bfloat16), (eps_core, torch.float16), (eps_core, torch.bfloat16), (overflow_core, torch.float16)],
+)
 def test_a_core_reading_the_dtype_runs_the_loop_at_another_dtype_and_says_why(
     core: Callable[..., Any], dtype: torch.dtype, compiled: bool
 ) -> None:

@@ -230,7 +230,8 @@ def dtype_dependence(
     part = "step" if not training or dtype_dependence(core_fn, arity, example_inputs, num_static, dtype) else "gradient"
     return (
         f"the core computes a different {part} for {dtype} sequences than for {traced} ones, at which the kernels "
-        "were traced (it reads a tensor's dtype, e.g. torch.finfo(x.dtype).eps or if x.dtype == ..."
+        "were traced (it reads a tensor's dtype, e.g. torch.finfo(x.dtype).eps, if x.dtype == ..., or "
+        "torch.nan_to_num's posinf/neginf, whose defaults are the dtype's largest values"
         + (", in a custom torch.autograd.Function's backward" if part == "gradient" else "")
         + "); the fused kernels run one traced step at every dtype"
     )

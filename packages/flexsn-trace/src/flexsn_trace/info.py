@@ -205,6 +205,18 @@ def extract_info(
 
 #: ops that only convert a tensor's dtype: a kernel computing in float32 rounds through them to its storage
 _CASTS = ("aten._to_copy.default", "prims.convert_element_type.default", "aten.to.dtype", "aten.type_as.default")
+#: ops with arguments whose default is read from their dtype: (position, name) of each such argument
+_DTYPE_DEFAULTS = {"aten.nan_to_num.default": ((2, "posinf"), (3, "neginf"))}  # the dtype's largest finite values
+
+
+def _dtype_defaults(node: fx.Node) -> tuple[object, ...]:
+    """The dtype an op reads a left-out argument's default from (``torch.nan_to_num``'s ``posinf``/``neginf``:
+    ``torch.finfo(dtype).max``/``min``), or ``()``: an ``inf`` becomes 65504 in a float16 step, 3.4e38 in float32."""
+    args = _DTYPE_DEFAULTS.get(str(node.target), ())
+    if not any((node.args[i] if len(node.args) > i else node.kwargs.get(name)) is None for i, name in args):
+        return ()
+    val = node.meta.get("val")
+    return (str(val.dtype),) if isinstance(val, torch.Tensor) else ("unknown dtype",)
 
 
 def arithmetic_signature(graph: fx.Graph) -> tuple[object, ...]:
@@ -214,8 +226,9 @@ def arithmetic_signature(graph: fx.Graph) -> tuple[object, ...]:
     left out that the fused kernels do not take from a trace: conversions to a floating dtype (a node
     converting to ``float32``/``bfloat16``/``float16`` stands for its input; the kernels compute in float32
     and store in the sequences' dtype) and which floating dtype an op is asked for. Two traces with equal
-    signatures differ at most in rounding; a different constant (``torch.finfo(x.dtype).eps``) or branch
-    (``if x.dtype == torch.bfloat16``) shows.
+    signatures differ at most in rounding; a different constant (``torch.finfo(x.dtype).eps``), branch
+    (``if x.dtype == torch.bfloat16``) or default an op reads from its dtype (``torch.nan_to_num``'s ``posinf``)
+    shows.
     """
     index: dict[fx.Node, object] = {}
 
@@ -238,5 +251,5 @@ def arithmetic_signature(graph: fx.Graph) -> tuple[object, ...]:
                 index[node] = index[node.args[0]]
                 continue
         index[node] = len(out)
-        out.append((node.op, str(node.target), arg(node.args), arg(dict(node.kwargs))))
+        out.append((node.op, str(node.target), arg(node.args), arg(dict(node.kwargs)), *_dtype_defaults(node)))
     return tuple(out)
