@@ -162,3 +162,32 @@ def test_functional_helpers() -> None:
     assert functional.reset_net is reset_net
     with pytest.raises(TypeError, match="nn.Module"):
         reset_net([net])  # type: ignore[arg-type]
+
+
+def test_reset_net_finds_reset_wherever_getattr_does() -> None:
+    """``reset_net`` calls every callable ``reset`` that ``getattr`` finds, as SpikingJelly's ``functional.reset_net``
+    does with ``hasattr``: a method, a class attribute, an instance attribute, a submodule named ``reset``, one a
+    custom ``__getattr__`` makes; a parameter named ``reset`` is not callable and is left alone."""
+    calls: list[str] = []
+
+    class Method(nn.Module):
+        def reset(self) -> None:
+            calls.append("method")
+
+    class Dynamic(nn.Module):
+        def __getattr__(self, name: str) -> object:
+            if name == "reset":
+                return lambda: calls.append("__getattr__")
+            return super().__getattr__(name)
+
+    class Called(nn.Module):
+        def forward(self) -> None:
+            calls.append("submodule")
+
+    instance, holder, param = nn.Identity(), nn.Module(), nn.Module()
+    instance.reset = lambda: calls.append("instance")  # type: ignore[method-assign,assignment]
+    holder.reset = Called()
+    param.reset = nn.Parameter(torch.zeros(1))
+    net = nn.Sequential(Method(), nn.Linear(2, 2), Dynamic(), instance, holder, param, LIFNode(step_mode="m"))
+    reset_net(net)
+    assert calls == ["method", "__getattr__", "instance", "submodule"]
