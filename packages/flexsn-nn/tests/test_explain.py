@@ -172,6 +172,18 @@ def test_a_core_with_cumsum_names_the_op_line_and_remedy() -> None:
     assert "cumsum" in str(e) and e.sources == {}
 
 
+def in_place(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    v.mul_(0.5).add_(x)  # changes the state it was given: the eager loop's state tensor
+    return v * 1.0, v
+
+
+def test_a_core_changing_an_argument_in_place_is_told_so() -> None:
+    e = explain(in_place, 1, 1, 1)
+    assert not e.lowers and e.blocking_op == "aten.copy_.default"
+    assert e.reason is not None and "changes one of its arguments in place" in e.reason
+    assert e.suggestion is not None and "out of place" in e.suggestion
+
+
 def test_the_console_command(tmp_path: Path) -> None:
     (tmp_path / "my_neurons.py").write_text(textwrap.dedent("""
         import torch

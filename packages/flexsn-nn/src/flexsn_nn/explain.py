@@ -41,6 +41,8 @@ _ADVICE = {
     **dict.fromkeys(("sum", "mean", "amax", "amin", "max", "min", "prod", "var", "std", "norm", "logsumexp"),
                     "a reduction over the elements of a step mixes neurons; compute it outside the neuron and pass it "
                     "as an input or a static input"),
+    "copy_": "write the step out of place (v = v * 0.5 + x, not v.mul_(0.5).add_(x)); an in-place change of an "
+             "argument reaches the caller's input sequence or state in the eager loop",
     **dict.fromkeys(("index", "index_put", "masked_select", "nonzero"),
                     "x[mask] has as many elements as the mask selects; write torch.where(mask, f(x), y), or assign "
                     "y[mask] = f(x[mask]) with a mask of y's shape whose selected values go nowhere else (that fuses)"),
