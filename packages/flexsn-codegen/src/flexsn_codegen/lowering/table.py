@@ -291,16 +291,15 @@ def lowering_for(target: object) -> tuple[str, Lowering]:
     for key in (f"{name}.{overload}", name):
         if key in _TABLE:
             return display, _TABLE[key]
-    if name == "copy_":  # what tracing writes for an argument changed in place: say so, not only the op
-        raise UnsupportedOpError(display, _IN_PLACE)
-    raise UnsupportedOpError(display)
+    raise UnsupportedOpError(display, _WHY_NOT.get(str(name), ""))
 
 
-#: why a core that changes an argument in place does not lower (its trace ends with copy_ into the argument)
-_IN_PLACE = (
-    "the core changes one of its arguments in place (x.add_(1), v.mul_(0.5)), which the eager loop writes back "
-    "into the caller's input sequence or state; write the step out of place (v = v * 0.5) to run fused"
-)
+#: what a user wrote to get an op that has no lowering, where the op's name alone does not say it
+_WHY_NOT = {
+    # tracing writes an argument changed in place back with copy_
+    "copy_": "the core changes one of its arguments in place (x.add_(1), v.mul_(0.5)), which the eager loop writes "
+             "back into the caller's input sequence or state; write the step out of place (v = v * 0.5) to run fused",
+}
 
 
 def supported_ops() -> list[str]:
