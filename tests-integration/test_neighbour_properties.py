@@ -27,7 +27,7 @@ from typing import Any, Callable
 import torch
 import torch._dynamo
 import torch.nn.functional as F
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from torch import nn
 from torch._dynamo.utils import counters
@@ -197,6 +197,9 @@ def test_random_neighbours_compile_to_what_the_loop_computes(spec: Spec) -> None
             if spec.mode != "no_grad":
                 y.square().sum().backward()
             outs.append(y.detach())
+    # the property holds where the loop's numbers are finite (exp(exp(x)) overflows in both)
+    finite = [outs[1], *(t for t in (xs[1].grad, *(p.grad for p in ref.parameters())) if t is not None)]
+    assume(all(bool(torch.isfinite(t).all()) for t in finite))
     torch.testing.assert_close(outs[0], outs[1], rtol=1e-5, atol=1e-5)
     if spec.mode != "no_grad":
         assert xs[0].grad is not None and xs[1].grad is not None
