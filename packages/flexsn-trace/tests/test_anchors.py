@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 from flexsn_trace import find_constants
-from flexsn_trace.anchors import MISSING, anchored, read_place
+from flexsn_trace.anchors import MISSING, anchored, applied, read_place
 
 THRESH = 1.0
 CFG = {"neuron": {"thr": 0.5}, "mode": "soft"}
@@ -122,6 +122,15 @@ def test_a_read_of_another_form_is_called_as_it_is() -> None:
         raise AttributeError("deleted")
 
     assert read_place(gone) is MISSING
+
+
+def test_a_wrapped_read_of_another_form_keeps_its_function() -> None:
+    """A place compared by its length (class, contents) whose reader is not taken apart is read whole, ``len`` too."""
+    items = [1.0, 2.0, 3.0]
+    wrapped = functools.partial(applied, len, lambda: items)
+    anchor, steps, then = anchored(wrapped)
+    assert anchor is wrapped and steps is None and then is None
+    assert read_place(anchor, steps, then) == 3
 
 
 class Layer(nn.Module):

@@ -66,11 +66,11 @@ def anchored(read: Callable[[], Any]) -> tuple[Any, tuple[Step, ...] | None, Cal
     A read of another form than those :mod:`flexsn_trace.roots`, :func:`flexsn_trace.places.reader` and
     :func:`applied` build comes back as ``(read, None, None)``: called as it is.
     """
-    then = None
+    then, inner = None, read
     if isinstance(read, functools.partial) and not read.keywords and read.func is applied and len(read.args) == 2:
-        then, read = read.args
-    found = _path(read)
-    if found is None:
+        then, inner = read.args
+    found = _path(inner)
+    if found is None:  # the whole read, ``then`` included, called as it is
         return read, None, None
     return found[0], found[1], then
 

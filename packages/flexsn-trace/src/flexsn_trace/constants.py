@@ -427,7 +427,6 @@ def _sized(value: Any, depth: int) -> bool:
     return not value or any(_watched(v) or isinstance(v, (*SEQUENCES, dict, torch.Tensor)) for v in children)
 
 
-
 def _add_nested(
     items: list[Constant], reads: list[tuple[Callable[[Any], Any], Any, bool]], unwatched: list[str], root: Root,
     names: frozenset[str], top: Sequence[tuple[tuple[Step, ...], Any]], suffix: str,
