@@ -20,6 +20,9 @@ running statistics). Implementations (``--impls``):
   compiled by Inductor, default / ``reduce-overhead`` (the peers the issue names);
 * ``sj_lif``: SpikingJelly's ``LIFNode`` (its default backend, as in ``probe_net.py``), eagerly.
 
+``--template``: the compiled FlexSN impls lower inference scans to Inductor templates
+(``flexsn_hop.enable_template_lowering``, experimental).
+
 GPU::
 
     PYTHONPATH=$(ls -d packages/*/src | paste -sd:) python3 tools/bench_net.py --out OUT
@@ -241,6 +244,9 @@ def main() -> None:
     ap.add_argument("--channels-last", action="store_true",
                     help="the network and its input in torch.channels_last (every impl; Inductor may pick it anyway)")
     ap.add_argument("--kernels", action="store_true", help="keep the generated sources of flexsn_compile")
+    ap.add_argument("--template", action="store_true",
+                    help="compiled impls lower FlexSN's inference scans to Inductor templates "
+                         "(flexsn_hop.enable_template_lowering, experimental; training graphs are not lowered)")
     ap.add_argument("--out", default=".")
     args = ap.parse_args()
     args.what = args.what.split(",")
@@ -249,6 +255,11 @@ def main() -> None:
     if not torch.cuda.is_available():
         raise SystemExit("bench_net.py needs a CUDA device")
     dev = torch.device("cuda")
+    if args.template:
+        import flexsn_hop
+
+        if not flexsn_hop.enable_template_lowering(True):
+            raise SystemExit("--template: the template lowering could not be registered with this Inductor")
     make = makers()
     impls = [i for i in args.impls.split(",") if i]
     unknown = [i for i in impls if i not in IMPLS]

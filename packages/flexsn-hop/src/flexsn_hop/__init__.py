@@ -23,6 +23,9 @@ runs over ``[T, *shape]`` input sequences from ``[*shape]`` initial states:
   bias, residual adds) and pointwise consumers of its outputs run inside its
   step (:mod:`flexsn_hop.neighbour_pass`; on by default, with or without CUDA
   graphs; ``enable_neighbour_fusion(False)`` or ``FLEXSN_FUSE_NEIGHBOURS=0`` off).
+* :func:`enable_template_lowering` (experimental, off by default): Inductor lowers
+  inference scans to a ``TritonTemplate`` and fuses pointwise neighbours into its
+  loads and stores itself (:mod:`flexsn_hop.template_lowering`; CUDA).
 
 The Dynamo support (:func:`dynamo_hop_available` tells whether it worked)
 and the neighbour pass are registered when ``torch._dynamo`` and
@@ -47,6 +50,7 @@ from .fused import (
 from .runtime_fusion import fused_kernel_for, runtime_fused_impl
 from .neighbour_pass import enable_neighbour_fusion, fuse_neighbours, install_neighbour_pass, neighbour_fusion_enabled
 from .on_import import install_when_imported
+from .template_lowering import enable_template_lowering, template_lowering_enabled
 from .lowerable import (
     lowerable_scan,
     lowerable_scan_available,
@@ -80,6 +84,7 @@ __all__ = [
     "eager_scan_final_state",
     "enable_fused_kernels",
     "enable_neighbour_fusion",
+    "enable_template_lowering",
     "flex_sn_scan",
     "fuse_neighbours",
     "fused_kernel_for",
@@ -97,5 +102,6 @@ __all__ = [
     "neighbour_fusion_enabled",
     "register_fused_impl",
     "runtime_fused_impl",
+    "template_lowering_enabled",
     "use_fused_impl",
 ]

@@ -1,0 +1,253 @@
+"""Experimental (#16): ``flexsn::inference`` lowered to an Inductor ``TritonTemplate``, so Inductor fuses neighbours.
+
+Under ``torch.compile`` a FlexSN inference scan is the custom op ``flexsn::inference``, which Inductor
+calls as an opaque kernel: the tensor a BatchNorm writes is read back by the scan, the spikes it writes
+are read back by a residual add. With :func:`enable_template_lowering`, Inductor lowers the op (as
+``torch/_inductor/kernel/flex/flex_attention.py`` lowers FlexAttention's operator) to the scan rendered as
+a ``TritonTemplate`` (:mod:`flexsn_codegen.inductor_template`), and its scheduler fuses pointwise producers
+of the input sequences into the template's loads (prologue fusion) and pointwise consumers of output 0
+into its store (epilogue fusion), subject to Inductor's own rules (``torch/_inductor/scheduler.py``: a
+prologue that reads no more bytes than it writes, an epilogue of the output's size).
+
+What is lowered: CUDA inference calls (no gradients; training graphs keep ``flexsn::training`` and
+``flexsn::backward`` opaque) with float32, float16 or bfloat16 sequences of static sizes and floating
+outputs. Anything else, or a call this module cannot lower, runs as the opaque op (PyTorch's
+``fallback_handler``, what Inductor does without a lowering), with one warning per reason. Off by default:
+the neighbour pass (:mod:`flexsn_hop.neighbour_pass`) already fuses the common neighbours, forward and
+backward, on every device; this path is for the pointwise ops that pass does not take and for measuring.
+Whether it is on is part of Inductor's FX-graph cache key (a no-op post-grad pass whose ``uuid`` says
+so), so a graph compiled with it off is not served with it on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+import warnings
+from typing import Any
+
+import torch
+
+from flexsn_codegen.inductor_template import render_inference_template, step_parts
+from flexsn_runtime.op_impls import inference_kernel
+from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+
+__all__ = ["enable_template_lowering", "template_lowering_enabled"]
+
+_STATE = {"enabled": False, "installed": False}
+_LOCK = threading.Lock()
+_TEMPLATES: dict[str, Any] = {}  # source digest -> TritonTemplate (Inductor refuses a second one of a name)
+_TOLD: set[str] = set()
+_FLOATS = (torch.float32, torch.float16, torch.bfloat16)
+_BLOCK_NCL, _NUM_WARPS = 1024, 4  # the eager kernels' default launch (flexsn_runtime.launchers)
+
+
+class _NotLowered(Exception):
+    """Why a call stays the opaque op (told once per reason)."""
+
+
+def template_lowering_enabled() -> bool:
+    """Whether Inductor lowers ``flexsn::inference`` to a ``TritonTemplate`` (see the module docstring)."""
+    return _STATE["enabled"]
+
+
+def enable_template_lowering(on: bool = True) -> bool:
+    """Turn the experimental template lowering of FlexSN inference scans on or off (off by default).
+
+    Takes effect for graphs compiled afterwards (``torch._dynamo.reset()`` to recompile a function).
+    Imports Inductor's lowering module when turned on.
+
+    Returns:
+        Whether the lowering is registered (``False``, with a warning, where this PyTorch's Inductor has no
+        ``TritonTemplate`` of the form it needs).
+
+    Raises:
+        TypeError: ``on`` is not a bool.
+    """
+    if not isinstance(on, bool):
+        raise TypeError(f"enable_template_lowering(on) takes a bool, got {type(on).__name__}")
+    with _LOCK:
+        _STATE["enabled"] = on
+        if on and not _STATE["installed"]:
+            try:
+                _install()
+            except Exception as exc:  # noqa: BLE001 - private Inductor API drift: say so, change nothing else
+                _STATE["enabled"] = False
+                warnings.warn(f"FlexSN: the template lowering could not be registered with Inductor: {exc!r}",
+                              RuntimeWarning, stacklevel=2)
+                return False
+            _STATE["installed"] = True
+    return _STATE["installed"]
+
+
+def _install() -> None:
+    from torch._inductor import config
+    from torch._inductor.custom_graph_pass import CustomGraphPass
+    from torch._inductor.lowering import fallback_handler, register_lowering
+
+    op = torch.ops.flexsn.inference.default
+    opaque = fallback_handler(op, add_to_fallback_set=False)  # type: ignore[no-untyped-call]  # Inductor is untyped
+
+    class _CacheKey(CustomGraphPass):
+        """No-op post-grad pass whose ``uuid`` puts the lowering's on/off in Inductor's FX-graph cache key."""
+
+        def __init__(self, previous: Any) -> None:
+            self.previous = previous
+
+        def __call__(self, graph: torch.fx.Graph) -> None:
+            if self.previous is not None:
+                self.previous(graph)
+
+        def uuid(self) -> Any:
+            previous = self.previous.uuid() if isinstance(self.previous, CustomGraphPass) else None
+            return ("flexsn-template-lowering-1", _STATE["enabled"], previous)
+
+    config.post_grad_custom_post_pass = _CacheKey(config.post_grad_custom_post_pass)
+
+    @register_lowering(op, type_promotion_kind=None)
+    def lower_inference(handle: Any, flat_args: list[Any], final_state: bool) -> Any:
+        if _STATE["enabled"]:
+            try:
+                return _emit(int(handle), list(flat_args), bool(final_state))
+            except _NotLowered as why:
+                _tell(str(why))
+        return opaque(handle, flat_args, final_state)
+
+
+def _tell(reason: str) -> None:
+    if reason not in _TOLD:
+        _TOLD.add(reason)
+        warnings.warn(f"FlexSN: an inference scan stays Inductor's opaque op (no template lowering): {reason}",
+                      RuntimeWarning, stacklevel=3)
+
+
+def _ints(sizes: Any) -> list[int]:
+    out = []
+    for s in sizes:
+        try:
+            out.append(int(s))
+        except TypeError:
+            raise _NotLowered("symbolic sizes (the template is rendered for static ones)") from None
+    return out
+
+
+def _strides(shape: list[int], order: list[int]) -> list[int]:
+    """Dense strides of ``shape`` with its dims laid out in ``order`` (outermost first)."""
+    strides, run = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = run
+        run *= max(shape[d], 1)
+    return strides
+
+
+def _memory_order(x: Any, rank: int) -> list[int]:
+    """The dims of sequence ``x`` from the outermost to the innermost in memory, time first; contiguous
+    when its layout is not fixed yet (Inductor then lays it out as the template asks) or time is not outermost."""
+    from torch._inductor import ir
+
+    try:
+        layout = x.get_layout()
+    except (AttributeError, NotImplementedError):
+        return list(range(rank))
+    if not isinstance(layout, ir.FixedLayout):
+        return list(range(rank))
+    strides = _ints(layout.stride)
+    order = sorted(range(rank), key=lambda d: (-strides[d], d))
+    return order if order[0] == 0 else list(range(rank))
+
+
+def _inductor_order(order: list[int]) -> list[int]:
+    """Inductor's stride order (``ir.get_stride_order``: each dim's rank, 0 for the innermost) of a memory order."""
+    ranks = [0] * len(order)
+    for r, d in enumerate(reversed(order)):
+        ranks[d] = r
+    return ranks
+
+
+def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
+    """The template call for one ``flexsn::inference(handle, flat_args, final_state)`` node."""
+    from torch._inductor import ir
+    from torch._inductor.lowering import empty_strided
+    from torch._inductor.select_algorithm import SymbolicGridFn, TritonTemplate, autotune_select_algorithm
+
+    kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
+    ni, ns, no, nw = info.num_inputs, info.num_states, info.num_outputs, info.num_static
+    if len(flat_args) not in (ni + nw, ni + ns + nw) or no < 1:
+        raise _NotLowered(f"{len(flat_args)} arguments for {ni} input(s), {ns} state(s), {nw} static(s)")
+    zero_init = len(flat_args) == ni + nw
+    x0 = flat_args[0]
+    device, dtype = x0.get_device(), x0.get_dtype()
+    if device is None or device.type != "cuda":
+        raise _NotLowered(f"sequences on {device} (the template is a CUDA kernel)")
+    if dtype not in _FLOATS:
+        raise _NotLowered(f"dtype {dtype}")
+    size = _ints(x0.get_size())
+    if len(size) < 2 or math.prod(size) == 0:
+        raise _NotLowered(f"sequence shape {size} (the template needs [T >= 1, *step] with neurons)")
+    body, statics = flat_args[: len(flat_args) - nw], flat_args[len(flat_args) - nw :]
+    for t in body:
+        if t.get_dtype() != dtype or t.get_device() != device:
+            raise _NotLowered("sequences and states of mixed dtypes or devices")
+    if any(_ints(t.get_size()) != size for t in body[:ni]) or any(_ints(t.get_size()) != size[1:] for t in body[ni:]):
+        raise _NotLowered("sequences or states whose shapes differ from the first input's")
+    step = size[1:]
+    for w in statics:  # a static input broadcasts to one step (the kernels' rule, flexsn_runtime.statics)
+        shape = _ints(w.get_size())
+        if len(shape) > len(step) or any(a not in (1, b) for a, b in zip(reversed(shape), reversed(step))):
+            raise _NotLowered(f"a static input of shape {shape} beside steps {step}")
+    out_dtypes: list[torch.dtype] = [
+        kernel.output_dtypes[k] or dtype if k < len(kernel.output_dtypes) else dtype for k in range(no)
+    ]
+    if any(d not in _FLOATS for d in out_dtypes):
+        raise _NotLowered(f"an output of dtype {[d for d in out_dtypes if d not in _FLOATS][0]} (floating outputs only)")
+    try:
+        parts = step_parts(kernel.code)
+    except ValueError as exc:
+        raise _NotLowered(str(exc)) from None
+    order = _memory_order(x0, len(size))  # the sequences' dims, outermost first (time first)
+    seqs = [ir.ExternKernel.require_stride_order(t, _inductor_order(order)) for t in body[:ni]]
+    small = [ir.ExternKernel.require_contiguous(t) for t in (*body[ni:], *statics)]
+    seq_strides = _strides(size, order)
+    step_order = [d - 1 for d in order[1:]]
+    step_strides = _strides(step, step_order)
+
+    def buffer(shape: list[int], strides: list[int], dt: torch.dtype) -> Any:
+        return empty_strided(shape, strides, dtype=dt, device=device)
+
+    written = [buffer(size, seq_strides, out_dtypes[k]) for k in range(1, no)]
+    written += [buffer(step, step_strides, dtype) if final_state else buffer(size, seq_strides, dtype) for _ in range(ns)]
+    arg_strides: dict[str, list[int]] = {}
+    for j, t in enumerate(small[: len(body) - ni]):
+        arg_strides[f"s0_{j}"] = _strides(step, list(range(len(step))))
+    for k, w in enumerate(statics):
+        shape = [1] * (len(step) - len(w.get_size())) + _ints(w.get_size())
+        dense = _strides(shape, list(range(len(shape))))
+        arg_strides[f"w{k}"] = [0 if n == 1 else st for n, st in zip(shape, dense)]
+    for k in range(1, no):
+        arg_strides[f"y{k}"] = seq_strides
+    for j in range(ns):
+        arg_strides[f"sf{j}" if final_state else f"sq{j}"] = step_strides if final_state else seq_strides
+    source = render_inference_template(parts, ni, ns, no, nw, len(step), zero_init, final_state, arg_strides, order[1:])
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    template = _TEMPLATES.get(digest)
+    if template is None:
+
+        @SymbolicGridFn
+        def grid(t: Any, ncl: Any, meta: dict[str, Any], *, cdiv: Any) -> tuple[Any, int, int]:
+            return (cdiv(ncl, meta["BLOCK_NCL"]), 1, 1)
+
+        template = _TEMPLATES[digest] = TritonTemplate(name=f"flexsn_scan_{digest}", grid=grid, source=source)
+    inputs = [*seqs, *small]
+    layout = ir.FixedLayout(device, out_dtypes[0], size, stride=seq_strides)
+    choices: list[Any] = []
+    error = template.maybe_append_choice(
+        choices=choices, input_nodes=[*inputs, *written], layout=layout, mutated_inputs=written or None,
+        call_sizes=[size[0], math.prod(step)], BLOCK_NCL=_BLOCK_NCL, num_warps=_NUM_WARPS, num_stages=1,
+    )
+    if error is not None or not choices:
+        raise _NotLowered(f"Inductor refused the template: {error!r}")
+    picked = autotune_select_algorithm(  # type: ignore[no-untyped-call]  # Inductor is untyped
+        f"flexsn_scan_{digest}", choices, [*inputs, *written], layout)
+    out = picked[0] if isinstance(picked, tuple) else picked  # (node, choice) in later releases
+    return [out, *written]

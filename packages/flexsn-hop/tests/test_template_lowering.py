@@ -1,0 +1,77 @@
+"""``flexsn_hop.enable_template_lowering`` where no template can run (the CPU): its switch, its place in Inductor's
+cache key, and a call it cannot lower staying the opaque op with one warning and the same numbers.
+
+The template itself runs on CUDA only (``tests-integration/test_template_lowering.py`` in the GPU suite);
+its rendered lines are checked here on the CPU in ``test_inductor_template.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterator
+
+import pytest
+import torch
+import torch._dynamo
+
+import flexsn_hop
+from flexsn_hop import template_lowering
+from flexsn_runtime import FlexSNKernel
+from flexsn_trace import ScanContract
+from flexsn_trace.testing import lif_core
+
+
+@pytest.fixture(autouse=True)
+def _switches() -> Iterator[None]:
+    flexsn_hop.enable_fused_kernels(True)  # conftest clears the hook around every test
+    flexsn_hop.enable_neighbour_fusion(False)
+    yield
+    flexsn_hop.enable_template_lowering(False)
+    flexsn_hop.enable_fused_kernels(False)
+    flexsn_hop.enable_neighbour_fusion(None)
+
+
+def test_the_switch_checks_its_argument_and_reads_back() -> None:
+    with pytest.raises(TypeError, match="takes a bool, got str"):
+        flexsn_hop.enable_template_lowering("on")  # type: ignore[arg-type]
+    assert flexsn_hop.enable_template_lowering(True)
+    assert flexsn_hop.template_lowering_enabled()
+    flexsn_hop.enable_template_lowering(False)
+    assert not flexsn_hop.template_lowering_enabled()
+
+
+def test_the_switch_is_part_of_inductors_cache_key() -> None:
+    from torch._inductor import config
+
+    flexsn_hop.enable_template_lowering(True)
+    on = config.post_grad_custom_post_pass.uuid()
+    flexsn_hop.enable_template_lowering(False)
+    off = config.post_grad_custom_post_pass.uuid()
+    assert on != off
+
+
+@pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1", reason="the fused kernels on the CPU need TRITON_INTERPRET=1")
+def test_a_cpu_call_stays_the_opaque_op_with_one_warning() -> None:
+    from torch._inductor.utils import run_and_get_code
+
+    kernel = FlexSNKernel(lif_core, 1, 1, 1)
+
+    def step(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        return kernel.run(ScanContract(1, 1, 1, (x * 2.0,), (), (), True, True))[0] + r
+
+    x, r = torch.randn(4, 3, 5), torch.randn(4, 3, 5)
+    with torch.no_grad():
+        want = step(x, r)
+    flexsn_hop.enable_template_lowering(True)
+    template_lowering._TOLD.clear()  # told once per process: a test before may have been told
+    torch._dynamo.reset()
+    with torch.no_grad(), warnings.catch_warnings(record=True) as told:
+        warnings.simplefilter("always")
+        got, codes = run_and_get_code(torch.compile(step, fullgraph=True), x, r)
+    torch.testing.assert_close(got, want)
+    messages = [str(w.message) for w in told if "template lowering" in str(w.message)]
+    assert len(messages) == 1 and "sequences on cpu (the template is a CUDA kernel)" in messages[0], messages
+    calls = [line for code in codes for line in code.splitlines()
+             if "torch.ops.flexsn.inference.default(" in line and not line.strip().startswith("#")]
+    assert calls, "the op is called as it is without the lowering"
