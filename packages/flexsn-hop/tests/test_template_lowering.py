@@ -14,6 +14,8 @@ from collections.abc import Iterator
 import pytest
 import torch
 import torch._dynamo
+import torch._functorch.config
+import torch._inductor.config
 
 import flexsn_hop
 from flexsn_hop import template_lowering
@@ -51,8 +53,32 @@ def test_the_switch_is_part_of_inductors_cache_key() -> None:
     assert on != off
 
 
-@pytest.mark.skipif(os.environ.get("TRITON_INTERPRET") != "1", reason="the fused kernels on the CPU need TRITON_INTERPRET=1")
+needs_kernels = pytest.mark.skipif(
+    os.environ.get("TRITON_INTERPRET") != "1", reason="the fused kernels on the CPU need TRITON_INTERPRET=1"
+)
+
+
+@needs_kernels
 def test_a_cpu_call_stays_the_opaque_op_with_one_warning() -> None:
+    messages, codes = _compile_told()
+    assert len(messages) == 1 and "sequences on cpu (the template is a CUDA kernel)" in messages[0], messages
+    calls = [line for code in codes for line in code.splitlines()
+             if "torch.ops.flexsn.inference.default(" in line and not line.strip().startswith("#")]
+    assert calls, "the op is called as it is without the lowering"
+
+
+@needs_kernels
+def test_a_template_that_fails_to_build_leaves_the_opaque_op(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object) -> None:
+        raise IndexError("a drifted Inductor internal")
+
+    monkeypatch.setattr(template_lowering, "_emit", broken)
+    messages, _ = _compile_told()
+    assert len(messages) == 1 and "building the template failed (IndexError: a drifted Inductor internal)" in messages[0]
+
+
+def _compile_told() -> tuple[list[str], list[str]]:
+    """Compile a scan with the lowering on (CPU): the results equal eager; the lowering's warnings and the code."""
     from torch._inductor.utils import run_and_get_code
 
     kernel = FlexSNKernel(lif_core, 1, 1, 1)
@@ -66,12 +92,11 @@ def test_a_cpu_call_stays_the_opaque_op_with_one_warning() -> None:
     flexsn_hop.enable_template_lowering(True)
     template_lowering._TOLD.clear()  # told once per process: a test before may have been told
     torch._dynamo.reset()
-    with torch.no_grad(), warnings.catch_warnings(record=True) as told:
+    # Inductor's caches would serve the graph compiled by a test before, without asking the lowering
+    with torch.no_grad(), warnings.catch_warnings(record=True) as told, torch._inductor.config.patch(
+        fx_graph_cache=False
+    ), torch._functorch.config.patch(enable_autograd_cache=False):
         warnings.simplefilter("always")
         got, codes = run_and_get_code(torch.compile(step, fullgraph=True), x, r)
     torch.testing.assert_close(got, want)
-    messages = [str(w.message) for w in told if "template lowering" in str(w.message)]
-    assert len(messages) == 1 and "sequences on cpu (the template is a CUDA kernel)" in messages[0], messages
-    calls = [line for code in codes for line in code.splitlines()
-             if "torch.ops.flexsn.inference.default(" in line and not line.strip().startswith("#")]
-    assert calls, "the op is called as it is without the lowering"
+    return [str(w.message) for w in told if "template lowering" in str(w.message)], codes

@@ -11,8 +11,9 @@ prologue that reads no more bytes than it writes, an epilogue of the output's si
 
 What is lowered: CUDA inference calls (no gradients; training graphs keep ``flexsn::training`` and
 ``flexsn::backward`` opaque) with float32, float16 or bfloat16 sequences of static sizes and floating
-outputs. Anything else, or a call this module cannot lower, runs as the opaque op (PyTorch's
-``fallback_handler``, what Inductor does without a lowering), with one warning per reason. Off by default:
+outputs. Anything else, or a call this module cannot lower (or whose template Inductor fails to build),
+runs as the opaque op (PyTorch's ``fallback_handler``, what Inductor does without a lowering), with one
+warning per reason. Off by default:
 the neighbour pass (:mod:`flexsn_hop.neighbour_pass`) already fuses the common neighbours, forward and
 backward, on every device; this path is for the pointwise ops that pass does not take and for measuring.
 Whether it is on is part of Inductor's FX-graph cache key (a no-op post-grad pass whose ``uuid`` says
@@ -112,6 +113,8 @@ def _install() -> None:
                 return _emit(int(handle), list(flat_args), bool(final_state))
             except _NotLowered as why:
                 _tell(str(why))
+            except Exception as exc:  # noqa: BLE001 - Inductor's template machinery failed: the op still runs
+                _tell(f"building the template failed ({type(exc).__name__}: {exc})")
         return opaque(handle, flat_args, final_state)
 
 
