@@ -28,11 +28,14 @@ from __future__ import annotations
 import re
 from typing import Mapping, NamedTuple, Sequence
 
+from .addressing import _JIT
 from .lowering import ROUND_BY_HAND, STORAGE_CAST
 
 __all__ = ["StepParts", "render_inference_template", "step_parts", "template_argnames"]
 
-_KERNEL_START = re.compile(r"^@triton\.jit\(do_not_specialize=\[\"T\"\]\)\s*$", re.M)
+# the lines of a rendered module this reads: the scan kernel's decorator (addressing._JIT), its call of the
+# step (templates._step_call: ``r_0, r_1 = step(...)``) and of the hoisted prologue (templates._prologue_call)
+_KERNEL_START = re.compile(rf"^{re.escape(_JIT)}\s*$", re.M)
 _STEP_CALL = re.compile(r"^\s+r_\d+(?:, r_\d+)* = (\w+)\(", re.M)
 _HOISTED_CALL = re.compile(r"^\s+(inv\d+(?:, inv\d+)*) = (\w+)\(", re.M)
 
