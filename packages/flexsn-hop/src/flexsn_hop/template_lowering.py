@@ -41,10 +41,10 @@ _LOCK = threading.Lock()
 _TEMPLATES: dict[str, Any] = {}  # source digest -> TritonTemplate (Inductor refuses a second one of a name)
 _TOLD: set[str] = set()
 _FLOATS = (torch.float32, torch.float16, torch.bfloat16)
-#: the launches Inductor's autotuning picks from, ``(BLOCK_NCL, num_warps)``: the eager kernels' default
-#: (1,024 neurons, 4 warps; flexsn_runtime.launchers) and its neighbours (their per-call spread was within 1%
-#: on an H200, BENCHMARKS.md "Launch configurations per call"; here Inductor's own loads take part)
-_LAUNCHES = ((1024, 4), (512, 4), (2048, 8), (256, 2))
+#: the template's launch: the eager kernels' default (flexsn_runtime.launchers). Offering Inductor's autotuning
+#: four launches (512/4, 2048/8, 256/2 besides) only lengthened compiles: the convnet's inference step was no
+#: faster (tools/results/gpu-2026-11-30c/ run10 against run8)
+_BLOCK_NCL, _NUM_WARPS = 1024, 4
 
 
 class _NotLowered(Exception):
@@ -247,13 +247,11 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
     inputs = [*seqs, *small]
     layout = ir.FixedLayout(device, out_dtypes[0], size, stride=seq_strides)
     choices: list[Any] = []
-    error = None
-    for block, warps in _LAUNCHES:
-        error = template.maybe_append_choice(
-            choices=choices, input_nodes=[*inputs, *written], layout=layout, mutated_inputs=written or None,
-            call_sizes=[size[0], math.prod(step)], BLOCK_NCL=block, num_warps=warps, num_stages=1,
-        ) or error
-    if not choices:
+    error = template.maybe_append_choice(
+        choices=choices, input_nodes=[*inputs, *written], layout=layout, mutated_inputs=written or None,
+        call_sizes=[size[0], math.prod(step)], BLOCK_NCL=_BLOCK_NCL, num_warps=_NUM_WARPS, num_stages=1,
+    )
+    if error is not None or not choices:
         raise _NotLowered(f"Inductor refused the template: {error!r}")
     picked = autotune_select_algorithm(  # type: ignore[no-untyped-call]  # Inductor is untyped
         f"flexsn_scan_{digest}", choices, [*inputs, *written], layout)
