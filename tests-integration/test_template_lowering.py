@@ -6,7 +6,8 @@ the compiled code holds one template kernel (``triton_tem``) that reads the affi
 sum, no opaque ``flexsn.inference`` call, and the result equals the eager network's (fp32: spikes equal
 where the membrane is not within rounding of the threshold, states to 1e-5). Neurons: LIF (zero initial
 states), ``ParametricLIFNode`` (a learnable decay lifted as a static input and a hoisted prologue), a
-two-input, two-state, two-output core with given initial states and state sequences. With the lowering
+two-input, two-state, two-output core with given initial states and state sequences; LIF on ``backend="hop"``
+(``flex_sn_scan``, whose compiled graph calls the same op). With the lowering
 off again, the same function compiles to the opaque op (the on/off is in Inductor's cache key). The
 template's own lines are checked on the CPU (``packages/flexsn-hop/tests/test_inductor_template.py``).
 """
@@ -73,6 +74,7 @@ class Block(nn.Module):
 
 NEURONS: dict[str, Callable[[], nn.Module]] = {
     "lif": lambda: LIFNode(step_mode="m"),
+    "lif_hop": lambda: LIFNode(step_mode="m", backend="hop"),  # flex_sn_scan reaches the same op
     "plif": lambda: ParametricLIFNode(init_tau=3.0, step_mode="m"),
     "two_by_two": lambda: flexsn_nn.FlexSN(_two_by_two, num_inputs=2, num_states=2, num_outputs=2, step_mode="m",
                                            store_state_seqs=True),
