@@ -7,6 +7,7 @@ its rendered lines are checked here on the CPU in ``test_inductor_template.py``.
 
 from __future__ import annotations
 
+import operator
 import os
 import warnings
 from collections.abc import Iterator
@@ -100,3 +101,27 @@ def _compile_told() -> tuple[list[str], list[str]]:
         got, codes = run_and_get_code(torch.compile(step, fullgraph=True), x, r)
     torch.testing.assert_close(got, want)
     return [str(w.message) for w in told if "template lowering" in str(w.message)], codes
+
+
+def test_a_consumer_of_the_spikes_that_reads_a_state_keeps_the_op_opaque() -> None:
+    """An epilogue runs inside the template's loop over time, before the final states are written: a graph where a
+    node fed by output 0 reads another result is not lowered (checked on the FX graph the lowering sees)."""
+    reads = template_lowering._reads_a_result_after_output0
+
+    def graph(tail: str) -> torch.fx.Node:
+        g = torch.fx.Graph()
+        x, r = g.placeholder("x"), g.placeholder("r")
+        scan = g.call_function(torch.ops.aten.split.Tensor, (x, 1))  # stands for flexsn::inference: a list result
+        spikes = g.call_function(operator.getitem, (scan, 0))
+        state = g.call_function(operator.getitem, (scan, 1))
+        y = g.call_function(torch.ops.aten.add.Tensor, (spikes, r))
+        if tail == "reads_state":  # through a chain: add, then mul with the final state
+            y = g.call_function(torch.ops.aten.mul.Tensor, (y, state))
+        elif tail == "other_use":
+            g.call_function(torch.ops.aten.clone.default, (scan,))
+        g.output((y, state))  # the graph returns spikes and state alike: not a reader
+        return scan
+
+    assert not reads(graph("plain"))
+    assert reads(graph("reads_state"))
+    assert reads(graph("other_use"))

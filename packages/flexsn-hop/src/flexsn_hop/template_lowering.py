@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import operator
 import threading
 import warnings
 from typing import Any
@@ -138,6 +139,39 @@ def _ints(sizes: Any) -> list[int]:
     return out
 
 
+def _reads_a_result_after_output0(node: torch.fx.Node) -> bool:
+    """Whether a node fed by the scan's output 0 (through any chain of nodes) also reads another of its results.
+
+    Such a consumer could become the template's epilogue, which runs inside the loop over time at output 0's
+    store, before the final states are written after the loop: it would read them unwritten. Inductor's
+    scheduler tracks the template's mutated buffers apart from its output, and is expected to refuse such a
+    fusion, but nothing here relies on that: a graph with such a node keeps the opaque op. ``node`` is the
+    ``flexsn::inference`` call of Inductor's post-grad graph; a use of it other than ``getitem`` counts as such
+    a reader; the graph's ``output`` node (which returns spikes and states alike) does not.
+    """
+    first: list[torch.fx.Node] = []
+    others: set[torch.fx.Node] = set()
+    for user in node.users:
+        if user.op != "call_function" or user.target is not operator.getitem:
+            return True
+        if user.args[1] == 0:
+            first.append(user)
+        else:
+            others.add(user)
+    if not others:
+        return False
+    seen: set[torch.fx.Node] = set()
+    stack = list(first)
+    while stack:
+        for user in stack.pop().users:
+            if user not in seen and user.op != "output":  # the graph's results: no kernel reads them there
+                seen.add(user)
+                if any(arg in others for arg in user.all_input_nodes):
+                    return True
+                stack.append(user)
+    return False
+
+
 def _strides(shape: list[int], order: list[int]) -> list[int]:
     """Dense strides of ``shape`` with its dims laid out in ``order`` (outermost first)."""
     strides, run = [0] * len(shape), 1
@@ -177,6 +211,12 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
     from torch._inductor.lowering import empty_strided
     from torch._inductor.select_algorithm import SymbolicGridFn, TritonTemplate, autotune_select_algorithm
 
+    from torch._inductor.virtualized import V
+
+    current = getattr(V.graph, "current_node", None)
+    if current is None or _reads_a_result_after_output0(current):
+        raise _NotLowered("a node fed by the spikes also reads the scan's states or other outputs (it could be fused "
+                          "into the template's loop over time, before the final states are written)")
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     ni, ns, no, nw = info.num_inputs, info.num_states, info.num_outputs, info.num_static
     if len(flat_args) not in (ni + nw, ni + ns + nw) or no < 1:
