@@ -23,8 +23,10 @@ import triton
 from flexsn_codegen import interpreter_enabled
 from flexsn_codegen.inductor_template import render_inference_template, step_parts, template_argnames
 from flexsn_runtime import FlexSNKernel
+from flexsn_runtime.layout import strides_in_order
 from flexsn_runtime.op_impls import inference_kernel
 from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+from hop_reference import python_loop
 
 torch.manual_seed(0)
 # compiled on CUDA where there is one, else in Triton's interpreter (CI sets TRITON_INTERPRET=1)
@@ -86,14 +88,6 @@ def _plain(source: str, argnames: list[str], size: list[int], hook_strides: dict
     return "import triton\nimport triton.language as tl\n\n" + src
 
 
-def _dense(shape: tuple[int, ...], order: list[int]) -> list[int]:
-    strides, run = [0] * len(shape), 1
-    for d in reversed(order):
-        strides[d] = run
-        run *= shape[d]
-    return strides
-
-
 def _run_template(kernel: FlexSNKernel, seqs: list[torch.Tensor], init: list[torch.Tensor], statics: list[torch.Tensor],
                   final_state: bool, order: list[int], tmp_path: Any) -> list[torch.Tensor]:
     """The rendered template run over ``seqs`` laid out in ``order`` (the sequences' dims, outermost first)."""
@@ -102,11 +96,12 @@ def _run_template(kernel: FlexSNKernel, seqs: list[torch.Tensor], init: list[tor
     size = tuple(seqs[0].shape)
     step = size[1:]
     zero_init = not init
-    seq_strides, step_strides = _dense(size, order), _dense(step, [d - 1 for d in order[1:]])
+    step_order = tuple(d - 1 for d in order[1:])  # time is outermost in every order here
+    seq_strides, step_strides = list(strides_in_order(size, step_order)), list(strides_in_order(step, step_order))
     strides: dict[str, list[int]] = {f"s0_{j}": list(s.stride()) for j, s in enumerate(init)}
     for k, w in enumerate(statics):
         shape = (1,) * (len(step) - w.dim()) + tuple(w.shape)
-        strides[f"w{k}"] = [0 if n == 1 else st for n, st in zip(shape, _dense(shape, list(range(len(shape)))))]
+        strides[f"w{k}"] = [0 if n == 1 else st for n, st in zip(shape, strides_in_order(shape, tuple(range(len(shape)))))]
     strides.update({f"y{k}": seq_strides for k in range(1, no)})
     strides.update({(f"sf{j}" if final_state else f"sq{j}"): (step_strides if final_state else seq_strides) for j in range(ns)})
     source = render_inference_template(step_parts(scan.code, round_by_hand=DEVICE.type == "cpu"), ni, ns, no, nw,
@@ -131,19 +126,6 @@ def _run_template(kernel: FlexSNKernel, seqs: list[torch.Tensor], init: list[tor
     return [*outs, *states]
 
 
-def _loop(core: Callable[..., Any], seqs: list[torch.Tensor], init: list[torch.Tensor], statics: list[torch.Tensor],
-          no: int, final_state: bool) -> list[torch.Tensor]:
-    states, outs, seqs_out = list(init), [[] for _ in range(no)], [[] for _ in init]
-    for t in range(seqs[0].shape[0]):
-        res = core(*(x[t] for x in seqs), *states, *statics)
-        for k in range(no):
-            outs[k].append(res[k])
-        states = list(res[no:])
-        for j, s in enumerate(states):
-            seqs_out[j].append(s)
-    return [torch.stack(o) for o in outs] + (states if final_state else [torch.stack(s) for s in seqs_out])
-
-
 #: the sequences' memory orders ([T, B, C, L], outermost first): contiguous, and channels-last (C innermost)
 ORDERS = {"contiguous": [0, 1, 2, 3], "channels_last": [0, 1, 3, 2]}
 
@@ -158,11 +140,13 @@ def test_template_scan_matches_the_loop(case: str, zero_init: bool, final_state:
     order = ORDERS[layout]
     statics = [w.to(DEVICE) for w in make_statics(step)]
     kernel = FlexSNKernel(core, ni, ns, no, num_static=len(statics))
-    seqs = [torch.empty_strided((T, *step), _dense((T, *step), order), device=DEVICE).normal_().mul_(1.5).add_(0.5)
+    step_order = tuple(d - 1 for d in order[1:])
+    seqs = [torch.empty_strided((T, *step), strides_in_order((T, *step), step_order), device=DEVICE).normal_().mul_(1.5).add_(0.5)
             for _ in range(ni)]
     init = [] if zero_init else [torch.rand(*step, device=DEVICE) for _ in range(ns)]
     got = _run_template(kernel, seqs, init, statics, final_state, order, tmp_path)
-    want = _loop(core, seqs, init or [torch.zeros(step, device=DEVICE) for _ in range(ns)], statics, no, final_state)
+    seq_results, final = python_loop(core, no, seqs, init or [torch.zeros(step, device=DEVICE) for _ in range(ns)], statics)
+    want = [*seq_results[:no], *final] if final_state else list(seq_results)
     assert len(got) == len(want)
     for k, (g, w) in enumerate(zip(got, want)):
         assert g.shape == w.shape, k

@@ -32,8 +32,10 @@ from typing import Any
 import torch
 
 from flexsn_codegen.inductor_template import render_inference_template, step_parts
+from flexsn_runtime.layout import strides_in_order
 from flexsn_runtime.op_impls import inference_kernel
 from flexsn_runtime.registry import lookup_flexsn_kernel_handle
+from flexsn_runtime.statics import padded_shape
 
 __all__ = ["enable_template_lowering", "template_lowering_enabled"]
 
@@ -172,15 +174,6 @@ def _reads_a_result_after_output0(node: torch.fx.Node) -> bool:
     return False
 
 
-def _strides(shape: list[int], order: list[int]) -> list[int]:
-    """Dense strides of ``shape`` with its dims laid out in ``order`` (outermost first)."""
-    strides, run = [0] * len(shape), 1
-    for d in reversed(order):
-        strides[d] = run
-        run *= max(shape[d], 1)
-    return strides
-
-
 def _memory_order(x: Any, rank: int) -> list[int]:
     """The dims of sequence ``x`` from the outermost to the innermost in memory, time first; contiguous
     when its layout is not fixed yet (Inductor then lays it out as the template asks) or time is not outermost."""
@@ -210,13 +203,8 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
     from torch._inductor import ir
     from torch._inductor.lowering import empty_strided
     from torch._inductor.select_algorithm import SymbolicGridFn, TritonTemplate, autotune_select_algorithm
-
     from torch._inductor.virtualized import V
 
-    current = getattr(V.graph, "current_node", None)
-    if current is None or _reads_a_result_after_output0(current):
-        raise _NotLowered("a node fed by the spikes also reads the scan's states or other outputs (it could be fused "
-                          "into the template's loop over time, before the final states are written)")
     kernel, info = inference_kernel(lookup_flexsn_kernel_handle(handle), final_state)
     ni, ns, no, nw = info.num_inputs, info.num_states, info.num_outputs, info.num_static
     if len(flat_args) not in (ni + nw, ni + ns + nw) or no < 1:
@@ -238,10 +226,12 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
     if any(_ints(t.get_size()) != size for t in body[:ni]) or any(_ints(t.get_size()) != size[1:] for t in body[ni:]):
         raise _NotLowered("sequences or states whose shapes differ from the first input's")
     step = size[1:]
-    for w in statics:  # a static input broadcasts to one step (the kernels' rule, flexsn_runtime.statics)
-        shape = _ints(w.get_size())
-        if len(shape) > len(step) or any(a not in (1, b) for a, b in zip(reversed(shape), reversed(step))):
-            raise _NotLowered(f"a static input of shape {shape} beside steps {step}")
+    static_shapes: list[tuple[int, ...]] = []
+    for w in statics:
+        shape = padded_shape(_ints(w.get_size()), step)  # the kernels' broadcasting rule, in the step's rank
+        if shape is None:
+            raise _NotLowered(f"a static input of shape {_ints(w.get_size())} beside steps {step}")
+        static_shapes.append(shape)
     out_dtypes: list[torch.dtype] = [
         kernel.output_dtypes[k] or dtype if k < len(kernel.output_dtypes) else dtype for k in range(no)
     ]
@@ -251,24 +241,26 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
         parts = step_parts(kernel.code)
     except ValueError as exc:
         raise _NotLowered(str(exc)) from None
+    # a walk over the graph: after the checks of the call itself
+    current = getattr(V.graph, "current_node", None)
+    if current is None or _reads_a_result_after_output0(current):
+        raise _NotLowered("a node fed by the spikes also reads the scan's states or other outputs (it could be fused "
+                          "into the template's loop over time, before the final states are written)")
     order = _memory_order(x0, len(size))  # the sequences' dims, outermost first (time first)
     seqs = [ir.ExternKernel.require_stride_order(t, _inductor_order(order)) for t in body[:ni]]
     small = [ir.ExternKernel.require_contiguous(t) for t in (*body[ni:], *statics)]
-    seq_strides = _strides(size, order)
-    step_order = [d - 1 for d in order[1:]]
-    step_strides = _strides(step, step_order)
+    step_order = tuple(d - 1 for d in order[1:])  # the per-step dims in memory order (flexsn_runtime.layout's Order)
+    seq_strides, step_strides = list(strides_in_order(size, step_order)), list(strides_in_order(step, step_order))
+    contiguous = strides_in_order(step, tuple(range(len(step))))
 
     def buffer(shape: list[int], strides: list[int], dt: torch.dtype) -> Any:
         return empty_strided(shape, strides, dtype=dt, device=device)
 
     written = [buffer(size, seq_strides, out_dtypes[k]) for k in range(1, no)]
     written += [buffer(step, step_strides, dtype) if final_state else buffer(size, seq_strides, dtype) for _ in range(ns)]
-    arg_strides: dict[str, list[int]] = {}
-    for j, t in enumerate(small[: len(body) - ni]):
-        arg_strides[f"s0_{j}"] = _strides(step, list(range(len(step))))
-    for k, w in enumerate(statics):
-        shape = [1] * (len(step) - len(w.get_size())) + _ints(w.get_size())
-        dense = _strides(shape, list(range(len(shape))))
+    arg_strides: dict[str, list[int]] = {f"s0_{j}": list(contiguous) for j in range(len(body) - ni)}
+    for k, shape in enumerate(static_shapes):  # contiguous in the step's rank, 0 along the broadcast dims
+        dense = strides_in_order(shape, tuple(range(len(shape))))
         arg_strides[f"w{k}"] = [0 if n == 1 else st for n, st in zip(shape, dense)]
     for k in range(1, no):
         arg_strides[f"y{k}"] = seq_strides
