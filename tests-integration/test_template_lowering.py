@@ -181,3 +181,44 @@ def test_channels_last_convolution_output() -> None:
     # add apart (run8 of tools/results/gpu-2026-11-30c: it did, beside a contiguous residual)
     assert sum(k.startswith("triton_tem_") for k in kernels) == 1, kernels
     assert all(k.startswith("triton_tem_") or re.fullmatch(r"triton_poi_fused_add_\d+", k) for k in kernels), kernels
+
+
+@pytest.mark.parametrize("mode", ["eval", "train"])
+def test_batchnorm_prologue_over_a_channels_last_convolution(mode: str) -> None:
+    """With the pass off, BatchNorm's normalisation is the template's prologue (``train``: on batch statistics,
+    as the convnet's inference step runs it). Inductor lays the convolution out channels-last (its layout
+    optimisation, forced here) while the graph was traced contiguous: the template walks the neurons in the
+    order the prologue reads the convolution's output (channels innermost: its first unravelled index is
+    ``idx_2``; walked contiguously, the convnet's first layer took 492 µs against 142,
+    ``tools/results/gpu-2026-11-30d/`` run3 and run4), and the normalisation is its prologue, not a kernel of
+    its own."""
+    torch.manual_seed(3)
+    conv = nn.Conv2d(3, C, 3, padding=1, bias=False).cuda()
+    bn = nn.BatchNorm2d(C).cuda().train(mode == "train")
+    bn.running_mean.uniform_(-0.2, 0.2)
+    bn.running_var.uniform_(0.5, 1.5)
+    neuron = LIFNode(step_mode="m")
+
+    def step(x: torch.Tensor) -> torch.Tensor:
+        neuron.reset()
+        y = bn(conv(x.flatten(0, 1))).unflatten(0, (T, B))
+        return neuron(y).mean(0)
+
+    x = torch.randn(T, B, 3, 10, 10, device="cuda") * 2.0
+    saved = {k: v.clone() for k, v in bn.state_dict().items()}
+    with torch.no_grad():
+        want = step(x)
+        want_v = neuron.v.clone()
+    bn.load_state_dict(saved)  # the running statistics as they were: the compiled call updates them once more
+    with torch._inductor.config.patch(force_layout_optimization=True, fx_graph_cache=False):
+        got, code = _compiled(step, x)
+    _assert_close(got, want)
+    _assert_close(neuron.v, want_v)
+    assert not _opaque_calls(code)
+    kernels = re.findall(r"(\w+) = async_compile\.triton\(", code)
+    templates = [k for k in kernels if k.startswith("triton_tem_")]
+    assert len(templates) == 1 and "batch_norm" in templates[0], kernels
+    first = re.search(r"^\s+(idx_\d) = offs % ", code, re.M)
+    assert first is not None and first.group(1) == "idx_2", first
+    # the normalisation runs in the template's loads: no pointwise kernel writes it (run4 had one, a copy)
+    assert not [k for k in kernels if k.startswith("triton_poi_") and "batch_norm" in k], kernels

@@ -125,3 +125,45 @@ def test_a_consumer_of_the_spikes_that_reads_a_state_keeps_the_op_opaque() -> No
     assert not reads(graph("plain"))
     assert reads(graph("reads_state"))
     assert reads(graph("other_use"))
+
+
+@needs_kernels
+@pytest.mark.parametrize("mode", ["eval", "train"])
+def test_the_walk_follows_the_order_a_prologue_reads_in(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the lowering decides before it renders, asked on the CPU (where it then keeps the opaque op): a
+    BatchNorm over a channels-last convolution output is a prologue whose layout is still open, so the neurons
+    are walked in the order it reads the convolution's output (``[T, B, C, H, W]``: channels innermost). In
+    ``eval`` its normalisation is a pointwise node; in ``train`` (batch statistics, as the convnet's inference
+    step runs it) Inductor has realized it into a buffer of open layout, whose computation is read through.
+    The template leaves that prologue candidate's layout contiguous (asked for another through its views, it was
+    written by a kernel of its own on the GPU)."""
+    seen: dict[str, object] = {}
+
+    def probe(handle: int, flat_args: list[object], final_state: bool) -> list[object]:
+        x0 = flat_args[0]
+        order = template_lowering._memory_order(x0, len(x0.get_size()))  # type: ignore[attr-defined]
+        seen["order"], seen["request"] = order, template_lowering._layout_request(x0, order)
+        raise template_lowering._NotLowered("probed")
+
+    monkeypatch.setattr(template_lowering, "_emit", probe)
+    T, B, C = 3, 2, 4
+    conv = torch.nn.Conv2d(3, C, 3, padding=1, bias=False).to(memory_format=torch.channels_last)
+    bn = torch.nn.BatchNorm2d(C).train(mode == "train")
+    kernel = FlexSNKernel(lif_core, 1, 1, 1)
+
+    def step(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        y = bn(conv(x.flatten(0, 1))).unflatten(0, (T, B))
+        spikes, final = kernel.run(ScanContract(1, 1, 1, (y,), (), (), True, True))
+        return spikes.mean(0), final
+
+    x = torch.randn(T * B, 3, 5, 6).contiguous(memory_format=torch.channels_last).unflatten(0, (T, B))
+    with torch.no_grad():
+        want = step(x)
+    flexsn_hop.enable_template_lowering(True)
+    torch._dynamo.reset()
+    with torch.no_grad(), warnings.catch_warnings(), torch._inductor.config.patch(fx_graph_cache=False):
+        warnings.simplefilter("ignore", RuntimeWarning)  # "probed": the op stays opaque
+        got = torch.compile(step, fullgraph=True)(x)
+    torch.testing.assert_close(got, want)
+    assert seen["order"] == [0, 1, 3, 4, 2], seen
+    assert seen["request"] == [0, 1, 2, 3, 4], seen  # the prologue candidate is left as it is (contiguous)

@@ -16,8 +16,9 @@ runs as the opaque op (PyTorch's ``fallback_handler``, what Inductor does withou
 warning per reason. Off by default:
 the neighbour pass (:mod:`flexsn_hop.neighbour_pass`) already fuses the common neighbours, forward and
 backward, on every device; this path is for the pointwise ops that pass does not take and for measuring.
-Whether it is on is part of Inductor's FX-graph cache key (a no-op post-grad pass whose ``uuid`` says
-so), so a graph compiled with it off is not served with it on.
+Whether it is on, and a digest of the lowering's source, are part of Inductor's FX-graph cache key (a no-op
+post-grad pass whose ``uuid`` says so), so a graph compiled with it off, or by another version of it, is not
+served with it on.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ from __future__ import annotations
 import hashlib
 import math
 import operator
+import sys
 import threading
 import warnings
+from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import torch
 
@@ -39,7 +43,7 @@ from flexsn_runtime.statics import padded_shape
 
 __all__ = ["enable_template_lowering", "template_lowering_enabled"]
 
-_STATE = {"enabled": False, "installed": False}
+_STATE: dict[str, Any] = {"enabled": False, "installed": False}
 _LOCK = threading.Lock()
 _TEMPLATES: dict[str, Any] = {}  # source digest -> TritonTemplate (Inductor refuses a second one of a name)
 _TOLD: set[str] = set()
@@ -56,7 +60,7 @@ class _NotLowered(Exception):
 
 def template_lowering_enabled() -> bool:
     """Whether Inductor lowers ``flexsn::inference`` to a ``TritonTemplate`` (see the module docstring)."""
-    return _STATE["enabled"]
+    return bool(_STATE["enabled"])
 
 
 def enable_template_lowering(on: bool = True) -> bool:
@@ -85,7 +89,7 @@ def enable_template_lowering(on: bool = True) -> bool:
                               RuntimeWarning, stacklevel=2)
                 return False
             _STATE["installed"] = True
-    return _STATE["installed"]
+    return bool(_STATE["installed"])
 
 
 def _install() -> None:
@@ -108,7 +112,7 @@ def _install() -> None:
 
         def uuid(self) -> Any:
             previous = self.previous.uuid() if isinstance(self.previous, CustomGraphPass) else None
-            return ("flexsn-template-lowering-1", _STATE["enabled"], previous)
+            return ("flexsn-template-lowering", _code_digest(), _STATE["enabled"], previous)
 
     config.post_grad_custom_post_pass = _CacheKey(config.post_grad_custom_post_pass)
 
@@ -122,6 +126,17 @@ def _install() -> None:
             except Exception as exc:  # noqa: BLE001 - Inductor's template machinery failed: the op still runs
                 _tell(f"building the template failed ({type(exc).__name__}: {exc})")
         return opaque(handle, flat_args, final_state)
+
+
+def _code_digest() -> str:
+    """SHA-256 of this module's and the template renderer's sources: a graph compiled by another version of the
+    lowering is not served from Inductor's FX-graph cache (the cache key holds the graph, not the lowerings)."""
+    from flexsn_codegen import inductor_template
+
+    if "digest" not in _STATE:
+        text = "".join(Path(m.__file__).read_text() for m in (sys.modules[__name__], inductor_template) if m.__file__)
+        _STATE["digest"] = hashlib.sha256(text.encode()).hexdigest()[:20]
+    return str(_STATE["digest"])
 
 
 def _tell(reason: str) -> None:
@@ -174,20 +189,109 @@ def _reads_a_result_after_output0(node: torch.fx.Node) -> bool:
     return False
 
 
-def _memory_order(x: Any, rank: int) -> list[int]:
-    """The dims of sequence ``x`` from the outermost to the innermost in memory, time first; contiguous
-    when its layout is not fixed yet (Inductor then lays it out as the template asks) or time is not outermost."""
+def _open_pointwise(node: Any) -> bool:
+    """Whether IR ``node`` is a pointwise computation whose layout is still open (not yet a buffer, or a buffer of
+    ``FlexibleLayout``)."""
     from torch._inductor import ir
 
-    try:
-        layout = x.get_layout()
-    except (AttributeError, NotImplementedError):
-        return list(range(rank))
-    if not isinstance(layout, ir.FixedLayout):
-        return list(range(rank))
-    strides = _ints(layout.stride)
+    return isinstance(node, ir.Pointwise) or (
+        isinstance(node, ir.ComputedBuffer) and isinstance(node.layout, ir.FlexibleLayout) and isinstance(node.data, ir.Pointwise)
+    )
+
+
+def _open_producer(x: Any) -> bool:
+    """Whether sequence ``x`` is (a view of) a pointwise computation whose layout is still open: Inductor may fuse
+    it into the template's loads as the prologue."""
+    from torch._inductor import ir
+
+    node = x.data if isinstance(x, ir.TensorBox) else x
+    while isinstance(node, ir.BaseView) and not isinstance(node, (ir.ReinterpretView, ir.DtypeView)):
+        node = node.data
+    return isinstance(node, ir.StorageBox) and _open_pointwise(node.data)
+
+
+def _layout_request(x: Any, walk: list[int]) -> list[int]:
+    """The memory order the template asks of input sequence ``x`` (``require_stride_order``): the walk's, except
+    for a prologue candidate (:func:`_open_producer`), left contiguous. Asked for another order through its
+    views, such a producer became a BatchNorm kernel of its own beside the template, 126 µs on the convnet
+    (``tools/results/gpu-2026-11-30d/`` run4, run5: Inductor no longer saw the template read it); left contiguous,
+    it was fused into the template's loads (run3), which the walk makes read the tensor it reads in its order."""
+    return list(range(len(walk))) if _open_producer(x) else walk
+
+
+def _memory_order(x: Any, rank: int) -> list[int]:
+    """The dims of sequence ``x`` from the outermost to the innermost in memory, time first: the order of the
+    strides at which ``x`` reads the tensor of fixed layout it reads in full (:func:`_read_strides`): its own
+    buffer, through its views, or what a pointwise producer of ``x`` reads (Inductor then fuses that producer
+    into the template's loads as the prologue: a BatchNorm over a channels-last convolution output walked in
+    the contiguous order took 492 µs against 137 µs in the convolution's order on the H200,
+    ``tools/results/gpu-2026-11-30d/`` run2 and run7). Contiguous where that tells nothing, or where time is not
+    outermost. (A view's ``get_layout`` is its buffer's, in the buffer's dims: not asked.)"""
+    contiguous = list(range(rank))
+    strides = _read_strides(x, rank)
+    if strides is None:
+        return contiguous
     order = sorted(range(rank), key=lambda d: (-strides[d], d))
-    return order if order[0] == 0 else list(range(rank))
+    return order if order[0] == 0 else contiguous
+
+
+def _inlining_loader(node: Any) -> Any:
+    """``node``'s loader, where it is (a view of) a pointwise buffer of open layout, that buffer's own computation.
+
+    Inductor's loader of such a buffer, once realized, loads it (``ComputedBuffer.make_loader``), which tells
+    nothing of what it reads; its computation reads the tensors the prologue will read. One level deep."""
+    from torch._inductor import ir
+
+    if isinstance(node, ir.MutableBox):  # TensorBox, StorageBox
+        return _inlining_loader(node.data)
+    if isinstance(node, ir.ComputedBuffer) and _open_pointwise(node):
+        return node.data.make_loader()
+    if isinstance(node, ir.BaseView) and not isinstance(node, (ir.ReinterpretView, ir.DtypeView)):
+        try:
+            reindex = node.make_reindexer()
+        except NotImplementedError:
+            return node.make_loader()
+        inner = _inlining_loader(node.data)
+        return lambda index: inner(reindex(index))
+    return node.make_loader()
+
+
+def _read_strides(x: Any, rank: int) -> list[int] | None:
+    """Per dim of ``x``, the stride at which its loader reads a tensor of fixed layout that it reads in full
+    (every dim of size above 1 at its own, linear stride); the first such read, ``None`` without one."""
+    import sympy  # type: ignore[import-untyped]  # sympy ships no annotations
+    from torch._inductor import ir
+    from torch._inductor.dependencies import MemoryDep, extract_read_writes, index_vars_squeeze
+    from torch._inductor.virtualized import V
+
+    size = _ints(x.get_size())
+    args, _ = index_vars_squeeze(size, prefix="d")  # the variables extract_read_writes names (0 for a size-1 dim)
+    dims = list(args[0])
+    try:  # indexing buffers of open layout as they are now, as Inductor does to list a node's reads
+        with patch.object(ir.FlexibleLayout, "allow_indexing", True):
+            reads = extract_read_writes(_inlining_loader(x), size, prefix="d").reads
+    except Exception:  # noqa: BLE001 - a loader this cannot trace keeps the contiguous order
+        return None
+    for dep in reads:
+        if not isinstance(dep, MemoryDep):
+            continue
+        try:
+            fixed = isinstance(V.graph.get_buffer(dep.name).get_layout(), ir.FixedLayout)
+        except Exception:  # noqa: BLE001 - not a buffer of this graph
+            fixed = False
+        coeffs: list[int] = []
+        for var, n in zip(dims, size):
+            try:  # an index Inductor wrote with divisions or modulos (a view) is not linear: no stride to read
+                slope = sympy.diff(dep.index, var) if isinstance(var, sympy.Symbol) else sympy.Integer(0)
+            except Exception:  # noqa: BLE001
+                break
+            if slope.free_symbols or not slope.is_Integer or (n > 1 and not slope.is_positive):
+                break
+            coeffs.append(int(slope))
+        full = [c for c, n in zip(coeffs, size) if n > 1]
+        if fixed and len(coeffs) == rank and len(set(full)) == len(full):
+            return coeffs
+    return None
 
 
 def _inductor_order(order: list[int]) -> list[int]:
@@ -246,8 +350,8 @@ def _emit(handle: int, flat_args: list[Any], final_state: bool) -> list[Any]:
     if current is None or _reads_a_result_after_output0(current):
         raise _NotLowered("a node fed by the spikes also reads the scan's states or other outputs (it could be fused "
                           "into the template's loop over time, before the final states are written)")
-    order = _memory_order(x0, len(size))  # the sequences' dims, outermost first (time first)
-    seqs = [ir.ExternKernel.require_stride_order(t, _inductor_order(order)) for t in body[:ni]]
+    order = _memory_order(x0, len(size))  # the walk: the sequences' dims, outermost first (time first)
+    seqs = [ir.ExternKernel.require_stride_order(t, _inductor_order(_layout_request(t, order))) for t in body[:ni]]
     small = [ir.ExternKernel.require_contiguous(t) for t in (*body[ni:], *statics)]
     step_order = tuple(d - 1 for d in order[1:])  # the per-step dims in memory order (flexsn_runtime.layout's Order)
     seq_strides, step_strides = list(strides_in_order(size, step_order)), list(strides_in_order(step, step_order))
