@@ -259,7 +259,6 @@ def _inlining_loader(node: Any) -> Any:
 def _read_strides(x: Any, rank: int) -> list[int] | None:
     """Per dim of ``x``, the stride at which its loader reads a tensor of fixed layout that it reads in full
     (every dim of size above 1 at its own, linear stride); the first such read, ``None`` without one."""
-    import sympy  # type: ignore[import-untyped]  # sympy ships no annotations
     from torch._inductor import ir
     from torch._inductor.dependencies import MemoryDep, extract_read_writes, index_vars_squeeze
     from torch._inductor.virtualized import V
@@ -281,8 +280,11 @@ def _read_strides(x: Any, rank: int) -> list[int] | None:
             fixed = False
         coeffs: list[int] = []
         for var, n in zip(dims, size):
+            if not getattr(var, "is_Symbol", False):  # a size-1 dim's index, 0
+                coeffs.append(0)
+                continue
             try:  # an index Inductor wrote with divisions or modulos (a view) is not linear: no stride to read
-                slope = sympy.diff(dep.index, var) if isinstance(var, sympy.Symbol) else sympy.Integer(0)
+                slope = dep.index.diff(var)  # a sympy expression's derivative (Inductor's indices are sympy)
             except Exception:  # noqa: BLE001
                 break
             if slope.free_symbols or not slope.is_Integer or (n > 1 and not slope.is_positive):
