@@ -111,6 +111,23 @@ def test_t0_final_state_returns_clones_of_initial_states() -> None:
     assert v.data_ptr() != v0.data_ptr()
 
 
+@pytest.mark.parametrize("templates", [True, False], ids=["templates", "fake_step"])
+@pytest.mark.parametrize("scan", SCANS)
+def test_t0_outputs_stay_in_the_autograd_graph(scan, templates: bool) -> None:
+    """A backward through a ``T == 0`` call's outputs gives zero gradients (as through ``FlexSN``'s), where
+    the outputs were once made outside the graph and ``backward`` raised "does not require grad"."""
+    x = torch.randn(0, 3, requires_grad=True)
+    v0 = torch.zeros(3)
+    specs = (((3,), torch.float32),) if templates else None
+    (y,) = scan(lif_core, 1, 1, 1, x, v0, output_template_specs=specs)[:1]
+    assert y.shape == (0, 3) and y.requires_grad
+    y.sum().backward()
+    assert x.grad is not None and x.grad.shape == (0, 3)
+    with torch.no_grad():  # and nothing is recorded where nothing asks for it
+        (z,) = scan(lif_core, 1, 1, 1, x, v0, output_template_specs=specs)[:1]
+    assert not z.requires_grad
+
+
 def _reshaping_core(w: torch.Tensor):
     """Outputs of other shapes and dtypes than the input: a row sum, a bool spike, a float16 copy."""
 

@@ -36,7 +36,15 @@ from typing import Any, NamedTuple
 
 import torch
 
-from flexsn_trace import ScanContract, as_tensor_tuple, check_counts, check_scan_args, fake_step_outputs, find_constants
+from flexsn_trace import (
+    ScanContract,
+    as_tensor_tuple,
+    check_counts,
+    check_scan_args,
+    empty_sequences,
+    fake_step_outputs,
+    find_constants,
+)
 
 from ._types import CoreFn, OutputTemplateSpec, OutputTemplateSpecs
 from .sizes import LiftedSizes, split_sizes
@@ -262,7 +270,9 @@ def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn, core_fn: CoreF
     Without ``output_template_specs`` the shapes and dtypes come from one
     step of ``core`` on fake tensors (:func:`flexsn_trace.fake_step_outputs`),
     as Dynamo's trace of the step finds them under ``torch.compile``;
-    SpikingJelly's ``flex_sn_scan`` requires the templates instead. A core
+    SpikingJelly's ``flex_sn_scan`` requires the templates instead. Floating outputs on input 0's
+    device stay in its autograd graph (:func:`flexsn_trace.empty_sequences`): a backward through
+    them gives zero gradients, as ``FlexSN``'s ``T == 0`` outputs do, not "does not require grad". A core
     that changes state outside its arguments (:func:`flexsn_trace.side_effects`:
     ``STATS["last"] = h``) is never run so: that step would make its change
     once, with a fake tensor left in the user's state, where the loop runs the
@@ -292,10 +302,13 @@ def empty_outputs(args: ScanArgs, num_outputs: int, core: CoreFn, core_fn: CoreF
                 "of (shape, dtype) or (shape, dtype, device)) so the empty output "
                 f"sequences can be built without running core_fn ({exc})"
             ) from exc
-        return tuple(ref.new_empty((0, *shape), dtype=dtype) for shape, dtype in found)
-    outputs = []
+        return empty_sequences(ref, [(tuple(shape), dtype) for shape, dtype in found])
+    outputs: list[torch.Tensor] = []
     for spec in specs:
         shape, dtype = spec[0], spec[1]
-        device = spec[2] if len(spec) == 3 else ref.device
-        outputs.append(ref.new_empty((0, *shape), dtype=dtype, device=device))
+        device = torch.device(spec[2]) if len(spec) == 3 else ref.device
+        if device == ref.device:  # in input 0's autograd graph, as the module's T == 0 outputs
+            outputs += empty_sequences(ref, [(tuple(shape), dtype)])
+        else:
+            outputs.append(ref.new_empty((0, *shape), dtype=dtype, device=device))
     return tuple(outputs)
