@@ -199,13 +199,21 @@ def _open_pointwise(node: Any) -> bool:
     )
 
 
+def _reindexing_view(node: Any) -> bool:
+    """Whether IR ``node`` is a view that maps its indices onto its data's (a reshape, permute, expand...), not one
+    with a layout of its own (``ReinterpretView``) or a dtype reinterpretation."""
+    from torch._inductor import ir
+
+    return isinstance(node, ir.BaseView) and not isinstance(node, (ir.ReinterpretView, ir.DtypeView))
+
+
 def _open_producer(x: Any) -> bool:
     """Whether sequence ``x`` is (a view of) a pointwise computation whose layout is still open: Inductor may fuse
     it into the template's loads as the prologue."""
     from torch._inductor import ir
 
-    node = x.data if isinstance(x, ir.TensorBox) else x
-    while isinstance(node, ir.BaseView) and not isinstance(node, (ir.ReinterpretView, ir.DtypeView)):
+    node: Any = x.data if isinstance(x, ir.TensorBox) else x
+    while _reindexing_view(node):
         node = node.data
     return isinstance(node, ir.StorageBox) and _open_pointwise(node.data)
 
@@ -246,7 +254,7 @@ def _inlining_loader(node: Any) -> Any:
         return _inlining_loader(node.data)
     if isinstance(node, ir.ComputedBuffer) and _open_pointwise(node):
         return node.data.make_loader()
-    if isinstance(node, ir.BaseView) and not isinstance(node, (ir.ReinterpretView, ir.DtypeView)):
+    if _reindexing_view(node):
         try:
             reindex = node.make_reindexer()
         except NotImplementedError:
