@@ -228,6 +228,27 @@ def test_registered_as_parameters_and_buffers_and_kept_by_copies() -> None:
     assert m.static_inputs[0].dtype == torch.float64
 
 
+def test_a_static_input_that_requires_grad_but_is_no_parameter_is_told() -> None:
+    """A view of a parameter (or a leaf tensor requiring grad) becomes a buffer: trained through this one graph,
+    it silently stops following its source after ``.double()``; the construction says so, once, and names it."""
+    w = nn.Parameter(torch.full((C, 2), 1.0, device=DEVICE))
+    with pytest.warns(UserWarning, match=r"static_inputs\['static_input_0'\] requires grad but is not an nn.Parameter "
+                                         r"\(computed by SliceBackward0\): it is registered as a buffer") as told:
+        m = FlexSN(plif, 1, 1, 1, static_inputs=(w[:, :1],))
+    assert len([t for t in told if "requires grad" in str(t.message)]) == 1
+    assert told[0].filename == __file__  # points at the user's FlexSN(...) call
+    assert [n for n, _ in m.named_buffers()] == ["static_input_0"]
+    m.double()
+    with torch.no_grad():
+        w.add_(1.0)  # what the warning is about: the buffer no longer follows w
+    assert not torch.equal(m.static_inputs[0].float(), w[:, :1])
+    with pytest.warns(UserWarning, match=r"\(a leaf tensor\)"):
+        FlexSN(plif, 1, 1, 1, static_inputs={"w": torch.zeros(C, 1, device=DEVICE, requires_grad=True)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a parameter, or a tensor without grad, is not told
+        FlexSN(shifted_plif, 1, 1, 1, static_inputs=(nn.Parameter(torch.zeros(C, 1, device=DEVICE)), torch.ones(())))
+
+
 def test_bad_static_inputs() -> None:
     with pytest.raises(TypeError, match=r"static_inputs\['static_input_0'\] must be a torch.Tensor, got float"):
         FlexSN(plif, 1, 1, 1, static_inputs=[0.5])  # type: ignore[list-item]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Mapping, Sequence
 
 import torch
@@ -21,6 +22,10 @@ def register_static_inputs(
     follow ``.to()``, ``state_dict``, deep copies and pickling), as
     SpikingJelly's ``FlexSN(static_inputs=...)`` keeps them. A sequence's
     entries are named ``static_input_<k>``; a mapping gives the names.
+
+    A tensor that requires grad but is not an ``nn.Parameter`` (``w[:, :1]`` of a
+    parameter ``w``, ``torch.randn(C, requires_grad=True)``) is registered as a
+    buffer too, with a ``UserWarning`` saying why that silently stops training it.
 
     Raises:
         TypeError: a bare tensor (its rows would pass as separate inputs), an
@@ -47,5 +52,21 @@ def register_static_inputs(
         if isinstance(w, nn.Parameter):
             module.register_parameter(name, w)
         else:
+            if w.requires_grad:
+                _warn_trained_buffer(name, w)
             module.register_buffer(name, w)
     return tuple(name for name, _ in named)
+
+
+def _warn_trained_buffer(name: str, w: torch.Tensor) -> None:
+    """Warn that static input ``name``, which requires grad, becomes a buffer (see :func:`register_static_inputs`)."""
+    origin = f"computed by {type(w.grad_fn).__name__}" if w.grad_fn is not None else "a leaf tensor"
+    warnings.warn(
+        f"static_inputs[{name!r}] requires grad but is not an nn.Parameter ({origin}): it is registered as a buffer, "
+        "which no optimizer of the neuron's parameters updates, and which .to(), .cuda(), .double() and copies of the "
+        "neuron replace by a copy that no longer follows the tensor it came from (its later updates and gradients "
+        "are then lost, silently). Pass an nn.Parameter (any shape that broadcasts to one step), or read the tensor "
+        "inside the core, where a captured parameter is lifted and read at every call",
+        UserWarning,
+        stacklevel=4,  # the user's FlexSN(...) call: FlexSN.__init__ -> register_static_inputs -> here
+    )
