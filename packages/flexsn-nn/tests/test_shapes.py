@@ -22,6 +22,12 @@ T, N, C = 6, 3, 5
 spike = Sigmoid(alpha=4.0)
 
 
+def plain_lif(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    h = v + (x - v) / 2.0
+    s = spike(h - 1.0)
+    return s, h * (1.0 - s)
+
+
 def scaled_lif(x: torch.Tensor, w: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     h = v + (x * w - v) / 2.0
     s = spike(h - 1.0)
@@ -237,3 +243,22 @@ def test_a_core_error_on_shapes_that_differ_names_them() -> None:
     fused = FlexSN(scaled_lif, 2, 1, 1)
     with pytest.raises(ValueError, match=r"per-step shape \(3, 5\) \(or one that broadcasts with it\)"):
         fused(x, w)
+
+
+@pytest.mark.parametrize("backend", ["triton", "torch"])
+def test_a_state_left_in_another_dtype_asks_for_reset(backend: str) -> None:
+    """After ``.double()`` a neuron keeps the float32 state of its last call: the next float64 call says so and
+    names ``reset()`` (every backend alike), and after it the neuron runs as the loop does."""
+    m = FlexSN(plain_lif, 1, 1, 1, step_mode="m", backend=backend)
+    m(torch.rand(T, N, C, device=DEVICE))
+    m.double()
+    x = torch.rand(T, N, C, device=DEVICE, dtype=torch.float64) * 3.0
+    with pytest.raises(TypeError, match=r"state 0 has dtype torch.float32 but the inputs have torch.float64.*call reset\(\) first"):
+        m(x)
+    m.reset()
+    v = torch.zeros(N, C, device=DEVICE, dtype=torch.float64)
+    want = []
+    for t in range(T):
+        s, v = plain_lif(x[t], v)
+        want.append(s)
+    torch.testing.assert_close(m(x), torch.stack(want))

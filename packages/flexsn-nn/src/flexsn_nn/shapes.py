@@ -100,7 +100,10 @@ def states_for_call(values: Sequence[object], x0: torch.Tensor, step_shape: tupl
         if s.device != x0.device:
             raise ValueError(f"state {j} is on {s.device} but the inputs are on {x0.device}; call reset() after moving")
         if s.dtype != x0.dtype:
-            raise TypeError(f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype")
+            raise TypeError(
+                f"state {j} has dtype {s.dtype} but the inputs have {x0.dtype}; states and inputs must share one dtype "
+                "(a state left from calls in another dtype, e.g. before .double() or autocast: call reset() first)"
+            )
         states.append(s)
     return states
 
