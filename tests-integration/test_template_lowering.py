@@ -189,8 +189,8 @@ def test_batchnorm_prologue_over_a_channels_last_convolution(mode: str) -> None:
     as the convnet's inference step runs it). Inductor lays the convolution out channels-last (its layout
     optimisation, forced here) while the graph was traced contiguous: the template walks the neurons in the
     order the prologue reads the convolution's output (channels innermost: its first unravelled index is
-    ``idx_2``; walked contiguously, the convnet's first layer took 492 µs against 142,
-    ``tools/results/gpu-2026-11-30d/`` run3 and run4), and the normalisation is its prologue, not a kernel of
+    ``idx_2``; walked contiguously, the convnet's first layer took 492 µs against 137,
+    ``tools/results/gpu-2026-11-30d/`` run2 and run7), and the normalisation is its prologue, not a kernel of
     its own."""
     torch.manual_seed(3)
     conv = nn.Conv2d(3, C, 3, padding=1, bias=False).cuda()
