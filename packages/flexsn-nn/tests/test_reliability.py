@@ -10,6 +10,7 @@ import copy
 import gc
 import io
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -463,3 +464,18 @@ def test_a_captured_integer_mask_is_never_frozen_into_the_kernels() -> None:
         out = neuron(x)
     want, _ = reference_scan(core, ScanContract(1, 1, 1, (x,), ()))
     torch.testing.assert_close(out, want)
+
+
+def test_pickling_a_neuron_whose_core_is_a_lambda_or_local_says_what_to_do() -> None:
+    """``pickle``'s own error ("Can't pickle local object 'outer.<locals>.core'") names neither the neuron nor a
+    remedy; the neuron's says both. A core defined at module level pickles (the tests above)."""
+    def local_core(x: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = x + v
+        return (h >= 1.0).to(x.dtype), h * 0.5
+
+    for core, name in [(local_core, "local_core"), (lambda x, v: ((x + v >= 1).to(x.dtype), (x + v) * 0.5), "<lambda>")]:
+        neuron = FlexSN(core, 1, 1, 1, step_mode="m")
+        with pytest.raises(pickle.PicklingError, match=rf"FlexSN: the neuron cannot be pickled .*{re.escape(name)}.*module level"):
+            pickle.dumps(neuron)
+        with pytest.raises(pickle.PicklingError, match="state_dict"):
+            torch.save(neuron, io.BytesIO())

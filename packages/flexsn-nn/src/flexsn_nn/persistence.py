@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import pickle
+import types
 from typing import Any
 
 import torch
@@ -48,7 +50,13 @@ class KeepsNoStates:
         unpickling, when a core that is a method of the network being loaded
         (``FlexSN(self.step)``) would find its object half restored. Static
         inputs are parameters or buffers: they are kept.
+
+        Raises:
+            pickle.PicklingError: the core is a lambda or a function defined inside another, which ``pickle``
+                cannot store by name (said with what to do instead, where ``pickle``'s own message names
+                neither the neuron nor a remedy).
         """
+        _check_core_picklable(getattr(self, "core", None))
         state = dict(self.__dict__)
         state["_kernel"] = None
         state["_states"] = []
@@ -61,3 +69,15 @@ class KeepsNoStates:
         """Restore a pickle (one made before ``_replay`` existed included)."""
         super().__setstate__(state)  # type: ignore[misc]  # nn.Module's, next in FlexSN's MRO
         self.__dict__.setdefault("_replay", None)
+
+
+def _check_core_picklable(core: object) -> None:
+    """Raise :class:`pickle.PicklingError` for a core ``pickle`` cannot store by name (see ``__getstate__``)."""
+    name = getattr(core, "__qualname__", "")
+    if isinstance(core, types.FunctionType) and ("<lambda>" in name or "<locals>" in name):
+        raise pickle.PicklingError(
+            f"FlexSN: the neuron cannot be pickled (torch.save of the module, a copy by pickle): its core {name!r} is "
+            "a lambda or a function defined inside another, which pickle cannot store by name. Define the core at "
+            "module level (numbers a closure held can be static_inputs or attributes of a module core), or save "
+            "neuron.state_dict() and build the neuron again with the same core"
+        )
