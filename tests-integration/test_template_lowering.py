@@ -222,3 +222,34 @@ def test_batchnorm_prologue_over_a_channels_last_convolution(mode: str) -> None:
     assert first is not None and first.group(1) == "idx_2", first
     # the normalisation runs in the template's loads: no pointwise kernel writes it (run4 had one, a copy)
     assert not [k for k in kernels if k.startswith("triton_poi_") and "batch_norm" in k], kernels
+
+
+def test_a_residual_sum_in_front_is_walked_as_it_is_written() -> None:
+    """``neuron(bn(conv(x)) + r)`` with the pass off: the sum reads two sequences, more bytes than Inductor fuses
+    as a template's prologue (``check_prologue_fusion_heuristics_fusable``), so it is written to memory, in the
+    contiguous layout the template leaves it, and the template walks that order (its first unravelled index the
+    innermost dim, ``idx_4``), not the channels-last order the sum reads its inputs in."""
+    torch.manual_seed(4)
+    conv = nn.Conv2d(3, C, 3, padding=1, bias=False).cuda()
+    bn = nn.BatchNorm2d(C).cuda().eval()
+    neuron = LIFNode(step_mode="m")
+
+    def step(x: torch.Tensor, r: torch.Tensor) -> torch.Tensor:
+        neuron.reset()
+        y = bn(conv(x.flatten(0, 1))).unflatten(0, (T, B))
+        return neuron(y + r).mean(0)
+
+    x = torch.randn(T, B, 3, 10, 10, device="cuda") * 2.0
+    r = torch.randn(T, B, 10, 10, C, device="cuda").permute(0, 1, 4, 2, 3)  # channels-last, as the convolution's
+    with torch.no_grad():
+        want = step(x, r)
+        want_v = neuron.v.clone()
+    with torch._inductor.config.patch(force_layout_optimization=True, fx_graph_cache=False):
+        got, code = _compiled(step, x, r)
+    _assert_close(got, want)
+    _assert_close(neuron.v, want_v)
+    assert not _opaque_calls(code)
+    kernels = re.findall(r"(\w+) = async_compile\.triton\(", code)
+    assert sum(k.startswith("triton_tem_") for k in kernels) == 1, kernels
+    first = re.search(r"^\s+(idx_\d) = offs % ", code, re.M)
+    assert first is not None and first.group(1) == "idx_4", first

@@ -128,7 +128,7 @@ def test_a_consumer_of_the_spikes_that_reads_a_state_keeps_the_op_opaque() -> No
 
 
 @needs_kernels
-@pytest.mark.parametrize("mode", ["eval", "train"])
+@pytest.mark.parametrize("mode", ["eval", "train", "residual"])
 def test_the_walk_follows_the_order_a_prologue_reads_in(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """What the lowering decides before it renders, asked on the CPU (where it then keeps the opaque op): a
     BatchNorm over a channels-last convolution output is a prologue whose layout is still open, so the neurons
@@ -136,7 +136,8 @@ def test_the_walk_follows_the_order_a_prologue_reads_in(mode: str, monkeypatch: 
     ``eval`` its normalisation is a pointwise node; in ``train`` (batch statistics, as the convnet's inference
     step runs it) Inductor has realized it into a buffer of open layout, whose computation is read through.
     The template leaves that prologue candidate's layout contiguous (asked for another through its views, it was
-    written by a kernel of its own on the GPU)."""
+    written by a kernel of its own on the GPU). A ``residual`` sum in front of the neuron reads two sequences, more
+    than Inductor fuses as a prologue: written to memory contiguously, it is walked so."""
     seen: dict[str, object] = {}
 
     def probe(handle: int, flat_args: list[object], final_state: bool) -> list[object]:
@@ -150,9 +151,11 @@ def test_the_walk_follows_the_order_a_prologue_reads_in(mode: str, monkeypatch: 
     conv = torch.nn.Conv2d(3, C, 3, padding=1, bias=False).to(memory_format=torch.channels_last)
     bn = torch.nn.BatchNorm2d(C).train(mode == "train")
     kernel = FlexSNKernel(lif_core, 1, 1, 1)
+    r = torch.randn(T * B, C, 5, 6).contiguous(memory_format=torch.channels_last).unflatten(0, (T, B))
 
     def step(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         y = bn(conv(x.flatten(0, 1))).unflatten(0, (T, B))
+        y = y + r if mode == "residual" else y
         spikes, final = kernel.run(ScanContract(1, 1, 1, (y,), (), (), True, True))
         return spikes.mean(0), final
 
@@ -165,5 +168,5 @@ def test_the_walk_follows_the_order_a_prologue_reads_in(mode: str, monkeypatch: 
         warnings.simplefilter("ignore", RuntimeWarning)  # "probed": the op stays opaque
         got = torch.compile(step, fullgraph=True)(x)
     torch.testing.assert_close(got, want)
-    assert seen["order"] == [0, 1, 3, 4, 2], seen
+    assert seen["order"] == ([0, 1, 2, 3, 4] if mode == "residual" else [0, 1, 3, 4, 2]), seen
     assert seen["request"] == [0, 1, 2, 3, 4], seen  # the prologue candidate is left as it is (contiguous)

@@ -269,7 +269,6 @@ def _read_strides(x: Any, rank: int) -> list[int] | None:
     (every dim of size above 1 at its own, linear stride); the first such read, ``None`` without one."""
     from torch._inductor import ir
     from torch._inductor.dependencies import MemoryDep, extract_read_writes, index_vars_squeeze
-    from torch._inductor.virtualized import V
 
     size = _ints(x.get_size())
     args, _ = index_vars_squeeze(size, prefix="d")  # the variables extract_read_writes names (0 for a size-1 dim)
@@ -279,13 +278,13 @@ def _read_strides(x: Any, rank: int) -> list[int] | None:
             reads = extract_read_writes(_inlining_loader(x), size, prefix="d").reads
     except Exception:  # noqa: BLE001 - a loader this cannot trace keeps the contiguous order
         return None
+    buffers = {dep.name: _buffer(dep.name) for dep in reads if isinstance(dep, MemoryDep)}
+    if _open_producer(x) and not _fusable_prologue(buffers.values(), math.prod(size), x.get_dtype().itemsize):
+        return None  # Inductor writes it to memory in the layout the template asks (contiguous): walk that
     for dep in reads:
         if not isinstance(dep, MemoryDep):
             continue
-        try:
-            fixed = isinstance(V.graph.get_buffer(dep.name).get_layout(), ir.FixedLayout)
-        except Exception:  # noqa: BLE001 - not a buffer of this graph
-            fixed = False
+        fixed = isinstance(getattr(buffers[dep.name], "layout", None), ir.FixedLayout)
         coeffs: list[int] = []
         for var, n in zip(dims, size):
             if not getattr(var, "is_Symbol", False):  # a size-1 dim's index, 0
@@ -302,6 +301,31 @@ def _read_strides(x: Any, rank: int) -> list[int] | None:
         if fixed and len(coeffs) == rank and len(set(full)) == len(full):
             return coeffs
     return None
+
+
+def _buffer(name: str) -> Any:
+    """Inductor's buffer (or graph input) of that name in the graph being lowered, ``None`` if there is none."""
+    from torch._inductor.virtualized import V
+
+    try:
+        return V.graph.get_buffer(name)
+    except Exception:  # noqa: BLE001 - not a buffer of this graph
+        return None
+
+
+def _fusable_prologue(read: Any, numel: int, itemsize: int) -> bool:
+    """Whether a pointwise producer of ``numel`` elements of ``itemsize`` bytes, reading buffers ``read``, passes
+    Inductor's rule for prologue fusion: it reads at most 1.1 times the bytes it writes
+    (``torch/_inductor/scheduler.py``, ``check_prologue_fusion_heuristics_fusable``, ``BYTES_THRESHOLD_MULTIPLIER``).
+    A BatchNorm passes (the convolution's output and per-channel vectors); a residual sum of two sequences does
+    not, and is written to memory before the template reads it. A buffer counts at most the producer's size."""
+    total = 0
+    for buf in read:
+        try:
+            total += min(math.prod(_ints(buf.get_size())), numel) * buf.get_dtype().itemsize
+        except Exception:  # noqa: BLE001 - a read this cannot size (not a buffer, symbolic): count it as a full one
+            total += numel * itemsize
+    return total <= 1.1 * numel * itemsize
 
 
 def _inductor_order(order: list[int]) -> list[int]:
