@@ -233,8 +233,10 @@ def _memory_order(x: Any, rank: int) -> list[int]:
     buffer, through its views, or what a pointwise producer of ``x`` reads (Inductor then fuses that producer
     into the template's loads as the prologue: a BatchNorm over a channels-last convolution output walked in
     the contiguous order took 492 µs against 137 µs in the convolution's order on the H200,
-    ``tools/results/gpu-2026-11-30d/`` run2 and run7). Contiguous where that tells nothing, or where time is not
-    outermost. (A view's ``get_layout`` is its buffer's, in the buffer's dims: not asked.)"""
+    ``tools/results/gpu-2026-11-30d/`` run2 and run7). Contiguous where that tells nothing, where time is not
+    outermost, or where the producer fails Inductor's prologue rule (:func:`_fusable_prologue`): Inductor then
+    writes it to memory in the contiguous layout the template leaves it (:func:`_layout_request`), and the walk
+    follows that (run10). (A view's ``get_layout`` is its buffer's, in the buffer's dims: not asked.)"""
     contiguous = list(range(rank))
     strides = _read_strides(x, rank)
     if strides is None:
@@ -266,7 +268,9 @@ def _inlining_loader(node: Any) -> Any:
 
 def _read_strides(x: Any, rank: int) -> list[int] | None:
     """Per dim of ``x``, the stride at which its loader reads a tensor of fixed layout that it reads in full
-    (every dim of size above 1 at its own, linear stride); the first such read, ``None`` without one."""
+    (every dim of size above 1 at its own, linear stride); the first such read, ``None`` without one, and
+    ``None`` for a prologue candidate that fails :func:`_fusable_prologue` (its reads are not what the template
+    will read). The rule is applied here because it needs the same reads, traced once."""
     from torch._inductor import ir
     from torch._inductor.dependencies import MemoryDep, extract_read_writes, index_vars_squeeze
 
